@@ -1,0 +1,656 @@
+package io.breaker;
+
+import io.breaker.internal.CountWindow;
+import io.breaker.internal.SlidingWindow;
+import io.breaker.internal.TimeWindow;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.Objects;
+import java.util.concurrent.Callable;
+import java.util.function.Supplier;
+
+/*
+ * The state machine.
+ *
+ * States: CLOSED, OPEN, HALF_OPEN (automatic) and FORCED_OPEN, FORCED_CLOSED (operator). The whole
+ * state is one immutable-ish Phase object held in the volatile field `phase`; every transition is a
+ * compare-and-set of that field from the Phase a caller read to a new one, so exactly one caller wins
+ * each transition, and only the winner tells the listeners, after the swap.
+ *
+ * Invariants:
+ * - A Phase's final fields (its state, its window, the trip time and the probe time) are written in
+ *   its constructor, before the CAS publishes it: whoever sees OPEN sees its trip time.
+ * - The first trip fixes the wait. A late failure (a call admitted before the trip) either reads the
+ *   OPEN phase and is not counted, or read the old CLOSED phase, whose CAS then fails: it never
+ *   replaces an OPEN phase, so it never pushes the probe time back.
+ * - OPEN -> HALF_OPEN happens on a calling thread that finds the probe time passed; no thread, timer
+ *   or executor exists anywhere in this module.
+ * - In HALF_OPEN at most `permittedCallsInHalfOpenState` probes hold a permit at once: permits are
+ *   taken by CAS on Phase.probesIssued. A permit comes back only when its probe is ignored,
+ *   cancelled, or has not reported within the probe lease (then the next caller takes it over), so
+ *   the breaker can never be stuck in HALF_OPEN.
+ * - A new CLOSED or FORCED_CLOSED phase always gets a fresh window.
+ *
+ * Races tolerated:
+ * - A call admitted in CLOSED that ends after the breaker reached HALF_OPEN counts as a probe
+ *   outcome. The two-step API hands out no permit token, to keep the permission check allocation-free.
+ * - A window's counts may be read while another thread's record is half applied (see SlidingWindow);
+ *   the verdict is then re-evaluated by the next record.
+ *
+ * The transitions live in the small methods under "Transitions" below; they are the seam where a
+ * shared store can decide them instead (see breaker-redis). The hot path does not go through them.
+ */
+
+/**
+ * A circuit breaker: counts the outcomes of the calls it protects and, when too many fail or are
+ * slow, rejects calls for a while, then lets probes decide whether to close again.
+ *
+ * <p>Use it directly:
+ * <pre>{@code
+ * CircuitBreaker breaker = CircuitBreaker.of("wholesaler", BreakerConfig.ofDefaults());
+ * Integer days = breaker.execute(() -> wholesaler.deliveryDays(isbn));
+ * }</pre>
+ * or in two steps, as integrations do:
+ * <pre>{@code
+ * if (breaker.tryAcquirePermission()) {
+ *     long start = System.nanoTime();
+ *     try {
+ *         T result = call();
+ *         breaker.onSuccess(System.nanoTime() - start);
+ *     } catch (Throwable error) {
+ *         breaker.onError(System.nanoTime() - start, error);
+ *         throw error;
+ *     }
+ * }
+ * }</pre>
+ * Every permission granted must be followed by exactly one of {@link #onSuccess}, {@link #onError}
+ * or {@link #releasePermission()}.
+ *
+ * <p>Thread-safe and lock-free. No thread or timer is ever started: time is read from the
+ * {@link NanoClock} on the calling thread.
+ */
+public final class CircuitBreaker {
+
+    private static final System.Logger LOGGER = System.getLogger(CircuitBreaker.class.getName());
+    private static final BreakerListener[] NO_LISTENERS = new BreakerListener[0];
+    private static final int NOT_SLOW_OR_FAILED = SlidingWindow.CALL;
+
+    private static final VarHandle PHASE;
+    private static final VarHandle REJECTED;
+    private static final VarHandle LISTENERS;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            PHASE = lookup.findVarHandle(CircuitBreaker.class, "phase", Phase.class);
+            REJECTED = lookup.findVarHandle(CircuitBreaker.class, "rejectedCalls", long.class);
+            LISTENERS = lookup.findVarHandle(CircuitBreaker.class, "listeners", BreakerListener[].class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final String name;
+    private final BreakerConfig config;
+    private final NanoClock clock;
+    private final long waitNanos;
+    private final long leaseNanos;
+    /** Long.MAX_VALUE when slow-call detection is off: no duration reaches it. */
+    private final long slowNanos;
+    private final boolean windowNeedsClock;
+
+    private volatile Phase phase;
+    @SuppressWarnings("unused") // accessed through REJECTED
+    private volatile long rejectedCalls;
+    private volatile BreakerListener[] listeners = NO_LISTENERS;
+    /** Written on the failure path only; read when a transition is reported. */
+    private volatile String lastFailureType;
+
+    private CircuitBreaker(String name, BreakerConfig config, NanoClock clock) {
+        this.name = Objects.requireNonNull(name, "name");
+        this.config = Objects.requireNonNull(config, "config");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.waitNanos = config.getWaitDurationInOpenState().toNanos();
+        this.leaseNanos = config.getProbeLease().toNanos();
+        this.slowNanos = config.isSlowCallDetectionEnabled()
+                ? config.getSlowCallDurationThreshold().toNanos() : Long.MAX_VALUE;
+        this.windowNeedsClock = config.getSlidingWindowType() == SlidingWindowType.TIME_BASED;
+        this.phase = new Phase(State.CLOSED, newWindow(), 0L, 0L, System.currentTimeMillis(), 0L);
+    }
+
+    /** A breaker on the system's monotonic clock. */
+    public static CircuitBreaker of(String name, BreakerConfig config) {
+        return new CircuitBreaker(name, config, NanoClock.system());
+    }
+
+    /** A breaker on the given clock (tests move it instead of sleeping). */
+    public static CircuitBreaker of(String name, BreakerConfig config, NanoClock clock) {
+        return new CircuitBreaker(name, config, clock);
+    }
+
+    /** The breaker's name. */
+    public String getName() {
+        return name;
+    }
+
+    /** The breaker's settings. */
+    public BreakerConfig getConfig() {
+        return config;
+    }
+
+    /** The clock this breaker reads; integrations time calls with it. */
+    public NanoClock getClock() {
+        return clock;
+    }
+
+    /** The current state. An OPEN breaker whose wait has elapsed still reads OPEN until a call arrives. */
+    public State getState() {
+        return phase.state;
+    }
+
+    // ---------------------------------------------------------------- the call path
+
+    /**
+     * Asks to let one call through. In CLOSED this is one volatile read: no lock, no clock, no
+     * allocation. A rejection is counted and told to listeners, and allocates nothing either.
+     *
+     * @return {@code true} if the call may proceed; then report its end exactly once
+     */
+    public boolean tryAcquirePermission() {
+        Phase current = phase;
+        if (current.permitsAll) {
+            return true;
+        }
+        return acquireOutsideClosed(current);
+    }
+
+    /**
+     * Like {@link #tryAcquirePermission()}, but throws when the call is rejected.
+     *
+     * @throws CircuitOpenException if the breaker rejects the call
+     */
+    public void acquirePermission() {
+        if (!tryAcquirePermission()) {
+            throw rejection();
+        }
+    }
+
+    /** Reports that a permitted call completed normally, after {@code durationNanos}. */
+    public void onSuccess(long durationNanos) {
+        record(durationNanos >= slowNanos ? CallOutcome.SLOW_SUCCESS : CallOutcome.SUCCESS, durationNanos,
+                windowNeedsClock ? clock.nanoTime() : 0L);
+    }
+
+    /**
+     * Reports that a permitted call failed, after {@code durationNanos}. The config decides whether
+     * the error counts as a failure or is ignored (then the call counts neither way and a half-open
+     * permit is given back).
+     */
+    public void onError(long durationNanos, Throwable error) {
+        onError(durationNanos, error, windowNeedsClock || !config.isFailure(error) ? clock.nanoTime() : 0L);
+    }
+
+    /**
+     * Gives a permission back without recording anything: the call was cancelled, or never ran.
+     * In HALF_OPEN the probe permit becomes free for another caller.
+     */
+    public void releasePermission() {
+        Phase current = phase;
+        if (current.state == State.HALF_OPEN) {
+            current.returnProbe();
+        }
+    }
+
+    /** Runs the supplier through the breaker. @throws CircuitOpenException if rejected */
+    public <T> T execute(Supplier<T> supplier) {
+        acquirePermission();
+        long start = startTiming();
+        T result;
+        try {
+            result = supplier.get();
+        } catch (Throwable error) {
+            endWithError(start, error);
+            throw error;
+        }
+        endWithSuccess(start);
+        return result;
+    }
+
+    /** Runs the callable through the breaker. @throws CircuitOpenException if rejected */
+    public <T> T call(Callable<T> callable) throws Exception {
+        acquirePermission();
+        long start = startTiming();
+        T result;
+        try {
+            result = callable.call();
+        } catch (Throwable error) {
+            endWithError(start, error);
+            throw error;
+        }
+        endWithSuccess(start);
+        return result;
+    }
+
+    /** Runs the runnable through the breaker. @throws CircuitOpenException if rejected */
+    public void run(Runnable runnable) {
+        acquirePermission();
+        long start = startTiming();
+        try {
+            runnable.run();
+        } catch (Throwable error) {
+            endWithError(start, error);
+            throw error;
+        }
+        endWithSuccess(start);
+    }
+
+    /** Whether calls must be timed: for slow-call detection, or because a listener wants durations. */
+    private boolean timed() {
+        return slowNanos != Long.MAX_VALUE || listeners.length != 0;
+    }
+
+    private long startTiming() {
+        return timed() ? clock.nanoTime() : Long.MIN_VALUE;
+    }
+
+    private void endWithSuccess(long start) {
+        if (start == Long.MIN_VALUE) {
+            record(CallOutcome.SUCCESS, 0L, windowNeedsClock ? clock.nanoTime() : 0L);
+        } else {
+            long end = clock.nanoTime();
+            long duration = end - start;
+            record(duration >= slowNanos ? CallOutcome.SLOW_SUCCESS : CallOutcome.SUCCESS, duration, end);
+        }
+    }
+
+    private void endWithError(long start, Throwable error) {
+        if (start == Long.MIN_VALUE) {
+            onError(0L, error);
+        } else {
+            long end = clock.nanoTime();
+            onError(end - start, error, end);
+        }
+    }
+
+    private void onError(long durationNanos, Throwable error, long nowNanos) {
+        if (!config.isFailure(error)) {
+            releasePermission();
+            notifyCall(CallOutcome.IGNORED, durationNanos);
+            return;
+        }
+        lastFailureType = error.getClass().getName();
+        record(durationNanos >= slowNanos ? CallOutcome.SLOW_FAILURE : CallOutcome.FAILURE, durationNanos, nowNanos);
+    }
+
+    private void record(CallOutcome outcome, long durationNanos, long nowNanos) {
+        Phase current = phase;
+        if (current.records) {
+            int bits = bits(outcome);
+            if (current.window.record(bits, nowNanos) && current.state == State.CLOSED) {
+                int verdict = current.window.evaluate(nowNanos);
+                if (verdict != SlidingWindow.BELOW_THRESHOLDS) {
+                    trip(current, verdict == SlidingWindow.FAILURE_RATE_REACHED
+                            ? TransitionCause.FAILURE_RATE : TransitionCause.SLOW_CALL_RATE);
+                }
+            }
+        } else if (current.state == State.HALF_OPEN) {
+            if (outcome == CallOutcome.SUCCESS) {
+                if (current.probeSucceeded() >= config.getPermittedCallsInHalfOpenState()) {
+                    close(current);
+                }
+            } else {
+                reopen(current);
+            }
+        }
+        // OPEN and FORCED_OPEN: the call was admitted before; there is no window to count it in.
+        notifyCall(outcome, durationNanos);
+    }
+
+    private static int bits(CallOutcome outcome) {
+        switch (outcome) {
+            case SUCCESS: return NOT_SLOW_OR_FAILED;
+            case SLOW_SUCCESS: return SlidingWindow.CALL | SlidingWindow.SLOW;
+            case FAILURE: return SlidingWindow.CALL | SlidingWindow.FAILED;
+            default: return SlidingWindow.CALL | SlidingWindow.FAILED | SlidingWindow.SLOW;
+        }
+    }
+
+    private boolean acquireOutsideClosed(Phase current) {
+        while (true) {
+            switch (current.state) {
+                case CLOSED:
+                case FORCED_CLOSED:
+                    return true;
+                case OPEN: {
+                    long now = clock.nanoTime();
+                    if (now - current.probeAtNanos < 0) {
+                        return reject();
+                    }
+                    Phase halfOpen = startProbing(current, now);
+                    current = halfOpen != null ? halfOpen : phase;
+                    continue;
+                }
+                case HALF_OPEN:
+                    if (current.tryTakeProbe(clock.nanoTime(), config.getPermittedCallsInHalfOpenState(), leaseNanos)) {
+                        return true;
+                    }
+                    return reject();
+                default: // FORCED_OPEN
+                    return reject();
+            }
+        }
+    }
+
+    private boolean reject() {
+        REJECTED.getAndAdd(this, 1L);
+        BreakerListener[] snapshot = listeners;
+        for (BreakerListener listener : snapshot) {
+            try {
+                listener.onCallRejected(this);
+            } catch (Throwable failure) {
+                listenerFailed(listener, failure);
+            }
+        }
+        return false;
+    }
+
+    private CircuitOpenException rejection() {
+        Phase current = phase;
+        long retryAfter = -1L;
+        if (current.state == State.OPEN) {
+            retryAfter = Math.max(0L, current.probeAtNanos - clock.nanoTime());
+        }
+        return new CircuitOpenException(name, current.state, retryAfter);
+    }
+
+    // ---------------------------------------------------------------- transitions (the seam)
+
+    private void trip(Phase closed, TransitionCause cause) {
+        long now = clock.nanoTime();
+        transition(closed, Phase.open(closed.window, now, now + waitNanos), cause);
+    }
+
+    /** OPEN -> HALF_OPEN once the wait elapsed; returns the new phase, or null if another caller won. */
+    private Phase startProbing(Phase open, long now) {
+        Phase halfOpen = Phase.halfOpen(open.window, open.openedAtNanos, open.openedAtEpochMillis, now + leaseNanos);
+        return transition(open, halfOpen, TransitionCause.WAIT_ELAPSED) ? halfOpen : null;
+    }
+
+    private void reopen(Phase halfOpen) {
+        long now = clock.nanoTime();
+        transition(halfOpen, Phase.open(halfOpen.window, now, now + waitNanos), TransitionCause.PROBE_FAILED);
+    }
+
+    private void close(Phase halfOpen) {
+        transition(halfOpen, Phase.closed(State.CLOSED, newWindow()), TransitionCause.PROBES_SUCCEEDED);
+    }
+
+    /**
+     * Forces the breaker OPEN: every call is rejected until {@link #release()}.
+     *
+     * @return {@code true} if the state changed
+     */
+    public boolean forceOpen() {
+        return operatorSets(State.FORCED_OPEN);
+    }
+
+    /**
+     * Forces the breaker CLOSED: every call passes and is recorded, and the breaker never trips
+     * until {@link #release()}.
+     *
+     * @return {@code true} if the state changed
+     */
+    public boolean forceClosed() {
+        return operatorSets(State.FORCED_CLOSED);
+    }
+
+    /**
+     * Returns the breaker to automatic operation: CLOSED with a fresh window, whatever its state.
+     *
+     * @return {@code true} if the state changed (a CLOSED breaker is left as it is)
+     */
+    public boolean release() {
+        return operatorSets(State.CLOSED);
+    }
+
+    private boolean operatorSets(State target) {
+        while (true) {
+            Phase current = phase;
+            if (current.state == target) {
+                return false;
+            }
+            Phase next = target == State.FORCED_OPEN
+                    ? new Phase(State.FORCED_OPEN, current.window, 0L, 0L, System.currentTimeMillis(), 0L)
+                    : Phase.closed(target, newWindow());
+            if (transition(current, next, TransitionCause.OPERATOR)) {
+                return true;
+            }
+        }
+    }
+
+    private boolean transition(Phase expected, Phase next, TransitionCause cause) {
+        // A volatile CAS: it publishes the new phase with all its final fields written (JLS 17.5),
+        // and only one caller can win it from a given phase.
+        if (!PHASE.compareAndSet(this, expected, next)) {
+            return false;
+        }
+        BreakerListener[] snapshot = listeners;
+        if (snapshot.length != 0) {
+            Transition transition = new Transition(name, expected.state, next.state, cause,
+                    Instant.ofEpochMilli(next.sinceEpochMillis), metrics(expected), lastFailureType);
+            for (BreakerListener listener : snapshot) {
+                try {
+                    listener.onStateTransition(transition);
+                } catch (Throwable failure) {
+                    listenerFailed(listener, failure);
+                }
+            }
+        }
+        return true;
+    }
+
+    private SlidingWindow newWindow() {
+        if (config.getSlidingWindowType() == SlidingWindowType.COUNT_BASED) {
+            return new CountWindow(config.getSlidingWindowSize(), config.getMinimumNumberOfCalls(),
+                    config.getFailureRateThreshold(), config.getSlowCallRateThreshold());
+        }
+        return new TimeWindow(config.getSlidingWindowSize(), config.getMinimumNumberOfCalls(),
+                config.getFailureRateThreshold(), config.getSlowCallRateThreshold(), clock.nanoTime());
+    }
+
+    // ---------------------------------------------------------------- observation
+
+    /** The breaker's current numbers. In OPEN and HALF_OPEN they are those of the window that tripped. */
+    public BreakerMetrics getMetrics() {
+        return metrics(phase);
+    }
+
+    private BreakerMetrics metrics(Phase of) {
+        int[] counts = of.window.counts(windowNeedsClock ? clock.nanoTime() : 0L);
+        return new BreakerMetrics(of.window.rate(counts[1], counts[0]), slowNanos == Long.MAX_VALUE ? -1f
+                : of.window.rate(counts[2], counts[0]), counts[0], counts[1], counts[2],
+                (long) REJECTED.getVolatile(this));
+    }
+
+    /** Wall-clock time of the last transition (or of creation). */
+    public Instant getStateSince() {
+        return Instant.ofEpochMilli(phase.sinceEpochMillis);
+    }
+
+    /** Wall-clock time of the trip that led to the current OPEN or HALF_OPEN state, or {@code null}. */
+    public Instant getOpenedAt() {
+        Phase current = phase;
+        return current.state == State.OPEN || current.state == State.HALF_OPEN
+                ? Instant.ofEpochMilli(current.openedAtEpochMillis) : null;
+    }
+
+    /** Nanoseconds left until a probe is allowed while OPEN (0 once due), or -1 in any other state. */
+    public long getRemainingWaitNanos() {
+        Phase current = phase;
+        return current.state == State.OPEN ? Math.max(0L, current.probeAtNanos - clock.nanoTime()) : -1L;
+    }
+
+    /** Class name of the last exception recorded as a failure, or {@code null}. */
+    public String getLastFailureType() {
+        return lastFailureType;
+    }
+
+    /** Adds a listener (copy-on-write: never on the call path). */
+    public void addListener(BreakerListener listener) {
+        Objects.requireNonNull(listener, "listener");
+        while (true) {
+            BreakerListener[] current = listeners;
+            BreakerListener[] next = Arrays.copyOf(current, current.length + 1);
+            next[current.length] = listener;
+            if (LISTENERS.compareAndSet(this, current, next)) {
+                return;
+            }
+        }
+    }
+
+    /** Removes a listener added before; does nothing if it is not there. */
+    public void removeListener(BreakerListener listener) {
+        while (true) {
+            BreakerListener[] current = listeners;
+            int index = Arrays.asList(current).indexOf(listener);
+            if (index < 0) {
+                return;
+            }
+            BreakerListener[] next = new BreakerListener[current.length - 1];
+            System.arraycopy(current, 0, next, 0, index);
+            System.arraycopy(current, index + 1, next, index, next.length - index);
+            if (LISTENERS.compareAndSet(this, current, next.length == 0 ? NO_LISTENERS : next)) {
+                return;
+            }
+        }
+    }
+
+    private void notifyCall(CallOutcome outcome, long durationNanos) {
+        BreakerListener[] snapshot = listeners;
+        for (BreakerListener listener : snapshot) {
+            try {
+                listener.onCallRecorded(this, outcome, durationNanos);
+            } catch (Throwable failure) {
+                listenerFailed(listener, failure);
+            }
+        }
+    }
+
+    private void listenerFailed(BreakerListener listener, Throwable failure) {
+        if (failure instanceof VirtualMachineError) {
+            throw (VirtualMachineError) failure;
+        }
+        LOGGER.log(System.Logger.Level.WARNING, "Listener " + listener + " of circuit breaker '" + name
+                + "' threw; the breaker carries on", failure);
+    }
+
+    @Override
+    public String toString() {
+        return "CircuitBreaker{name=" + name + ", state=" + phase.state + "}";
+    }
+
+    /**
+     * One state of the breaker, replaced whole on every transition. Half-open bookkeeping is mutable
+     * and lives here so that a new HALF_OPEN episode starts from zero without a reset race.
+     */
+    static final class Phase {
+
+        private static final VarHandle ISSUED;
+        private static final VarHandle SUCCEEDED;
+        private static final VarHandle LEASE;
+
+        static {
+            try {
+                MethodHandles.Lookup lookup = MethodHandles.lookup();
+                ISSUED = lookup.findVarHandle(Phase.class, "probesIssued", int.class);
+                SUCCEEDED = lookup.findVarHandle(Phase.class, "probesSucceeded", int.class);
+                LEASE = lookup.findVarHandle(Phase.class, "leaseDeadline", long.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+
+        final State state;
+        final boolean permitsAll;
+        final boolean records;
+        /** CLOSED, FORCED_CLOSED: the live window. Other states: the window that tripped, for display. */
+        final SlidingWindow window;
+        final long openedAtNanos;
+        final long probeAtNanos;
+        final long sinceEpochMillis;
+        final long openedAtEpochMillis;
+
+        @SuppressWarnings("unused") private volatile int probesIssued;
+        @SuppressWarnings("unused") private volatile int probesSucceeded;
+        @SuppressWarnings("unused") private volatile long leaseDeadline;
+
+        Phase(State state, SlidingWindow window, long openedAtNanos, long probeAtNanos, long sinceEpochMillis,
+              long openedAtEpochMillis) {
+            this.state = state;
+            this.permitsAll = state.permitsAllCalls();
+            this.records = state.permitsAllCalls();
+            this.window = window;
+            this.openedAtNanos = openedAtNanos;
+            this.probeAtNanos = probeAtNanos;
+            this.sinceEpochMillis = sinceEpochMillis;
+            this.openedAtEpochMillis = openedAtEpochMillis;
+        }
+
+        static Phase closed(State state, SlidingWindow window) {
+            return new Phase(state, window, 0L, 0L, System.currentTimeMillis(), 0L);
+        }
+
+        static Phase open(SlidingWindow window, long openedAtNanos, long probeAtNanos) {
+            long now = System.currentTimeMillis();
+            return new Phase(State.OPEN, window, openedAtNanos, probeAtNanos, now, now);
+        }
+
+        static Phase halfOpen(SlidingWindow window, long openedAtNanos, long openedAtEpochMillis, long leaseDeadline) {
+            Phase phase = new Phase(State.HALF_OPEN, window, openedAtNanos, 0L, System.currentTimeMillis(),
+                    openedAtEpochMillis);
+            // Plain write before publication: the CAS that publishes the phase orders it.
+            LEASE.set(phase, leaseDeadline);
+            return phase;
+        }
+
+        /** Takes a probe permit, or the permit of a probe whose lease has run out. */
+        boolean tryTakeProbe(long now, int permitted, long leaseNanos) {
+            while (true) {
+                int issued = (int) ISSUED.getVolatile(this);
+                if (issued < permitted) {
+                    if (ISSUED.compareAndSet(this, issued, issued + 1)) {
+                        LEASE.setVolatile(this, now + leaseNanos);
+                        return true;
+                    }
+                    continue;
+                }
+                long deadline = (long) LEASE.getVolatile(this);
+                if (now - deadline < 0) {
+                    return false;
+                }
+                // Every permit is out and the newest was taken a whole lease ago: take one over.
+                if (LEASE.compareAndSet(this, deadline, now + leaseNanos)) {
+                    return true;
+                }
+            }
+        }
+
+        /** Gives a probe permit back (ignored or cancelled probe). */
+        void returnProbe() {
+            while (true) {
+                int issued = (int) ISSUED.getVolatile(this);
+                if (issued == 0 || ISSUED.compareAndSet(this, issued, issued - 1)) {
+                    return;
+                }
+            }
+        }
+
+        /** Counts a successful probe; returns the successes so far. */
+        int probeSucceeded() {
+            return (int) SUCCEEDED.getAndAdd(this, 1) + 1;
+        }
+    }
+}

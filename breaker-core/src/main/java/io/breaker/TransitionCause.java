@@ -1,0 +1,23 @@
+package io.breaker;
+
+/** Why a breaker changed state. */
+public enum TransitionCause {
+
+    /** The failure rate in the window reached the threshold. */
+    FAILURE_RATE,
+
+    /** The slow-call rate in the window reached the threshold. */
+    SLOW_CALL_RATE,
+
+    /** The wait in OPEN elapsed and a caller became a probe. */
+    WAIT_ELAPSED,
+
+    /** A probe in HALF_OPEN failed. */
+    PROBE_FAILED,
+
+    /** Enough probes in HALF_OPEN succeeded. */
+    PROBES_SUCCEEDED,
+
+    /** An operator forced or released the breaker. */
+    OPERATOR
+}

@@ -1,0 +1,77 @@
+package io.breaker.internal;
+
+/**
+ * Counts the outcomes of recent calls without taking a lock. Internal: not part of the public API.
+ *
+ * <p>An outcome is a small bit set: {@link #CALL} for every recorded call, plus {@link #FAILED} and
+ * {@link #SLOW} when they apply. Implementations keep aggregate counts that are updated with atomic
+ * additions, so concurrent records are never lost; a reader may briefly see one record's change in
+ * part (a count that includes an outcome whose removal is not yet applied), which only ever delays
+ * or advances an evaluation by one call.
+ */
+public abstract class SlidingWindow {
+
+    /** Bit set on every recorded outcome. */
+    public static final int CALL = 1;
+    /** Bit set on a failed call. */
+    public static final int FAILED = 2;
+    /** Bit set on a slow call. */
+    public static final int SLOW = 4;
+
+    /** Trip verdict: the rates are below their thresholds (or too few calls). */
+    public static final int BELOW_THRESHOLDS = 0;
+    /** Trip verdict: the failure rate reached its threshold. */
+    public static final int FAILURE_RATE_REACHED = 1;
+    /** Trip verdict: the slow-call rate reached its threshold. */
+    public static final int SLOW_CALL_RATE_REACHED = 2;
+
+    private final int minimumNumberOfCalls;
+    private final float failureRateThreshold;
+    private final float slowCallRateThreshold;
+
+    protected SlidingWindow(int minimumNumberOfCalls, float failureRateThreshold, float slowCallRateThreshold) {
+        this.minimumNumberOfCalls = minimumNumberOfCalls;
+        this.failureRateThreshold = failureRateThreshold;
+        this.slowCallRateThreshold = slowCallRateThreshold;
+    }
+
+    /**
+     * Records one outcome.
+     *
+     * @param outcome  {@link #CALL}, optionally with {@link #FAILED} and {@link #SLOW}
+     * @param nowNanos the clock's reading at the end of the call (ignored by count-based windows)
+     * @return {@code true} when the window's counts changed, so the rates must be evaluated again
+     */
+    public abstract boolean record(int outcome, long nowNanos);
+
+    /** Evaluates the rates against the thresholds: one of the {@code *_REACHED} verdicts or {@link #BELOW_THRESHOLDS}. */
+    public abstract int evaluate(long nowNanos);
+
+    /** Calls, failed calls and slow calls currently in the window, as {@code [calls, failed, slow]}. */
+    public abstract int[] counts(long nowNanos);
+
+    /** Whether this window needs the clock's reading when a call is recorded. */
+    public abstract boolean needsClock();
+
+    /** The verdict for these counts; negative counts (a record seen in part) read as zero. */
+    protected final int verdict(long calls, long failed, long slow) {
+        if (calls < minimumNumberOfCalls || calls <= 0) {
+            return BELOW_THRESHOLDS;
+        }
+        if (failed > 0 && failed * 100f >= failureRateThreshold * calls) {
+            return FAILURE_RATE_REACHED;
+        }
+        if (slow > 0 && slow * 100f >= slowCallRateThreshold * calls) {
+            return SLOW_CALL_RATE_REACHED;
+        }
+        return BELOW_THRESHOLDS;
+    }
+
+    /** Percentage of {@code part} in {@code calls}, or -1 below the minimum number of calls. */
+    public final float rate(int part, int calls) {
+        if (calls < minimumNumberOfCalls || calls <= 0) {
+            return -1f;
+        }
+        return Math.max(0, part) * 100f / calls;
+    }
+}
