@@ -1,0 +1,49 @@
+package io.breaker.spring.actuate;
+
+import io.breaker.BreakerConfig;
+import io.breaker.SlidingWindowType;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * A breaker's effective settings (defaults, YAML and customizers applied), as the {@code breakers}
+ * endpoint shows them. Durations are ISO-8601 strings ({@code PT30S}).
+ *
+ * @param slidingWindowType             {@code COUNT_BASED} or {@code TIME_BASED}
+ * @param slidingWindowSize             calls (count-based) or seconds (time-based)
+ * @param minimumNumberOfCalls          calls the window must hold before a rate is evaluated
+ * @param failureRateThreshold          failure rate, in percent, at which the breaker opens
+ * @param slowCallRateThreshold         slow-call rate, in percent, at which the breaker opens
+ * @param slowCallDurationThreshold     duration from which a call is slow, or {@code null} when slow-call detection is off
+ * @param waitDurationInOpenState       how long the breaker stays OPEN before a probe
+ * @param permittedCallsInHalfOpenState probes let through in HALF_OPEN
+ * @param probeLease                    how long a probe may stay unreported before another caller takes its permit
+ * @param recordExceptions              class names of exceptions that count as failures (empty: all that are not ignored)
+ * @param ignoreExceptions              class names of exceptions that count neither way
+ * @param recordFailurePredicate        whether a predicate in code also decides what counts as a failure
+ */
+public record BreakerConfigDescriptor(SlidingWindowType slidingWindowType, int slidingWindowSize,
+                                      int minimumNumberOfCalls, float failureRateThreshold,
+                                      float slowCallRateThreshold, String slowCallDurationThreshold,
+                                      String waitDurationInOpenState, int permittedCallsInHalfOpenState,
+                                      String probeLease, List<String> recordExceptions,
+                                      List<String> ignoreExceptions, boolean recordFailurePredicate) {
+
+    static BreakerConfigDescriptor of(BreakerConfig config) {
+        return new BreakerConfigDescriptor(config.getSlidingWindowType(), config.getSlidingWindowSize(),
+                config.getMinimumNumberOfCalls(), config.getFailureRateThreshold(),
+                config.getSlowCallRateThreshold(), iso(config.getSlowCallDurationThreshold()),
+                iso(config.getWaitDurationInOpenState()), config.getPermittedCallsInHalfOpenState(),
+                iso(config.getProbeLease()), names(config.getRecordExceptions()),
+                names(config.getIgnoreExceptions()), config.getRecordFailurePredicate() != null);
+    }
+
+    private static String iso(Duration duration) {
+        return duration == null ? null : duration.toString();
+    }
+
+    private static List<String> names(List<Class<? extends Throwable>> types) {
+        return types.stream().map(Class::getName).toList();
+    }
+}

@@ -1,0 +1,30 @@
+package io.breaker.spring.actuate;
+
+import io.breaker.State;
+
+import java.util.List;
+
+/**
+ * One breaker as the {@code breakers} endpoint shows it. Rates are percentages, or {@code -1} while
+ * the window holds fewer calls than {@code minimumNumberOfCalls}. Times are ISO-8601 instants.
+ *
+ * @param name           the breaker's name
+ * @param state          {@code CLOSED}, {@code OPEN}, {@code HALF_OPEN}, {@code FORCED_OPEN} or {@code FORCED_CLOSED}
+ * @param stateSince     when the breaker entered its current state
+ * @param failureRate    failed calls in the window, in percent, or -1
+ * @param slowCallRate   slow calls in the window, in percent, or -1 (also when slow-call detection is off)
+ * @param callsInWindow  calls in the window (in OPEN and HALF_OPEN: the window that tripped)
+ * @param failedCalls    failed calls in the window
+ * @param slowCalls      slow calls in the window
+ * @param rejectedCalls  calls rejected since the breaker was created
+ * @param openedAt       when the breaker tripped, while OPEN or HALF_OPEN; otherwise {@code null}
+ * @param nextProbeAt    while OPEN, when the next call becomes a probe; otherwise {@code null}
+ * @param lastFailureType class name of the last exception recorded as a failure, or {@code null}
+ * @param config         the effective settings
+ * @param transitions    the last state changes, newest first
+ */
+public record BreakerDescriptor(String name, State state, String stateSince, float failureRate, float slowCallRate,
+                                int callsInWindow, int failedCalls, int slowCalls, long rejectedCalls,
+                                String openedAt, String nextProbeAt, String lastFailureType,
+                                BreakerConfigDescriptor config, List<TransitionDescriptor> transitions) {
+}

@@ -1,0 +1,111 @@
+package io.breaker.spring.actuate;
+
+import io.breaker.BreakerMetrics;
+import io.breaker.BreakerRegistry;
+import io.breaker.CircuitBreaker;
+import io.breaker.State;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What the {@code breakers} endpoint does, without Spring: describe breakers, and let an operator
+ * force one open or closed or release it. A write never creates a breaker.
+ *
+ * <p>Every accepted change request is logged at WARN on {@value #LOGGER_NAME}, with the principal
+ * who made it:
+ * {@code breaker=wholesaler requested=OPEN from=CLOSED to=FORCED_OPEN changed=true principal=alice}.
+ */
+public final class BreakerOperations {
+
+    /** The logger operator changes go to. */
+    public static final String LOGGER_NAME = "io.breaker.operator";
+
+    private static final Logger LOGGER = LoggerFactory.getLogger(LOGGER_NAME);
+
+    private final BreakerRegistry registry;
+    private final BreakerTransitionHistory history;
+    private final Clock wallClock;
+
+    /**
+     * @param registry  the breakers to show and steer
+     * @param history   their recent transitions
+     * @param wallClock the clock that turns "time left until a probe" into an instant
+     */
+    public BreakerOperations(BreakerRegistry registry, BreakerTransitionHistory history, Clock wallClock) {
+        this.registry = Objects.requireNonNull(registry, "registry");
+        this.history = Objects.requireNonNull(history, "history");
+        this.wallClock = Objects.requireNonNull(wallClock, "wallClock");
+    }
+
+    /** Every breaker, sorted by name. */
+    public BreakersDescriptor describeAll() {
+        return new BreakersDescriptor(registry.all().stream().map(this::describe).toList());
+    }
+
+    /** The named breaker, or empty if there is none. */
+    public Optional<BreakerDescriptor> describe(String name) {
+        return registry.find(name).map(this::describe);
+    }
+
+    /**
+     * Forces the named breaker OPEN or CLOSED, or releases it ({@code AUTO}).
+     *
+     * @param name      the breaker; an unknown name is refused, never created
+     * @param requested {@code OPEN}, {@code CLOSED} or {@code AUTO} (any case); anything else is refused
+     * @param principal the authenticated user asking, or {@code null}
+     */
+    public ChangeResult change(String name, String requested, String principal) {
+        Optional<CircuitBreaker> found = registry.find(name);
+        if (found.isEmpty()) {
+            return new ChangeResult.Refused(ErrorDescriptor.notFound(name));
+        }
+        Optional<RequestedState> target = RequestedState.parse(requested);
+        if (target.isEmpty()) {
+            return new ChangeResult.Refused(ErrorDescriptor.badState(requested));
+        }
+        CircuitBreaker breaker = found.get();
+        State before = breaker.getState();
+        boolean changed = switch (target.get()) {
+            case OPEN -> breaker.forceOpen();
+            case CLOSED -> breaker.forceClosed();
+            case AUTO -> breaker.release();
+        };
+        State after = breaker.getState();
+        LOGGER.warn("breaker={} requested={} from={} to={} changed={} principal={}", name, target.get(), before,
+                after, changed, principal == null ? "none" : principal);
+        return new ChangeResult.Applied(new StateChangeDescriptor(name, target.get(), before, after, changed,
+                principal));
+    }
+
+    private BreakerDescriptor describe(CircuitBreaker breaker) {
+        State state = breaker.getState();
+        BreakerMetrics metrics = breaker.getMetrics();
+        Instant openedAt = breaker.getOpenedAt();
+        long waitNanos = breaker.getRemainingWaitNanos();
+        String nextProbeAt = state == State.OPEN && waitNanos >= 0
+                ? wallClock.instant().plusNanos(waitNanos).truncatedTo(ChronoUnit.MILLIS).toString() : null;
+        return new BreakerDescriptor(breaker.getName(), state, breaker.getStateSince().toString(),
+                metrics.failureRate(), metrics.slowCallRate(), metrics.calls(), metrics.failedCalls(),
+                metrics.slowCalls(), metrics.notPermittedCalls(), openedAt == null ? null : openedAt.toString(),
+                nextProbeAt, breaker.getLastFailureType(), BreakerConfigDescriptor.of(breaker.getConfig()),
+                history.recent(breaker.getName()));
+    }
+
+    /** The outcome of a change request. */
+    public sealed interface ChangeResult {
+
+        /** The request was valid and carried out (it may have found the breaker already in that state). */
+        record Applied(StateChangeDescriptor change) implements ChangeResult {
+        }
+
+        /** The request was refused: an unknown breaker (404) or a bad state (400). */
+        record Refused(ErrorDescriptor error) implements ChangeResult {
+        }
+    }
+}

@@ -1,0 +1,57 @@
+package io.breaker.spring.actuate;
+
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
+import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
+import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
+import org.springframework.boot.actuate.endpoint.web.annotation.WebEndpoint;
+import org.springframework.lang.Nullable;
+
+import java.security.Principal;
+
+/**
+ * {@code /actuator/breakers}: see every breaker, and force one OPEN or CLOSED or release it during
+ * an incident. The logic lives in {@link BreakerOperations}; this class only maps it to HTTP.
+ */
+@WebEndpoint(id = "breakers")
+public class BreakersEndpoint {
+
+    private final BreakerOperations operations;
+
+    public BreakersEndpoint(BreakerOperations operations) {
+        this.operations = operations;
+    }
+
+    /** {@code GET /actuator/breakers}: every breaker, sorted by name. */
+    @ReadOperation
+    public BreakersDescriptor breakers() {
+        return operations.describeAll();
+    }
+
+    /** {@code GET /actuator/breakers/{name}}: one breaker, or 404. */
+    @ReadOperation
+    public WebEndpointResponse<Object> breaker(@Selector String name) {
+        return operations.describe(name)
+                .map(descriptor -> new WebEndpointResponse<Object>(descriptor, WebEndpointResponse.STATUS_OK))
+                .orElseGet(() -> error(ErrorDescriptor.notFound(name)));
+    }
+
+    /**
+     * {@code POST /actuator/breakers/{name}} with {@code {"state": "OPEN" | "CLOSED" | "AUTO"}}: 200
+     * with the change, 404 for an unknown breaker, 400 for a missing or unknown state.
+     */
+    @WriteOperation
+    public WebEndpointResponse<Object> changeState(@Selector String name, @Nullable String state,
+                                                   @Nullable Principal principal) {
+        BreakerOperations.ChangeResult result = operations.change(name, state,
+                principal == null ? null : principal.getName());
+        if (result instanceof BreakerOperations.ChangeResult.Applied applied) {
+            return new WebEndpointResponse<>(applied.change(), WebEndpointResponse.STATUS_OK);
+        }
+        return error(((BreakerOperations.ChangeResult.Refused) result).error());
+    }
+
+    private static WebEndpointResponse<Object> error(ErrorDescriptor error) {
+        return new WebEndpointResponse<>(error, error.status());
+    }
+}

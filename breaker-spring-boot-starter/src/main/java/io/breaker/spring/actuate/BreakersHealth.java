@@ -1,0 +1,60 @@
+package io.breaker.spring.actuate;
+
+import io.breaker.BreakerRegistry;
+import io.breaker.CircuitBreaker;
+import io.breaker.State;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * The health of the breakers, without Spring. An open breaker means a dependency is down, not this
+ * application: by default it is reported but the application stays UP, so that an outage elsewhere
+ * does not get healthy instances restarted or taken out of the load balancer. Only the breakers
+ * named in {@code downWhenOpen} ({@code *} for all) make the report DOWN while they reject calls
+ * (OPEN, HALF_OPEN or FORCED_OPEN).
+ */
+public final class BreakersHealth {
+
+    /** In {@code downWhenOpen}, stands for every breaker. */
+    public static final String ALL = "*";
+
+    private final BreakerRegistry registry;
+    private final Set<String> downWhenOpen;
+
+    public BreakersHealth(BreakerRegistry registry, Set<String> downWhenOpen) {
+        this.registry = Objects.requireNonNull(registry, "registry");
+        this.downWhenOpen = Set.copyOf(downWhenOpen);
+    }
+
+    /** Reads every breaker's state now. */
+    public Report check() {
+        Map<String, BreakerHealth> breakers = new LinkedHashMap<>();
+        boolean down = false;
+        for (CircuitBreaker breaker : registry.all()) {
+            State state = breaker.getState();
+            boolean rejecting = !state.permitsAllCalls();
+            boolean decisive = downWhenOpen.contains(ALL) || downWhenOpen.contains(breaker.getName());
+            down |= rejecting && decisive;
+            breakers.put(breaker.getName(), new BreakerHealth(state, breaker.getMetrics().failureRate(), decisive));
+        }
+        return new Report(!down, breakers);
+    }
+
+    /**
+     * @param up       {@code false} only when a breaker named in {@code downWhenOpen} rejects calls
+     * @param breakers each breaker's state, by name, sorted
+     */
+    public record Report(boolean up, Map<String, BreakerHealth> breakers) {
+    }
+
+    /**
+     * @param state          the breaker's state
+     * @param failureRate    its failure rate in percent, or -1 while the window holds too few calls
+     * @param downWhenOpen   whether this breaker makes the application DOWN while it rejects calls
+     */
+    public record BreakerHealth(State state, float failureRate, boolean downWhenOpen) {
+    }
+}

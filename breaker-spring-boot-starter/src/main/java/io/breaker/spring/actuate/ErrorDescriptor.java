@@ -1,0 +1,24 @@
+package io.breaker.spring.actuate;
+
+import java.util.List;
+
+/**
+ * The body of a 404 or 400 answer of the {@code breakers} endpoint.
+ *
+ * @param status        the HTTP status code
+ * @param error         the status's reason phrase
+ * @param message       what was wrong, naming the breaker or the allowed states
+ * @param allowedStates the states a request may ask for (on a 400), or {@code null}
+ */
+public record ErrorDescriptor(int status, String error, String message, List<RequestedState> allowedStates) {
+
+    static ErrorDescriptor notFound(String name) {
+        return new ErrorDescriptor(404, "Not Found", "No circuit breaker named '" + name + "'", null);
+    }
+
+    static ErrorDescriptor badState(String requested) {
+        String was = requested == null ? "it is missing" : "was '" + requested + "'";
+        return new ErrorDescriptor(400, "Bad Request",
+                "state must be one of OPEN, CLOSED, AUTO; " + was, List.of(RequestedState.values()));
+    }
+}

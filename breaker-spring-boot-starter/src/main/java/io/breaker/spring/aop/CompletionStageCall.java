@@ -1,0 +1,105 @@
+package io.breaker.spring.aop;
+
+import io.breaker.CircuitBreaker;
+import org.aopalliance.intercept.MethodInvocation;
+
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * A method returning {@code CompletionStage} or {@code CompletableFuture}: the outcome and duration
+ * are recorded when the future completes. A rejection returns the fallback's future or a failed one,
+ * without calling the method. Without a fallback the caller gets the method's own future back.
+ */
+final class CompletionStageCall extends ProtectedCall {
+
+    CompletionStageCall(CircuitBreaker breaker, Fallback fallback) {
+        super(breaker, fallback);
+    }
+
+    @Override
+    Object invoke(MethodInvocation invocation) throws Throwable {
+        Object target = invocation.getThis();
+        Object[] arguments = invocation.getArguments();
+        if (!breaker.tryAcquirePermission()) {
+            if (rejectionFallback == null) {
+                return CompletableFuture.failedFuture(breaker.newRejection());
+            }
+            try {
+                return rejected(target, arguments);
+            } catch (Throwable fallbackError) {
+                return CompletableFuture.failedFuture(fallbackError);
+            }
+        }
+        long start = start();
+        Object returned;
+        try {
+            returned = invocation.proceed();
+        } catch (Throwable error) {
+            breaker.onError(elapsed(start), error);
+            return recover(target, arguments, error);
+        }
+        if (returned == null) {
+            breaker.onSuccess(elapsed(start));
+            return null;
+        }
+        CompletionStage<?> stage = (CompletionStage<?>) returned;
+        if (fallback == null) {
+            stage.whenComplete((value, error) -> record(start, error));
+            return stage;
+        }
+        CompletableFuture<Object> result = new CompletableFuture<>();
+        stage.whenComplete((value, error) -> {
+            Throwable cause = record(start, error);
+            if (cause == null) {
+                result.complete(value);
+            } else if (!(cause instanceof CancellationException) && recovers(cause)) {
+                completeFromFallback(result, target, arguments, cause);
+            } else {
+                result.completeExceptionally(cause);
+            }
+        });
+        return result;
+    }
+
+    /** Records the outcome; returns the unwrapped error, or {@code null} on success. */
+    private Throwable record(long start, Throwable error) {
+        if (error == null) {
+            breaker.onSuccess(elapsed(start));
+            return null;
+        }
+        Throwable cause = unwrap(error);
+        if (cause instanceof CancellationException) {
+            breaker.releasePermission();
+        } else {
+            breaker.onError(elapsed(start), cause);
+        }
+        return cause;
+    }
+
+    private void completeFromFallback(CompletableFuture<Object> result, Object target, Object[] arguments,
+                                      Throwable cause) {
+        try {
+            CompletionStage<?> answer = (CompletionStage<?>) fallback.invoke(target, arguments, cause);
+            if (answer == null) {
+                result.complete(null);
+                return;
+            }
+            answer.whenComplete((value, error) -> {
+                if (error == null) {
+                    result.complete(value);
+                } else {
+                    result.completeExceptionally(unwrap(error));
+                }
+            });
+        } catch (Throwable fallbackError) {
+            result.completeExceptionally(fallbackError);
+        }
+    }
+
+    private static Throwable unwrap(Throwable error) {
+        return error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+    }
+}

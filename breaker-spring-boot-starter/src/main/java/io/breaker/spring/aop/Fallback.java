@@ -1,0 +1,89 @@
+package io.breaker.spring.aop;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.util.Arrays;
+
+/**
+ * The fallback overloads of one protected method, resolved once. Overloads taking an exception are
+ * sorted most specific first, so the first whose type accepts an exception is the one to call; the
+ * overload without an exception parameter, if any, serves every other exception.
+ */
+final class Fallback {
+
+    private final Method[] withException;
+    private final Class<?>[] exceptionTypes;
+    private final Method withoutException;
+
+    Fallback(Method[] withException, Method withoutException) {
+        this.withException = withException.clone();
+        this.exceptionTypes = new Class<?>[withException.length];
+        for (int i = 0; i < withException.length; i++) {
+            Class<?>[] parameters = withException[i].getParameterTypes();
+            exceptionTypes[i] = parameters[parameters.length - 1];
+        }
+        this.withoutException = withoutException;
+    }
+
+    /** The overload serving {@code error}, or {@code null} if none accepts it. */
+    Method select(Throwable error) {
+        for (int i = 0; i < exceptionTypes.length; i++) {
+            if (exceptionTypes[i].isInstance(error)) {
+                return withException[i];
+            }
+        }
+        return withoutException;
+    }
+
+    /** Whether some overload accepts {@code error}. */
+    boolean serves(Throwable error) {
+        return select(error) != null;
+    }
+
+    /**
+     * Calls the overload serving {@code error}; its own exception propagates unwrapped.
+     *
+     * @throws Throwable {@code error} itself when no overload accepts it
+     */
+    Object invoke(Object target, Object[] arguments, Throwable error) throws Throwable {
+        Method method = select(error);
+        if (method == null) {
+            throw error;
+        }
+        return call(method, target, method == withoutException ? arguments : withError(arguments, error));
+    }
+
+    /** Calls the overload without an exception parameter, which the caller knows exists. */
+    Object invokeWithoutException(Object target, Object[] arguments) throws Throwable {
+        return call(withoutException, target, arguments);
+    }
+
+    /** The overload a rejection of type {@code rejectionType} goes to: a method, or {@code null}. */
+    Method selectFor(Class<? extends Throwable> rejectionType) {
+        for (int i = 0; i < exceptionTypes.length; i++) {
+            if (exceptionTypes[i].isAssignableFrom(rejectionType)) {
+                return withException[i];
+            }
+        }
+        return withoutException;
+    }
+
+    /** Whether {@code method} is the overload without an exception parameter. */
+    boolean isWithoutException(Method method) {
+        return method != null && method == withoutException;
+    }
+
+    private static Object[] withError(Object[] arguments, Throwable error) {
+        Object[] extended = Arrays.copyOf(arguments, arguments.length + 1);
+        extended[arguments.length] = error;
+        return extended;
+    }
+
+    private static Object call(Method method, Object target, Object[] arguments) throws Throwable {
+        try {
+            return method.invoke(target, arguments);
+        } catch (InvocationTargetException e) {
+            throw e.getTargetException();
+        }
+    }
+}

@@ -1,0 +1,137 @@
+package io.breaker.spring.aop;
+
+import org.springframework.core.ResolvableType;
+import org.springframework.util.ClassUtils;
+import org.springframework.util.ReflectionUtils;
+
+import java.lang.reflect.Method;
+import java.lang.reflect.Type;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * Finds the fallback of a protected method, once, and explains why none fits. Rules: a method of the
+ * bean's class (or a superclass), any visibility, named as in {@code fallbackMethod}, with the
+ * protected method's parameter types, optionally followed by one {@link Throwable} (or subtype)
+ * parameter, and a return type the protected method may return.
+ */
+final class FallbackResolver {
+
+    private FallbackResolver() {
+    }
+
+    /**
+     * @throws InvalidCircuitProtectedException when no method of that name exists or one does not fit
+     */
+    static Fallback resolve(Class<?> targetClass, Method method, String fallbackName) {
+        List<Method> named = new ArrayList<>();
+        List<List<Class<?>>> seen = new ArrayList<>();
+        for (Class<?> type = targetClass; type != null && type != Object.class; type = type.getSuperclass()) {
+            for (Method candidate : type.getDeclaredMethods()) {
+                List<Class<?>> parameters = Arrays.asList(candidate.getParameterTypes());
+                if (candidate.getName().equals(fallbackName) && !candidate.isBridge() && !seen.contains(parameters)) {
+                    seen.add(parameters);
+                    named.add(candidate);
+                }
+            }
+        }
+        List<String> accepted = acceptedSignatures(method, fallbackName);
+        if (named.isEmpty()) {
+            throw invalid(targetClass, method, "fallbackMethod '" + fallbackName + "' does not exist in "
+                    + targetClass.getName(), accepted);
+        }
+        List<Method> withException = new ArrayList<>();
+        Method withoutException = null;
+        for (Method candidate : named) {
+            int extra = candidate.getParameterCount() - method.getParameterCount();
+            if (!parametersFit(method, candidate, extra)) {
+                continue;
+            }
+            if (!returnFits(targetClass, method, candidate)) {
+                throw invalid(targetClass, method, "fallback " + signature(candidate) + " returns "
+                        + shortName(candidate.getGenericReturnType()) + ", which " + method.getName()
+                        + " cannot return", accepted);
+            }
+            ReflectionUtils.makeAccessible(candidate);
+            if (extra == 0) {
+                withoutException = candidate;
+            } else {
+                withException.add(candidate);
+            }
+        }
+        if (withException.isEmpty() && withoutException == null) {
+            throw invalid(targetClass, method, "no method named '" + fallbackName + "' in " + targetClass.getName()
+                    + " has fitting parameters (found " + named.stream().map(FallbackResolver::signature)
+                    .collect(Collectors.joining(", ")) + ")", accepted);
+        }
+        withException.sort(Comparator.comparingInt((Method m) -> depth(m.getParameterTypes()[m.getParameterCount() - 1]))
+                .reversed());
+        return new Fallback(withException.toArray(new Method[0]), withoutException);
+    }
+
+    /** The protected method, as {@code name(ParamType, ...)}. */
+    static String describe(Method method) {
+        return method.getName() + "(" + Arrays.stream(method.getGenericParameterTypes())
+                .map(FallbackResolver::shortName).collect(Collectors.joining(", ")) + ")";
+    }
+
+    static InvalidCircuitProtectedException invalid(Class<?> targetClass, Method method, String problem,
+                                                    List<String> accepted) {
+        return new InvalidCircuitProtectedException(targetClass.getName(), describe(method), problem, accepted);
+    }
+
+    private static boolean parametersFit(Method method, Method candidate, int extra) {
+        if (extra != 0 && extra != 1) {
+            return false;
+        }
+        Class<?>[] expected = method.getParameterTypes();
+        Class<?>[] actual = candidate.getParameterTypes();
+        for (int i = 0; i < expected.length; i++) {
+            if (expected[i] != actual[i]) {
+                return false;
+            }
+        }
+        return extra == 0 || Throwable.class.isAssignableFrom(actual[actual.length - 1]);
+    }
+
+    private static boolean returnFits(Class<?> targetClass, Method method, Method candidate) {
+        Class<?> expected = method.getReturnType();
+        Class<?> actual = candidate.getReturnType();
+        if (expected == void.class || actual == void.class) {
+            return expected == actual;
+        }
+        if (expected.isPrimitive() || actual.isPrimitive()) {
+            return ClassUtils.isAssignable(expected, actual);
+        }
+        return ResolvableType.forMethodReturnType(method, targetClass)
+                .isAssignableFrom(ResolvableType.forMethodReturnType(candidate, targetClass));
+    }
+
+    private static List<String> acceptedSignatures(Method method, String fallbackName) {
+        String returns = shortName(method.getGenericReturnType()) + " " + fallbackName + "(";
+        String parameters = Arrays.stream(method.getGenericParameterTypes()).map(FallbackResolver::shortName)
+                .collect(Collectors.joining(", "));
+        return List.of(returns + parameters + ")",
+                returns + parameters + (parameters.isEmpty() ? "" : ", ") + "Throwable)");
+    }
+
+    private static String signature(Method method) {
+        return shortName(method.getGenericReturnType()) + " " + describe(method);
+    }
+
+    /** A type's name without package prefixes: {@code CompletableFuture<Integer>}. */
+    static String shortName(Type type) {
+        return type.getTypeName().replaceAll("\\b[a-z][a-z0-9_]*\\.", "");
+    }
+
+    private static int depth(Class<?> type) {
+        int depth = 0;
+        for (Class<?> c = type; c != null; c = c.getSuperclass()) {
+            depth++;
+        }
+        return depth;
+    }
+}

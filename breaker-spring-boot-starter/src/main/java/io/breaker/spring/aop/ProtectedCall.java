@@ -1,0 +1,105 @@
+package io.breaker.spring.aop;
+
+import io.breaker.CircuitBreaker;
+import io.breaker.CircuitOpenException;
+import io.breaker.NanoClock;
+import org.aopalliance.intercept.MethodInvocation;
+
+import java.lang.reflect.Method;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Everything a call to one protected method needs, resolved once: the breaker, the fallback, and the
+ * handling of its return type (one subclass per kind). The call path reads only final fields.
+ */
+abstract class ProtectedCall {
+
+    /** {@code start} value when the breaker needs no durations: no clock is read. */
+    static final long NOT_TIMED = Long.MIN_VALUE;
+
+    final CircuitBreaker breaker;
+    final NanoClock clock;
+    /** The fallback, or {@code null}. */
+    final Fallback fallback;
+    /** The overload a rejection goes to, or {@code null}: then the caller gets the rejection. */
+    final Method rejectionFallback;
+    private final boolean rejectionFallbackTakesException;
+
+    /** @param breaker {@code null} only for a call that does not go through a breaker */
+    ProtectedCall(CircuitBreaker breaker, Fallback fallback) {
+        this.breaker = breaker;
+        this.clock = breaker == null ? null : breaker.getClock();
+        this.fallback = fallback;
+        this.rejectionFallback = fallback == null ? null : fallback.selectFor(CircuitOpenException.class);
+        this.rejectionFallbackTakesException = rejectionFallback != null && !fallback.isWithoutException(rejectionFallback);
+    }
+
+    /** Runs the invocation through the breaker. */
+    abstract Object invoke(MethodInvocation invocation) throws Throwable;
+
+    final long start() {
+        return breaker.isTimingCalls() ? clock.nanoTime() : NOT_TIMED;
+    }
+
+    final long elapsed(long start) {
+        return start == NOT_TIMED ? 0L : clock.nanoTime() - start;
+    }
+
+    /** The fallback's answer to a rejection; throws the rejection when there is no fallback for it. */
+    final Object rejected(Object target, Object[] arguments) throws Throwable {
+        if (rejectionFallback == null) {
+            throw breaker.newRejection();
+        }
+        return rejectionFallbackTakesException ? fallback.invoke(target, arguments, breaker.newRejection())
+                : fallback.invokeWithoutException(target, arguments);
+    }
+
+    /** Whether a fallback should answer {@code error}: a recorded failure that some overload accepts. */
+    final boolean recovers(Throwable error) {
+        return fallback != null && breaker.getConfig().isFailure(error) && fallback.serves(error);
+    }
+
+    /** The fallback's answer to a failed call, or {@code error} rethrown unchanged. */
+    final Object recover(Object target, Object[] arguments, Throwable error) throws Throwable {
+        if (!recovers(error)) {
+            throw error;
+        }
+        return fallback.invoke(target, arguments, error);
+    }
+
+    /**
+     * The end of one asynchronous call, reported exactly once whichever signal comes first. Extends
+     * AtomicBoolean to save an allocation.
+     */
+    static final class Outcome extends AtomicBoolean {
+
+        private static final long serialVersionUID = 1L;
+
+        private final transient ProtectedCall call;
+        private final long start;
+
+        Outcome(ProtectedCall call, long start) {
+            this.call = call;
+            this.start = start;
+        }
+
+        void success() {
+            if (compareAndSet(false, true)) {
+                call.breaker.onSuccess(call.elapsed(start));
+            }
+        }
+
+        void error(Throwable error) {
+            if (compareAndSet(false, true)) {
+                call.breaker.onError(call.elapsed(start), error);
+            }
+        }
+
+        /** Cancelled: neither success nor failure; a half-open permit goes back. */
+        void cancel() {
+            if (compareAndSet(false, true)) {
+                call.breaker.releasePermission();
+            }
+        }
+    }
+}

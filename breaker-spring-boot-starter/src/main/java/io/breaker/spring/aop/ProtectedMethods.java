@@ -1,0 +1,164 @@
+package io.breaker.spring.aop;
+
+import io.breaker.BreakerRegistry;
+import io.breaker.CircuitBreaker;
+import io.breaker.spring.CircuitProtected;
+import org.aopalliance.intercept.MethodInvocation;
+import org.springframework.aop.support.AopUtils;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.core.annotation.AnnotationUtils;
+import org.springframework.util.ClassUtils;
+import org.springframework.util.ReflectionUtils;
+
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+/**
+ * The protected methods, each resolved once (breaker, fallback, return-type handling) and cached per
+ * target class and {@link Method}. A call costs two identity-hit map reads; the first call of a method
+ * that was not prepared at start-up resolves it.
+ */
+public final class ProtectedMethods {
+
+    private static final boolean REACTOR_PRESENT = ClassUtils.isPresent("reactor.core.publisher.Mono",
+            ProtectedMethods.class.getClassLoader());
+
+    private final Supplier<BreakerRegistry> registry;
+    private final Map<Class<?>, Map<Method, ProtectedCall>> calls = new ConcurrentHashMap<>();
+    private final Set<String> breakerNames = ConcurrentHashMap.newKeySet();
+    private final Set<Class<?>> prepared = ConcurrentHashMap.newKeySet();
+
+    /**
+     * @param registry where breakers come from; asked only when a method is first resolved
+     */
+    public ProtectedMethods(Supplier<BreakerRegistry> registry) {
+        this.registry = registry;
+    }
+
+    /** The resolved call for an invocation. */
+    ProtectedCall get(MethodInvocation invocation) {
+        Object target = invocation.getThis();
+        Method method = invocation.getMethod();
+        Class<?> targetClass = target != null ? target.getClass() : method.getDeclaringClass();
+        Map<Method, ProtectedCall> ofClass = calls.get(targetClass);
+        if (ofClass != null) {
+            ProtectedCall call = ofClass.get(method);
+            if (call != null) {
+                return call;
+            }
+        }
+        return resolve(targetClass, method);
+    }
+
+    /**
+     * Resolves and checks every protected method of {@code targetClass}, creating their breakers.
+     *
+     * @throws InvalidCircuitProtectedException for the first method that cannot be served
+     */
+    public void prepare(Class<?> targetClass) {
+        if (!AnnotationUtils.isCandidateClass(targetClass, CircuitProtected.class) || !prepared.add(targetClass)) {
+            return;
+        }
+        for (Method method : ReflectionUtils.getUniqueDeclaredMethods(targetClass, ReflectionUtils.USER_DECLARED_METHODS)) {
+            if (findAnnotation(method, targetClass) != null) {
+                resolve(targetClass, method);
+            }
+        }
+    }
+
+    /** Breaker names used by the methods resolved so far, sorted. */
+    public Set<String> breakerNames() {
+        return new TreeSet<>(breakerNames);
+    }
+
+    /**
+     * The annotation that protects {@code method} of {@code targetClass}: its own (also inherited from
+     * an interface or superclass method), else its class's when the method is a public instance method
+     * other than those of {@code Object}.
+     */
+    static CircuitProtected findAnnotation(Method method, Class<?> targetClass) {
+        Method specific = AopUtils.getMostSpecificMethod(method, targetClass);
+        CircuitProtected own = AnnotatedElementUtils.findMergedAnnotation(specific, CircuitProtected.class);
+        if (own != null) {
+            return own;
+        }
+        int modifiers = specific.getModifiers();
+        if (!Modifier.isPublic(modifiers) || Modifier.isStatic(modifiers) || specific.getDeclaringClass() == Object.class
+                || ReflectionUtils.isEqualsMethod(specific) || ReflectionUtils.isHashCodeMethod(specific)
+                || ReflectionUtils.isToStringMethod(specific)) {
+            return null;
+        }
+        return AnnotatedElementUtils.findMergedAnnotation(targetClass, CircuitProtected.class);
+    }
+
+    private ProtectedCall resolve(Class<?> targetClass, Method method) {
+        Map<Method, ProtectedCall> ofClass = calls.computeIfAbsent(targetClass, type -> new ConcurrentHashMap<>());
+        Method specific = AopUtils.getMostSpecificMethod(method, targetClass);
+        ProtectedCall call = ofClass.get(specific);
+        if (call == null) {
+            ProtectedCall created = create(targetClass, specific);
+            call = ofClass.putIfAbsent(specific, created);
+            if (call == null) {
+                call = created;
+            }
+        }
+        if (specific != method) {
+            ofClass.putIfAbsent(method, call);
+        }
+        return call;
+    }
+
+    private ProtectedCall create(Class<?> targetClass, Method method) {
+        CircuitProtected annotation = findAnnotation(method, targetClass);
+        if (annotation == null) {
+            return PassThrough.INSTANCE;
+        }
+        int modifiers = method.getModifiers();
+        if (Modifier.isPrivate(modifiers) || Modifier.isStatic(modifiers) || Modifier.isFinal(modifiers)) {
+            throw FallbackResolver.invalid(targetClass, method, "a " + (Modifier.isPrivate(modifiers) ? "private"
+                    : Modifier.isStatic(modifiers) ? "static" : "final")
+                    + " method cannot be intercepted by a proxy; make it a public (or protected) instance method that is not final",
+                    List.of());
+        }
+        if (annotation.name().isBlank()) {
+            throw FallbackResolver.invalid(targetClass, method, "name must not be empty", List.of());
+        }
+        Fallback fallback = annotation.fallbackMethod().isEmpty() ? null
+                : FallbackResolver.resolve(targetClass, method, annotation.fallbackMethod());
+        Class<?> returnType = method.getReturnType();
+        if (CompletionStage.class.isAssignableFrom(returnType) && !returnType.isAssignableFrom(CompletableFuture.class)) {
+            throw FallbackResolver.invalid(targetClass, method, "its return type " + returnType.getName()
+                    + " is not supported; asynchronous methods must return CompletionStage or CompletableFuture", List.of());
+        }
+        CircuitBreaker breaker = registry.get().breaker(annotation.name());
+        breakerNames.add(annotation.name());
+        if (CompletionStage.class.isAssignableFrom(returnType)) {
+            return new CompletionStageCall(breaker, fallback);
+        }
+        ProtectedCall reactive = REACTOR_PRESENT ? ReactorCalls.forReturnType(returnType, breaker, fallback) : null;
+        return reactive != null ? reactive : new SyncCall(breaker, fallback);
+    }
+
+    /** For a method the pointcut matched but that turns out not to be protected: it just proceeds. */
+    private static final class PassThrough extends ProtectedCall {
+
+        static final PassThrough INSTANCE = new PassThrough();
+
+        private PassThrough() {
+            super(null, null);
+        }
+
+        @Override
+        Object invoke(MethodInvocation invocation) throws Throwable {
+            return invocation.proceed();
+        }
+    }
+}

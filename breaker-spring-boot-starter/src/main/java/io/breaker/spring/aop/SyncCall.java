@@ -1,0 +1,30 @@
+package io.breaker.spring.aop;
+
+import io.breaker.CircuitBreaker;
+import org.aopalliance.intercept.MethodInvocation;
+
+/** A method returning a plain value or {@code void}: the outcome is known when it returns. */
+final class SyncCall extends ProtectedCall {
+
+    SyncCall(CircuitBreaker breaker, Fallback fallback) {
+        super(breaker, fallback);
+    }
+
+    @Override
+    Object invoke(MethodInvocation invocation) throws Throwable {
+        CircuitBreaker breaker = this.breaker;
+        if (!breaker.tryAcquirePermission()) {
+            return rejected(invocation.getThis(), invocation.getArguments());
+        }
+        long start = start();
+        Object result;
+        try {
+            result = invocation.proceed();
+        } catch (Throwable error) {
+            breaker.onError(elapsed(start), error);
+            return recover(invocation.getThis(), invocation.getArguments(), error);
+        }
+        breaker.onSuccess(elapsed(start));
+        return result;
+    }
+}

@@ -1,0 +1,87 @@
+package io.breaker.spring.autoconfigure;
+
+import io.breaker.BreakerRegistry;
+import io.breaker.NanoClock;
+import io.breaker.StateStore;
+import io.breaker.spring.aop.CircuitProtectedAdvisor;
+import io.breaker.spring.aop.CircuitProtectedValidator;
+import io.breaker.spring.aop.ProtectedMethods;
+import org.springframework.aop.config.AopConfigUtils;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.beans.factory.support.BeanDefinitionRegistry;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+import org.springframework.context.annotation.ImportBeanDefinitionRegistrar;
+import org.springframework.context.annotation.Role;
+import org.springframework.core.Ordered;
+import org.springframework.core.env.Environment;
+import org.springframework.core.type.AnnotationMetadata;
+
+/**
+ * Breakers from {@code breakers.*} properties in one {@link BreakerRegistry}, and the
+ * {@code @CircuitProtected} advice. {@code breakers.enabled=false} turns all of it off.
+ */
+@AutoConfiguration(after = AopAutoConfiguration.class)
+@ConditionalOnProperty(prefix = "breakers", name = "enabled", matchIfMissing = true)
+@EnableConfigurationProperties(BreakerProperties.class)
+public class BreakerAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    public BreakerRegistry breakerRegistry(BreakerProperties properties,
+                                           ObjectProvider<BreakerConfigCustomizer> customizers,
+                                           ObjectProvider<BreakerFailurePredicate> failurePredicate,
+                                           ObjectProvider<NanoClock> clock,
+                                           ObjectProvider<StateStore> stateStore, Environment environment) {
+        UnknownSettingCheck.check(environment);
+        return new BreakerRegistryFactory(properties, customizers.orderedStream().toList(),
+                failurePredicate.getIfUnique(), clock.getIfUnique(NanoClock::system),
+                BreakerAutoConfiguration.class.getClassLoader()).withStateStore(stateStore.getIfUnique()).create();
+    }
+
+    /** The advice and the start-up check of annotated methods; infrastructure beans, created early. */
+    @Configuration(proxyBeanMethods = false)
+    @Import(AutoProxyCreatorRegistrar.class)
+    static class AspectConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+        static ProtectedMethods breakerProtectedMethods(ObjectProvider<BreakerRegistry> registry) {
+            return new ProtectedMethods(registry::getObject);
+        }
+
+        @Bean
+        @ConditionalOnMissingBean
+        @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+        static CircuitProtectedAdvisor circuitProtectedAdvisor(ProtectedMethods methods, Environment environment) {
+            // Read from the environment: binding BreakerProperties this early would skip post-processors.
+            return new CircuitProtectedAdvisor(methods,
+                    environment.getProperty("breakers.aspect-order", Integer.class, Ordered.LOWEST_PRECEDENCE));
+        }
+
+        @Bean
+        @ConditionalOnMissingBean
+        @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+        static CircuitProtectedValidator circuitProtectedValidator(ProtectedMethods methods,
+                                                                   ObjectProvider<BreakerRegistry> registry) {
+            return new CircuitProtectedValidator(methods, registry::getObject);
+        }
+    }
+
+    /** Makes sure an auto-proxy creator exists, as {@code @EnableTransactionManagement} does. */
+    static class AutoProxyCreatorRegistrar implements ImportBeanDefinitionRegistrar {
+
+        @Override
+        public void registerBeanDefinitions(AnnotationMetadata metadata, BeanDefinitionRegistry registry) {
+            AopConfigUtils.registerAutoProxyCreatorIfNecessary(registry);
+        }
+    }
+}

@@ -1,0 +1,27 @@
+package io.breaker.spring.autoconfigure;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+import java.util.LinkedHashSet;
+import java.util.Set;
+
+/**
+ * How open breakers weigh on the application's health ({@code breakers.health.*}).
+ */
+@ConfigurationProperties("breakers.health")
+public class BreakerHealthProperties {
+
+    /**
+     * Breakers that make the application DOWN while they reject calls (OPEN, HALF_OPEN or FORCED_OPEN);
+     * '*' means every breaker. By default none does: an open breaker is reported but the application stays UP.
+     */
+    private Set<String> downWhenOpen = new LinkedHashSet<>();
+
+    public Set<String> getDownWhenOpen() {
+        return downWhenOpen;
+    }
+
+    public void setDownWhenOpen(Set<String> downWhenOpen) {
+        this.downWhenOpen = downWhenOpen;
+    }
+}

@@ -1,0 +1,91 @@
+package io.breaker.spring.actuate;
+
+import io.breaker.BreakerConfig;
+import io.breaker.BreakerRegistry;
+import io.breaker.spring.autoconfigure.BreakerEndpointAutoConfiguration;
+import io.breaker.spring.autoconfigure.BreakerHealthAutoConfiguration;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.actuate.health.HealthIndicator;
+import org.springframework.boot.actuate.health.Status;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** One test per condition of the endpoint and health auto-configurations. */
+class BreakerActuatorAutoConfigurationTest {
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(BreakerEndpointAutoConfiguration.class,
+                    BreakerHealthAutoConfiguration.class));
+
+    private final ApplicationContextRunner withRegistry = runner
+            .withBean(BreakerRegistry.class, () -> BreakerRegistry.of(BreakerConfig.ofDefaults(), Map.of()));
+
+    @Test
+    void exposedEndpointAndHealthAppearWithARegistry() {
+        withRegistry.withPropertyValues("management.endpoints.web.exposure.include=breakers").run(context -> {
+            assertThat(context).hasSingleBean(BreakersEndpoint.class);
+            assertThat(context).hasSingleBean(BreakerTransitionHistory.class);
+            assertThat(context).hasBean("breakersHealthIndicator");
+        });
+    }
+
+    @Test
+    void nothingAppearsWithoutARegistry() {
+        runner.withPropertyValues("management.endpoints.web.exposure.include=breakers").run(context -> {
+            assertThat(context).doesNotHaveBean(BreakersEndpoint.class);
+            assertThat(context).doesNotHaveBean(BreakersHealth.class);
+        });
+    }
+
+    @Test
+    void nothingAppearsWithoutActuator() {
+        withRegistry.withClassLoader(new FilteredClassLoader("org.springframework.boot.actuate"))
+                .withPropertyValues("management.endpoints.web.exposure.include=breakers").run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context).doesNotHaveBean(BreakersEndpoint.class);
+                    assertThat(context).doesNotHaveBean(BreakersHealth.class);
+                });
+    }
+
+    @Test
+    void theEndpointIsLeftOutWhenNotExposed() {
+        withRegistry.run(context -> assertThat(context).doesNotHaveBean(BreakersEndpoint.class));
+    }
+
+    @Test
+    void theEndpointIsLeftOutWhenDisabled() {
+        withRegistry.withPropertyValues("management.endpoints.web.exposure.include=breakers",
+                        "management.endpoint.breakers.access=NONE")
+                .run(context -> assertThat(context).doesNotHaveBean(BreakersEndpoint.class));
+    }
+
+    @Test
+    void theHealthContributorCanBeSwitchedOff() {
+        withRegistry.withPropertyValues("management.health.breakers.enabled=false")
+                .run(context -> assertThat(context).doesNotHaveBean("breakersHealthIndicator"));
+    }
+
+    @Test
+    void downWhenOpenBindsFromProperties() {
+        withRegistry.withPropertyValues("breakers.health.down-when-open=wholesaler,payments").run(context -> {
+            BreakerRegistry registry = context.getBean(BreakerRegistry.class);
+            HealthIndicator indicator = context.getBean("breakersHealthIndicator", HealthIndicator.class);
+            registry.breaker("audit").forceOpen();
+            assertThat(indicator.health().getStatus()).isEqualTo(Status.UP);
+            registry.breaker("payments").forceOpen();
+            assertThat(indicator.health().getStatus()).isEqualTo(Status.DOWN);
+        });
+    }
+
+    @Test
+    void aUserHealthIndicatorNamedBreakersReplacesOurs() {
+        withRegistry.withBean("breakersHealthIndicator", HealthIndicator.class,
+                        () -> () -> org.springframework.boot.actuate.health.Health.unknown().build())
+                .run(context -> assertThat(context).doesNotHaveBean(BreakersHealthIndicator.class));
+    }
+}

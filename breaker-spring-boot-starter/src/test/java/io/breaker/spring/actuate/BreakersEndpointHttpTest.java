@@ -1,0 +1,299 @@
+package io.breaker.spring.actuate;
+
+import io.breaker.BreakerConfig;
+import io.breaker.BreakerRegistry;
+import io.breaker.CircuitBreaker;
+import io.breaker.SlidingWindowType;
+import io.breaker.State;
+import io.breaker.spring.CircuitProtected;
+import jakarta.servlet.Filter;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletRequestWrapper;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.test.autoconfigure.actuate.observability.AutoConfigureObservability;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Bean;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.security.Principal;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** {@code /actuator/breakers} over real HTTP. */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        classes = BreakersEndpointHttpTest.App.class,
+        properties = "management.endpoints.web.exposure.include=breakers,health,prometheus")
+@AutoConfigureObservability(tracing = false)
+@ExtendWith(OutputCaptureExtension.class)
+class BreakersEndpointHttpTest {
+
+    private static final String JSON = "application/json";
+
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    @LocalServerPort
+    private int port;
+
+    @Autowired
+    private BreakerRegistry registry;
+
+    private CircuitBreaker wholesaler;
+
+    @Autowired
+    private DeliveryService delivery;
+
+    @BeforeEach
+    void resetWholesaler() {
+        wholesaler = registry.breaker("wholesaler");
+        wholesaler.release();
+        delivery.reset();
+    }
+
+    @Test
+    void listsEveryBreaker() throws Exception {
+        registry.breaker("payments");
+
+        HttpResponse<String> response = get("/actuator/breakers");
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.body()).contains("\"breakers\":[", "\"name\":\"payments\"", "\"name\":\"wholesaler\"");
+    }
+
+    @Test
+    void showsOneBreakerWithItsStableFields() throws Exception {
+        HttpResponse<String> response = get("/actuator/breakers/wholesaler");
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.body()).contains("\"name\":\"wholesaler\"", "\"state\":\"CLOSED\"", "\"stateSince\":",
+                "\"failureRate\":", "\"slowCallRate\":", "\"callsInWindow\":", "\"failedCalls\":", "\"slowCalls\":",
+                "\"rejectedCalls\":", "\"openedAt\":", "\"nextProbeAt\":", "\"lastFailureType\":",
+                "\"config\":{", "\"failureRateThreshold\":50.0", "\"waitDurationInOpenState\":\"PT30S\"",
+                "\"transitions\":[");
+    }
+
+    @Test
+    void anUnknownBreakerIsNotFound() throws Exception {
+        HttpResponse<String> response = get("/actuator/breakers/nobody");
+
+        assertThat(response.statusCode()).isEqualTo(404);
+        assertThat(response.body()).contains("No circuit breaker named 'nobody'");
+    }
+
+    @Test
+    void forcingOpenRejectsCallsAndShowsAsAnOperatorTransition() throws Exception {
+        HttpResponse<String> response = post("/actuator/breakers/wholesaler", "{\"state\":\"OPEN\"}");
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.body()).contains("\"requested\":\"OPEN\"", "\"previousState\":\"CLOSED\"",
+                "\"state\":\"FORCED_OPEN\"", "\"changed\":true");
+        assertThat(delivery.days("0-19-852663-6")).isEqualTo(DeliveryService.FALLBACK);
+        assertThat(delivery.calls()).isZero();
+        assertThat(get("/actuator/breakers/wholesaler").body())
+                .contains("\"state\":\"FORCED_OPEN\"", "{\"from\":\"CLOSED\",\"to\":\"FORCED_OPEN\",\"cause\":\"OPERATOR\"");
+    }
+
+    @Test
+    void forcingClosedLetsCallsThroughEvenWhenTheyAllFail() throws Exception {
+        HttpResponse<String> response = post("/actuator/breakers/wholesaler", "{\"state\":\"CLOSED\"}");
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        delivery.failing(true);
+        for (int i = 0; i < 10; i++) {
+            assertThat(delivery.days("0-19-852663-6")).isEqualTo(DeliveryService.FALLBACK);
+        }
+        delivery.failing(false);
+        assertThat(delivery.days("0-19-852663-6")).isEqualTo(3);
+        assertThat(delivery.calls()).isEqualTo(11);
+        assertThat(wholesaler.getState()).isEqualTo(State.FORCED_CLOSED);
+    }
+
+    @Test
+    void autoReturnsAForcedBreakerToNormalOperation() throws Exception {
+        wholesaler.forceOpen();
+
+        HttpResponse<String> response = post("/actuator/breakers/wholesaler", "{\"state\":\"AUTO\"}");
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.body()).contains("\"previousState\":\"FORCED_OPEN\"", "\"state\":\"CLOSED\"");
+        assertThat(delivery.days("0-19-852663-6")).isEqualTo(3);
+        assertThat(delivery.calls()).isEqualTo(1);
+    }
+
+    @Test
+    void aWriteToAnUnknownBreakerIsNotFoundAndCreatesNothing() throws Exception {
+        HttpResponse<String> response = post("/actuator/breakers/ghost", "{\"state\":\"OPEN\"}");
+
+        assertThat(response.statusCode()).isEqualTo(404);
+        assertThat(registry.find("ghost")).isEmpty();
+    }
+
+    @Test
+    void aMissingStateIsABadRequestNamingTheAllowedValues() throws Exception {
+        HttpResponse<String> response = post("/actuator/breakers/wholesaler", "{}");
+
+        assertThat(response.statusCode()).isEqualTo(400);
+        assertThat(response.body()).contains("state must be one of OPEN, CLOSED, AUTO",
+                "\"allowedStates\":[\"OPEN\",\"CLOSED\",\"AUTO\"]").doesNotContain("Exception", "\tat ");
+        assertThat(wholesaler.getState()).isEqualTo(State.CLOSED);
+    }
+
+    @Test
+    void anUnknownStateIsABadRequestNamingTheAllowedValues() throws Exception {
+        HttpResponse<String> response = post("/actuator/breakers/wholesaler", "{\"state\":\"SIDEWAYS\"}");
+
+        assertThat(response.statusCode()).isEqualTo(400);
+        assertThat(response.body()).contains("state must be one of OPEN, CLOSED, AUTO; was 'SIDEWAYS'")
+                .doesNotContain("Exception", "\tat ");
+        assertThat(wholesaler.getState()).isEqualTo(State.CLOSED);
+    }
+
+    @Test
+    void aBodyThatIsNotJsonIsABadRequestWithoutAStackTrace() throws Exception {
+        HttpResponse<String> response = post("/actuator/breakers/wholesaler", "state=OPEN");
+
+        assertThat(response.statusCode()).isEqualTo(400);
+        assertThat(response.body()).doesNotContain("\tat ", "Exception:");
+        assertThat(wholesaler.getState()).isEqualTo(State.CLOSED);
+    }
+
+    @Test
+    void logsEachChangeAtWarnWithTheAuthenticatedPrincipal(CapturedOutput output) throws Exception {
+        HttpRequest request = HttpRequest.newBuilder(uri("/actuator/breakers/wholesaler"))
+                .header("Content-Type", JSON).header("X-Test-User", "alice")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"state\":\"OPEN\"}")).build();
+
+        HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.body()).contains("\"principal\":\"alice\"");
+        assertThat(output.getOut()).containsPattern("WARN .*io\\.breaker\\.operator.*breaker=wholesaler requested=OPEN "
+                + "from=CLOSED to=FORCED_OPEN changed=true principal=alice");
+    }
+
+    @Test
+    void logsAnAnonymousChangeWithoutAPrincipal(CapturedOutput output) throws Exception {
+        post("/actuator/breakers/wholesaler", "{\"state\":\"CLOSED\"}");
+
+        assertThat(output.getOut()).contains("breaker=wholesaler requested=CLOSED from=CLOSED to=FORCED_CLOSED "
+                + "changed=true principal=none");
+    }
+
+    @Test
+    void prometheusScrapeHasTheSeriesTheAlertExamplesUse() throws Exception {
+        wholesaler.forceOpen();
+        assertThat(wholesaler.tryAcquirePermission()).isFalse();
+
+        String scrape = get("/actuator/prometheus").body();
+
+        assertThat(scrape).contains("breaker_state{name=\"wholesaler\",state=\"forced_open\"} 1.0",
+                "breaker_state{name=\"wholesaler\",state=\"closed\"} 0.0",
+                "breaker_calls_rejected_total{name=\"wholesaler\"}",
+                "breaker_transitions_total{from=\"closed\",name=\"wholesaler\",to=\"open\"} 0.0",
+                "breaker_transitions_total{from=\"closed\",name=\"wholesaler\",to=\"forced_open\"}",
+                "breaker_calls_seconds_count{name=\"wholesaler\",outcome=\"success\"}",
+                "breaker_failure_rate_percent{name=\"wholesaler\"}",
+                "breaker_slow_call_rate_percent{name=\"wholesaler\"}",
+                "# HELP breaker_calls_rejected_total Calls the breaker rejected");
+    }
+
+    private HttpResponse<String> get(String path) throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(uri(path)).GET().build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpResponse<String> post(String path, String body) throws IOException, InterruptedException {
+        HttpRequest request = HttpRequest.newBuilder(uri(path)).header("Content-Type", JSON)
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build();
+        return http.send(request, HttpResponse.BodyHandlers.ofString());
+    }
+
+    private URI uri(String path) {
+        return URI.create("http://localhost:" + port + path);
+    }
+
+    /** A protected call, as an application has it. */
+    static class DeliveryService {
+
+        static final int FALLBACK = 21;
+
+        private final AtomicInteger calls = new AtomicInteger();
+        private volatile boolean failing;
+
+        @CircuitProtected(name = "wholesaler", fallbackMethod = "fallback")
+        public int days(String isbn) {
+            calls.incrementAndGet();
+            if (failing) {
+                throw new IllegalStateException("wholesaler down");
+            }
+            return 3;
+        }
+
+        private int fallback(String isbn, Throwable failure) {
+            return FALLBACK;
+        }
+
+        void failing(boolean failing) {
+            this.failing = failing;
+        }
+
+        int calls() {
+            return calls.get();
+        }
+
+        void reset() {
+            failing = false;
+            calls.set(0);
+        }
+    }
+
+    @SpringBootConfiguration
+    @EnableAutoConfiguration
+    static class App {
+
+        @Bean
+        BreakerRegistry breakerRegistry() {
+            BreakerConfig config = BreakerConfig.builder()
+                    .slidingWindow(SlidingWindowType.COUNT_BASED, 4).minimumNumberOfCalls(4)
+                    .waitDurationInOpenState(Duration.ofSeconds(30)).build();
+            return BreakerRegistry.of(config, Map.of());
+        }
+
+        @Bean
+        DeliveryService deliveryService() {
+            return new DeliveryService();
+        }
+
+        /** Stands in for Spring Security: the header names the authenticated user. */
+        @Bean
+        Filter testAuthentication() {
+            return (request, response, chain) -> {
+                String user = ((HttpServletRequest) request).getHeader("X-Test-User");
+                if (user == null) {
+                    chain.doFilter(request, response);
+                    return;
+                }
+                Principal principal = () -> user;
+                chain.doFilter(new HttpServletRequestWrapper((HttpServletRequest) request) {
+                    @Override
+                    public Principal getUserPrincipal() {
+                        return principal;
+                    }
+                }, response);
+            };
+        }
+    }
+}

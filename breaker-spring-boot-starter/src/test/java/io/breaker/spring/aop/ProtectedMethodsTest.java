@@ -1,0 +1,142 @@
+package io.breaker.spring.aop;
+
+import io.breaker.BreakerConfig;
+import io.breaker.BreakerRegistry;
+import io.breaker.CircuitBreaker;
+import io.breaker.State;
+import io.breaker.spring.CircuitProtected;
+import org.junit.jupiter.api.Test;
+import org.springframework.aop.framework.ProxyFactory;
+import reactor.core.Disposable;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The advice without a Spring context: a bare {@link ProxyFactory}, a registry on a test clock. */
+class ProtectedMethodsTest {
+
+    private final AtomicLong now = new AtomicLong();
+    private final BreakerRegistry registry = BreakerRegistry.of(BreakerConfig.builder()
+            .slidingWindow(io.breaker.SlidingWindowType.COUNT_BASED, 2).minimumNumberOfCalls(2)
+            .failureRateThreshold(50).waitDurationInOpenState(Duration.ofSeconds(1)).build(), Map.of(), now::get);
+    private final ProtectedMethods methods = new ProtectedMethods(() -> registry);
+
+    static class Shop {
+
+        @CircuitProtected(name = "shop")
+        public int fail() {
+            throw new IllegalStateException("down");
+        }
+
+        @CircuitProtected(name = "shop")
+        public Mono<Integer> never() {
+            return Mono.never();
+        }
+
+        @CircuitProtected(name = "shop")
+        public Flux<Integer> endless() {
+            return Flux.never();
+        }
+
+        @CircuitProtected(name = "shop")
+        public CompletableFuture<Integer> pending(CompletableFuture<Integer> future) {
+            return future;
+        }
+
+        public int unprotected() {
+            return 7;
+        }
+    }
+
+    @Test
+    void cancelledMonoIsNeitherSuccessNorFailureAndReturnsTheHalfOpenPermit() {
+        Shop shop = proxy(new Shop());
+        CircuitBreaker breaker = halfOpenReady(shop);
+
+        Disposable probe = shop.never().subscribe();
+        assertThat(breaker.getState()).isEqualTo(State.HALF_OPEN);
+        assertThat(breaker.tryAcquirePermission()).as("the only permit is taken by the probe").isFalse();
+        probe.dispose();
+
+        assertThat(breaker.getState()).isEqualTo(State.HALF_OPEN);
+        assertThat(breaker.tryAcquirePermission()).as("cancellation gave the permit back").isTrue();
+    }
+
+    @Test
+    void cancelledFluxReturnsTheHalfOpenPermit() {
+        Shop shop = proxy(new Shop());
+        CircuitBreaker breaker = halfOpenReady(shop);
+        Disposable probe = shop.endless().subscribe();
+        assertThat(breaker.tryAcquirePermission()).isFalse();
+        probe.dispose();
+        assertThat(breaker.tryAcquirePermission()).isTrue();
+    }
+
+    @Test
+    void cancelledFutureReturnsTheHalfOpenPermit() {
+        Shop shop = proxy(new Shop());
+        CircuitBreaker breaker = halfOpenReady(shop);
+        CompletableFuture<Integer> future = new CompletableFuture<>();
+        shop.pending(future);
+        assertThat(breaker.tryAcquirePermission()).isFalse();
+        future.cancel(false);
+        assertThat(breaker.tryAcquirePermission()).isTrue();
+    }
+
+    @Test
+    void futureDurationIsMeasuredUntilCompletion() {
+        Shop shop = proxy(new Shop());
+        CircuitBreaker breaker = registry.breaker("shop");
+        AtomicLong recorded = new AtomicLong(-1);
+        breaker.addListener(new io.breaker.BreakerListener() {
+            @Override
+            public void onCallRecorded(CircuitBreaker source, io.breaker.CallOutcome outcome, long durationNanos) {
+                recorded.set(durationNanos);
+            }
+        });
+        CompletableFuture<Integer> future = new CompletableFuture<>();
+        shop.pending(future);
+        now.addAndGet(250_000_000L);
+        future.complete(1);
+        assertThat(recorded).hasValue(250_000_000L);
+    }
+
+    @Test
+    void unannotatedMethodsAreNotAdvised() {
+        Shop shop = proxy(new Shop());
+        registry.breaker("shop").forceOpen();
+        assertThat(shop.unprotected()).isEqualTo(7);
+    }
+
+    @Test
+    void resolvesEachMethodOnceAndCreatesItsBreakerWhenPrepared() {
+        methods.prepare(Shop.class);
+        assertThat(registry.find("shop")).isPresent();
+        assertThat(methods.breakerNames()).containsExactly("shop");
+    }
+
+    /** Trips the breaker through the proxy and lets the wait pass: the next call is the probe. */
+    private CircuitBreaker halfOpenReady(Shop shop) {
+        assertThatThrownBy(shop::fail).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(shop::fail).isInstanceOf(IllegalStateException.class);
+        CircuitBreaker breaker = registry.find("shop").orElseThrow();
+        assertThat(breaker.getState()).isEqualTo(State.OPEN);
+        now.addAndGet(Duration.ofSeconds(2).toNanos());
+        return breaker;
+    }
+
+    @SuppressWarnings("unchecked")
+    private <T> T proxy(T target) {
+        ProxyFactory factory = new ProxyFactory(target);
+        factory.setProxyTargetClass(true);
+        factory.addAdvisor(new CircuitProtectedAdvisor(methods, 0));
+        return (T) factory.getProxy();
+    }
+}

@@ -1,0 +1,145 @@
+package io.breaker.spring.autoconfigure;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Each kind of bad configuration stops start-up with a description and an action naming the property. */
+class BadBreakerConfigurationTest {
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, BreakerAutoConfiguration.class));
+
+    @Test
+    void thresholdAbove100() {
+        FailureAnalysis analysis = failureFor("breakers.instances.wholesaler.failure-rate-threshold=150");
+        assertThat(analysis.getDescription()).contains("'breakers.instances.wholesaler.failure-rate-threshold'")
+                .contains("'150'");
+        assertThat(analysis.getAction()).contains("breakers.instances.wholesaler.failure-rate-threshold")
+                .contains("greater than 0 and at most 100");
+    }
+
+    @Test
+    void thresholdInTheDefaultsNamesTheDefaultsProperty() {
+        FailureAnalysis analysis = failureFor("breakers.defaults.slow-call-rate-threshold=0");
+        assertThat(analysis.getDescription()).contains("'breakers.defaults.slow-call-rate-threshold'").contains("'0'");
+        assertThat(analysis.getAction()).contains("greater than 0 and at most 100");
+    }
+
+    @Test
+    void zeroDuration() {
+        FailureAnalysis analysis = failureFor("breakers.instances.wholesaler.wait-duration-in-open-state=0s");
+        assertThat(analysis.getDescription()).contains("'breakers.instances.wholesaler.wait-duration-in-open-state'")
+                .contains("'0ms'");
+        assertThat(analysis.getAction()).contains("a positive duration, such as 800ms or 30s");
+    }
+
+    @Test
+    void negativeDuration() {
+        FailureAnalysis analysis = failureFor("breakers.defaults.slow-call-duration-threshold=-500ms");
+        assertThat(analysis.getDescription()).contains("'breakers.defaults.slow-call-duration-threshold'")
+                .contains("'-500ms'");
+        assertThat(analysis.getAction()).contains("a positive duration");
+    }
+
+    @Test
+    void classThatDoesNotExist() {
+        FailureAnalysis analysis = failureFor(
+                "breakers.instances.wholesaler.record-exceptions=java.io.IOException,com.example.NoSuchException");
+        assertThat(analysis.getDescription()).contains("'breakers.instances.wholesaler.record-exceptions[1]'")
+                .contains("'com.example.NoSuchException'").contains("no such class");
+        assertThat(analysis.getAction()).contains("extend java.lang.Throwable");
+    }
+
+    @Test
+    void classThatIsNotAThrowable() {
+        FailureAnalysis analysis = failureFor("breakers.defaults.ignore-exceptions=java.lang.String");
+        assertThat(analysis.getDescription()).contains("'breakers.defaults.ignore-exceptions[0]'")
+                .contains("'java.lang.String'").contains("not a Throwable");
+        assertThat(analysis.getAction()).contains("extend java.lang.Throwable");
+    }
+
+    @Test
+    void minimumNumberOfCallsLargerThanACountWindow() {
+        FailureAnalysis analysis = failureFor("breakers.instances.wholesaler.sliding-window-size=20",
+                "breakers.instances.wholesaler.minimum-number-of-calls=50");
+        assertThat(analysis.getDescription()).contains("'breakers.instances.wholesaler.minimum-number-of-calls'")
+                .contains("'50'");
+        assertThat(analysis.getAction()).contains("at most sliding-window-size (20) for a COUNT_BASED window");
+    }
+
+    @Test
+    void aCountWindowSmallerThanTheInheritedMinimumNamesTheWindowSize() {
+        FailureAnalysis analysis = failureFor("breakers.instances.wholesaler.sliding-window-size=5");
+        assertThat(analysis.getDescription()).contains("'breakers.instances.wholesaler.sliding-window-size'")
+                .contains("'5'");
+        assertThat(analysis.getAction()).contains("at least minimum-number-of-calls (10)");
+    }
+
+    @Test
+    void windowSizeOutOfRangeForItsType() {
+        FailureAnalysis analysis = failureFor("breakers.instances.wholesaler.sliding-window-type=TIME_BASED",
+                "breakers.instances.wholesaler.sliding-window-size=7200");
+        assertThat(analysis.getDescription()).contains("'breakers.instances.wholesaler.sliding-window-size'")
+                .contains("'7200'");
+        assertThat(analysis.getAction()).contains("1 to 3600 for a TIME_BASED window");
+    }
+
+    @Test
+    void unknownWindowType() {
+        FailureAnalysis analysis = failureFor("breakers.instances.wholesaler.sliding-window-type=COUNTED");
+        assertThat(analysis.getDescription()).contains("'breakers.instances.wholesaler.sliding-window-type'")
+                .contains("'COUNTED'").contains("not a window type");
+        assertThat(analysis.getAction()).contains("COUNT_BASED, TIME_BASED");
+    }
+
+    @Test
+    void valueThatIsNotADuration() {
+        FailureAnalysis analysis = failureFor("breakers.defaults.probe-lease=soon");
+        assertThat(analysis.getDescription()).contains("'breakers.defaults.probe-lease'").contains("'soon'");
+        assertThat(analysis.getAction()).contains("such as 800ms or 30s");
+    }
+
+    @Test
+    void misspeltSettingOfAnInstance() {
+        FailureAnalysis analysis = failureFor("breakers.instances.wholesaler.failure-rate-treshold=30");
+        assertThat(analysis.getDescription()).contains("'breakers.instances.wholesaler.failure-rate-treshold'")
+                .contains("'30'").contains("'failure-rate-treshold' is not a breaker setting");
+        assertThat(analysis.getAction()).contains("failure-rate-threshold").contains("check the spelling");
+    }
+
+    @Test
+    void misspeltSettingInTheDefaults() {
+        FailureAnalysis analysis = failureFor("breakers.defaults.wait-duration=10s");
+        assertThat(analysis.getDescription()).contains("'breakers.defaults.wait-duration'");
+        assertThat(analysis.getAction()).contains("wait-duration-in-open-state");
+    }
+
+    @Test
+    void keysOfOtherFeaturesUnderBreakersAreLeftAlone() {
+        runner.withPropertyValues("breakers.health.down-when-open=true", "breakers.store.cache-for=100ms",
+                        "breakers.instances.wholesaler.record-exceptions[0]=java.io.IOException")
+                .run(context -> assertThat(context).hasNotFailed());
+    }
+
+    @Test
+    void ignoresFailuresThatAreNotAboutBreakers() {
+        assertThat(new BreakerFailureAnalyzer().analyze(new IllegalStateException("something else"))).isNull();
+    }
+
+    private FailureAnalysis failureFor(String... properties) {
+        AtomicReference<FailureAnalysis> analysis = new AtomicReference<>();
+        runner.withPropertyValues(properties).run(context -> {
+            assertThat(context).hasFailed();
+            analysis.set(new BreakerFailureAnalyzer().analyze(context.getStartupFailure()));
+        });
+        assertThat(analysis.get()).as("a breaker-specific analysis").isNotNull();
+        return analysis.get();
+    }
+}

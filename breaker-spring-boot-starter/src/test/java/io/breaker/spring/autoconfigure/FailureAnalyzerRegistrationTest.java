@@ -1,0 +1,71 @@
+package io.breaker.spring.autoconfigure;
+
+import io.breaker.spring.CircuitProtected;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
+import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** A real application start: the analyzer is registered and wins over Spring Boot's generic ones. */
+@ExtendWith(OutputCaptureExtension.class)
+class FailureAnalyzerRegistrationTest {
+
+    @Configuration(proxyBeanMethods = false)
+    @ImportAutoConfiguration({AopAutoConfiguration.class, BreakerAutoConfiguration.class})
+    static class App {
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ImportAutoConfiguration({AopAutoConfiguration.class, BreakerAutoConfiguration.class})
+    static class AppWithBadFallback {
+
+        @Bean
+        Shop shop() {
+            return new Shop();
+        }
+    }
+
+    static class Shop {
+        @CircuitProtected(name = "wholesaler", fallbackMethod = "missing")
+        public int deliveryDays(String isbn) {
+            return 3;
+        }
+    }
+
+    @Test
+    void badPropertyIsExplainedAtStartUp(CapturedOutput output) {
+        assertThatThrownBy(() -> start(App.class, "--breakers.instances.wholesaler.failure-rate-threshold=150"));
+        assertThat(output).contains("APPLICATION FAILED TO START")
+                .contains("The breaker property 'breakers.instances.wholesaler.failure-rate-threshold' has the value '150'")
+                .contains("a percentage greater than 0 and at most 100");
+    }
+
+    @Test
+    void unknownWindowTypeIsExplainedByOurAnalyzerNotTheGenericOne(CapturedOutput output) {
+        assertThatThrownBy(() -> start(App.class, "--breakers.defaults.sliding-window-type=COUNTED"));
+        assertThat(output).contains("The breaker property 'breakers.defaults.sliding-window-type' has the value 'COUNTED'")
+                .contains("one of COUNT_BASED, TIME_BASED");
+    }
+
+    @Test
+    void missingFallbackIsExplainedAtStartUp(CapturedOutput output) {
+        assertThatThrownBy(() -> start(AppWithBadFallback.class));
+        assertThat(output).contains("@CircuitProtected on " + Shop.class.getName() + ".deliveryDays(String) is invalid")
+                .contains("int missing(String)").contains("int missing(String, Throwable)");
+    }
+
+    private static void start(Class<?> app, String... args) {
+        SpringApplication application = new SpringApplication(app);
+        application.setWebApplicationType(WebApplicationType.NONE);
+        application.run(args).close();
+    }
+}
