@@ -1,0 +1,15 @@
+package io.breaker.sample.wholesaler;
+
+/**
+ * The wholesaler could not answer: a connect or read timeout, a refused or reset connection, a 5xx
+ * or a 429. These say the wholesaler is unhealthy, so they are the failures the breaker records
+ * ({@code breakers.instances.wholesaler.record-exceptions}).
+ */
+public class WholesalerUnavailableException extends RuntimeException {
+
+    private static final long serialVersionUID = 1L;
+
+    public WholesalerUnavailableException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}

@@ -1,0 +1,74 @@
+package io.breaker.sample;
+
+import java.net.http.HttpResponse;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Reading the breakers is open; forcing one takes an authenticated operator. */
+class OperatorAccessTest extends BookshopHttpTest {
+
+    private static final String OPEN = "{\"state\":\"OPEN\"}";
+
+    @BeforeEach
+    void freshBreakerAndHealthyWholesaler() {
+        resetBreakerAndWholesaler();
+    }
+
+    @Test
+    void unauthenticatedPostIsRejectedWith401AndChangesNothing() {
+        JsonNode before = breaker("wholesaler");
+
+        HttpResponse<String> anonymous = postState("wholesaler", OPEN, null, null);
+
+        assertThat(anonymous.statusCode()).isEqualTo(401);
+        assertThat(anonymous.headers().firstValue("WWW-Authenticate")).hasValueSatisfying(
+                challenge -> assertThat(challenge).startsWith("Basic"));
+        JsonNode after = breaker("wholesaler");
+        assertThat(after.get("state").asText()).isEqualTo("CLOSED");
+        assertThat(after.get("transitions")).isEqualTo(before.get("transitions"));
+        assertThat(servedBy(deliveryTime("9780134685991"))).isEqualTo("live");
+    }
+
+    @Test
+    void wrongPasswordIsRejectedWith401AndChangesNothing() {
+        HttpResponse<String> wrong = postState("wholesaler", OPEN, OPERATOR, "not-the-password");
+
+        assertThat(wrong.statusCode()).isEqualTo(401);
+        assertThat(breakerState()).isEqualTo("CLOSED");
+    }
+
+    @Test
+    void readingTheBreakersNeedsNoCredentials() {
+        assertThat(get("/actuator/breakers").statusCode()).isEqualTo(200);
+        assertThat(get("/actuator/breakers/wholesaler").statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void operatorForcesTheBreakerOpenAndReleasesIt() {
+        HttpResponse<String> forced = postState("wholesaler", OPEN, OPERATOR, OPERATOR_PASSWORD);
+
+        assertThat(forced.statusCode()).isEqualTo(200);
+        assertThat(json(forced).get("previousState").asText()).isEqualTo("CLOSED");
+        assertThat(json(forced).get("state").asText()).isEqualTo("FORCED_OPEN");
+        assertThat(breakerState()).isEqualTo("FORCED_OPEN");
+        assertThat(breaker("wholesaler").get("transitions").get(0).get("cause").asText()).isEqualTo("OPERATOR");
+        long requests = wholesalerRequests();
+        assertThat(servedBy(deliveryTime("9780134685991"))).isEqualTo("fallback-open");
+        assertThat(wholesalerRequests()).isEqualTo(requests);
+
+        HttpResponse<String> released = postState("wholesaler", "{\"state\":\"AUTO\"}", OPERATOR, OPERATOR_PASSWORD);
+
+        assertThat(released.statusCode()).isEqualTo(200);
+        assertThat(breakerState()).isEqualTo("CLOSED");
+        assertThat(servedBy(deliveryTime("9780134685991"))).isEqualTo("live");
+    }
+
+    @Test
+    void otherActuatorEndpointsNeedTheOperator() {
+        assertThat(get("/actuator").statusCode()).isEqualTo(401);
+    }
+}

@@ -1,0 +1,48 @@
+package io.breaker.sample.books;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class IsbnTest {
+
+    @ParameterizedTest
+    @CsvSource({
+            "9780134685991, 9780134685991",
+            "978-0-13-468599-1, 9780134685991",
+            "0201633612, 9780201633610",
+            "0-201-63361-2, 9780201633610",
+            "080442957X, 9780804429573",
+            "979 10 90636 07 1, 9791090636071"})
+    void parsesIsbn10AndIsbn13IntoIsbn13(String input, String expected) {
+        assertThat(Isbn.parse(input).digits()).isEqualTo(expected);
+    }
+
+    @Test
+    void rejectsAWrongIsbn13CheckDigitSayingSo() {
+        assertThatThrownBy(() -> Isbn.parse("9780134685992"))
+                .isInstanceOf(InvalidIsbnException.class)
+                .hasMessage("'9780134685992' is not a valid ISBN: its ISBN-13 check digit is wrong");
+    }
+
+    @Test
+    void rejectsAWrongIsbn10CheckDigitSayingSo() {
+        assertThatThrownBy(() -> Isbn.parse("0201633613"))
+                .hasMessageContaining("ISBN-10 check digit is wrong");
+    }
+
+    @Test
+    void rejectsAnIsbn13WithoutTheBooklandPrefix() {
+        assertThatThrownBy(() -> Isbn.parse("1234567890128")).hasMessageContaining("starts with 978 or 979");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", " ", "123", "97801346859911", "abcdefghij", "97801346859X1", "X201633612"})
+    void rejectsWhatIsNoIsbnAtAll(String input) {
+        assertThatThrownBy(() -> Isbn.parse(input)).isInstanceOf(InvalidIsbnException.class);
+    }
+}
