@@ -1,0 +1,49 @@
+package io.breaker.redis;
+
+import org.springframework.data.redis.core.script.DefaultRedisScript;
+import org.springframework.data.redis.core.script.RedisScript;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/** The Lua scripts, one per shared transition, loaded once from the classpath (common.lua first). */
+final class BreakerScripts {
+
+    private static final String FOLDER = "/io/breaker/redis/lua/";
+
+    final RedisScript<List> reportFailure;
+    final RedisScript<List> sync;
+    final RedisScript<List> acquireProbe;
+    final RedisScript<List> probeFailed;
+    final RedisScript<List> close;
+    final RedisScript<List> force;
+
+    BreakerScripts() {
+        String common = read("common.lua");
+        reportFailure = script(common, "report-failure.lua");
+        sync = script(common, "sync.lua");
+        acquireProbe = script(common, "acquire-probe.lua");
+        probeFailed = script(common, "probe-failed.lua");
+        close = script(common, "close.lua");
+        force = script(common, "force.lua");
+    }
+
+    private static RedisScript<List> script(String common, String file) {
+        // Sent with EVALSHA (the SHA-1 is computed once here); Redis falls back to EVAL if it does not know it yet.
+        return new DefaultRedisScript<>(common + "\n" + read(file), List.class);
+    }
+
+    private static String read(String file) {
+        try (InputStream in = BreakerScripts.class.getResourceAsStream(FOLDER + file)) {
+            if (in == null) {
+                throw new IllegalStateException("Lua script " + FOLDER + file + " is missing from the classpath");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,78 @@
+package io.breaker.redis;
+
+import io.breaker.StateStore;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.ConditionContext;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+import org.springframework.core.type.AnnotatedTypeMetadata;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+/**
+ * Shares breakers' states through the application's Redis when {@code breakers.store.type=redis}
+ * (or {@code breakers.instances.<name>.store.type=redis} for some breakers): a {@link StateStore}
+ * bean that the starter's breaker registry picks up.
+ */
+@AutoConfiguration(afterName = "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration",
+        beforeName = "io.breaker.spring.autoconfigure.BreakerAutoConfiguration")
+@ConditionalOnClass(RedisConnectionFactory.class)
+@Conditional(RedisStoreAutoConfiguration.OnRedisStore.class)
+@EnableConfigurationProperties(RedisStoreProperties.class)
+public class RedisStoreAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean(StateStore.class)
+    public RedisStateStore breakerStateStore(ObjectProvider<RedisConnectionFactory> connectionFactory,
+                                             RedisStoreProperties properties, Environment environment) {
+        RedisConnectionFactory factory = connectionFactory.getIfUnique();
+        if (factory == null) {
+            throw new IllegalStateException("breakers.store.type=redis needs one RedisConnectionFactory bean: "
+                    + "set spring.data.redis.host (or url, sentinel, cluster) so Spring Boot creates it, or define one");
+        }
+        return new RedisStateStore(factory, properties.toSettings(), StoreTypes.from(environment));
+    }
+
+    /** {@code breaker.store.failures} and {@code breaker.store.available}, when Micrometer is there. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(MeterBinder.class)
+    static class StoreMetricsConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean(name = "breakerStateStoreMeterBinder")
+        MeterBinder breakerStateStoreMeterBinder(ObjectProvider<RedisStateStore> store) {
+            return registry -> store.ifAvailable(redis -> {
+                FunctionCounter.builder("breaker.store.failures", redis, RedisStateStore::getFailureCount)
+                        .description("Redis operations of the shared breaker state that got no answer "
+                                + "(timed out, failed, or skipped while Redis was down)")
+                        .tag("store", "redis")
+                        .register(registry);
+                Gauge.builder("breaker.store.available", redis, s -> s.isAvailable() ? 1 : 0)
+                        .description("1 while Redis answers the shared breaker state's operations, 0 during an outage")
+                        .tag("store", "redis")
+                        .register(registry);
+            });
+        }
+    }
+
+    /** Matches when the store type is redis, globally or for at least one breaker. */
+    static class OnRedisStore extends SpringBootCondition {
+
+        @Override
+        public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
+            return StoreTypes.from(context.getEnvironment()).anyRedis()
+                    ? ConditionOutcome.match("breakers.store.type is redis (globally or for a breaker)")
+                    : ConditionOutcome.noMatch("breakers.store.type is memory for every breaker");
+        }
+    }
+}

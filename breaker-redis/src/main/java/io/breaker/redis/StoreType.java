@@ -1,0 +1,11 @@
+package io.breaker.redis;
+
+/** Where a breaker keeps its state ({@code breakers.store.type}, {@code breakers.instances.<name>.store.type}). */
+public enum StoreType {
+
+    /** In the instance's memory: each instance has its own breaker (the default). */
+    MEMORY,
+
+    /** In Redis: every instance of the application shares one breaker state. */
+    REDIS
+}

@@ -1,0 +1,14 @@
+-- OPEN -> HALF_OPEN: the probe lease. Exactly one instance wins it once the wait is over; a lease
+-- that ran out without a report is free for the next instance that asks.
+local st = load()
+local changed = false
+local due = st.state == 'OPEN' and NOW >= st.probe_at
+local expired = st.state == 'HALF_OPEN' and st.lease_until <= NOW
+if due or expired then
+  save(st, 'HALF_OPEN', st.cause)
+  st.owner = OWNER
+  st.lease_until = NOW + LEASE
+  redis.call('HSET', S, 'lease_owner', OWNER, 'lease_until', st.lease_until)
+  changed = true
+end
+return answer(st, changed)

@@ -1,0 +1,11 @@
+-- HALF_OPEN -> CLOSED: the lease holder's probes succeeded; closes for every instance, with a fresh window.
+local st = load()
+local changed = false
+if st.state == 'HALF_OPEN' and st.owner == OWNER then
+  save(st, 'CLOSED', 'PROBES_SUCCEEDED')
+  clear_lease(st)
+  redis.call('HDEL', S, 'probe_at', 'opened_at')
+  reset_window()
+  changed = true
+end
+return answer(st, changed)

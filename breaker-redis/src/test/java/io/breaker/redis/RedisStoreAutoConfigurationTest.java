@@ -1,0 +1,107 @@
+package io.breaker.redis;
+
+import io.breaker.BreakerConfig;
+import io.breaker.BreakerRegistry;
+import io.breaker.StateStore;
+import io.breaker.spring.autoconfigure.BreakerAutoConfiguration;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import java.time.Duration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** One test per condition of {@link RedisStoreAutoConfiguration}, with the starter's registry around it. */
+class RedisStoreAutoConfigurationTest {
+
+    @RegisterExtension
+    static final RedisServer redis = new RedisServer();
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(RedisAutoConfiguration.class, RedisStoreAutoConfiguration.class,
+                    BreakerAutoConfiguration.class))
+            .withPropertyValues("spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + redis.port());
+
+    @Test
+    void breakersStayInMemoryWithoutTheStoreType() {
+        runner.withPropertyValues("breakers.instances.payments.failure-rate-threshold=50").run(context -> {
+            assertThat(context).doesNotHaveBean(StateStore.class);
+            assertThat(context.getBean(BreakerRegistry.class).breaker("payments").isShared()).isFalse();
+        });
+    }
+
+    @Test
+    void storeTypeRedisSharesEveryBreakerOfTheStartersRegistry() {
+        runner.withPropertyValues("breakers.store.type=redis", "breakers.store.state-cache-ttl=2s",
+                "breakers.store.timeout=80ms", "breakers.store.failure-mode=closed").run(context -> {
+            RedisStateStore store = context.getBean(RedisStateStore.class);
+            assertThat(store.getSettings()).isEqualTo(new RedisStoreSettings(Duration.ofSeconds(2),
+                    Duration.ofMillis(80), StoreFailureMode.CLOSED, RedisStoreSettings.DEFAULT_KEY_EXPIRY));
+            BreakerRegistry registry = context.getBean(BreakerRegistry.class);
+            assertThat(registry.getStateStore()).isSameAs(store);
+            assertThat(registry.breaker("anything").isShared()).isTrue();
+        });
+    }
+
+    @Test
+    void aBreakersOwnStoreTypeOverridesTheDefault() {
+        runner.withPropertyValues("breakers.instances.payments.store.type=redis",
+                "breakers.instances.search.failure-rate-threshold=50").run(context -> {
+            BreakerRegistry registry = context.getBean(BreakerRegistry.class);
+            assertThat(registry.breaker("payments").isShared()).isTrue();
+            assertThat(registry.breaker("search").isShared()).isFalse();
+        });
+        runner.withPropertyValues("breakers.store.type=redis", "breakers.instances.search.store.type=memory")
+                .run(context -> {
+                    StateStore store = context.getBean(StateStore.class);
+                    assertThat(store.attach("search", BreakerConfig.ofDefaults())).isNull();
+                    assertThat(store.attach("payments", BreakerConfig.ofDefaults())).isNotNull();
+                });
+    }
+
+    @Test
+    void aTimeoutNotShorterThanTheCacheTtlStopsStartUpNamingTheProperty() {
+        runner.withPropertyValues("breakers.store.type=redis", "breakers.store.timeout=5s").run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(context.getStartupFailure()).rootCause()
+                    .isInstanceOf(InvalidStorePropertyException.class)
+                    .hasMessage("breakers.store.timeout must be shorter than breakers.store.state-cache-ttl (1000ms): "
+                            + "tens of milliseconds, such as 50ms, was 5000ms");
+            FailureAnalysis analysis = new InvalidStorePropertyFailureAnalyzer().analyze(context.getStartupFailure());
+            assertThat(analysis.getDescription()).contains("'breakers.store.timeout'", "'5000ms'");
+            assertThat(analysis.getAction()).startsWith("Set breakers.store.timeout to shorter than");
+        });
+    }
+
+    @Test
+    void anUnknownStoreTypeStopsStartUp() {
+        runner.withPropertyValues("breakers.store.type=mongo").run(context -> assertThat(context).hasFailed());
+    }
+
+    @Test
+    void nothingChangesWithoutSpringDataRedisOnTheClasspath() {
+        runner.withPropertyValues("breakers.store.type=redis")
+                .withClassLoader(new FilteredClassLoader("org.springframework.data.redis"))
+                .run(context -> {
+                    assertThat(context).doesNotHaveBean(StateStore.class);
+                    assertThat(context.getBean(BreakerRegistry.class).breaker("payments").isShared()).isFalse();
+                });
+    }
+
+    @Test
+    void storeFailuresAreExportedAsAMeter() {
+        runner.withPropertyValues("breakers.store.type=redis").run(context -> {
+            SimpleMeterRegistry meters = new SimpleMeterRegistry();
+            context.getBean("breakerStateStoreMeterBinder", MeterBinder.class).bindTo(meters);
+            assertThat(meters.get("breaker.store.failures").tag("store", "redis").functionCounter().count()).isZero();
+            assertThat(meters.get("breaker.store.available").gauge().value()).isEqualTo(1.0);
+        });
+    }
+}
