@@ -140,7 +140,8 @@ public final class BreakerConfig {
      * Whether the exception counts as a failure. Ignored exceptions never do. Otherwise, with neither
      * record exceptions nor a predicate configured, every exception does; with either configured, an
      * exception counts when it matches a record exception or the predicate accepts it, and is ignored
-     * otherwise.
+     * otherwise. A predicate that throws counts the exception as a failure, and its own exception is
+     * added to {@code error} as suppressed.
      */
     public boolean isFailure(Throwable error) {
         for (Class<? extends Throwable> type : ignoreExceptions) {
@@ -156,7 +157,19 @@ public final class BreakerConfig {
                 return true;
             }
         }
-        return recordFailurePredicate != null && recordFailurePredicate.test(error);
+        if (recordFailurePredicate == null) {
+            return false;
+        }
+        try {
+            return recordFailurePredicate.test(error);
+        } catch (RuntimeException predicateFailure) {
+            // A broken predicate must neither replace the call's own error nor leave a half-open
+            // permit taken: the call did fail, so it counts, and the error carries the predicate's.
+            if (predicateFailure != error) {
+                error.addSuppressed(predicateFailure);
+            }
+            return true;
+        }
     }
 
     @Override

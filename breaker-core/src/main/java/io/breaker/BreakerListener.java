@@ -16,12 +16,23 @@ public interface BreakerListener {
      * A permitted call ended and was recorded.
      *
      * @param durationNanos the call's duration, or 0 when neither slow-call detection nor a listener
-     *                      asked for it to be measured (the two-step API passes what the caller gave)
+     *                      asked for it to be measured (see {@link #wantsCallDurations()}); the
+     *                      two-step API passes what the caller gave
      */
     default void onCallRecorded(CircuitBreaker breaker, CallOutcome outcome, long durationNanos) {
     }
 
     /** A call was rejected because the breaker is open. */
     default void onCallRejected(CircuitBreaker breaker) {
+    }
+
+    /**
+     * Whether this listener needs the real durations of calls in {@link #onCallRecorded}. A listener
+     * that watches only transitions or rejections returns {@code false}, so that it does not make the
+     * breaker read the clock around every call (it then may receive 0 as a duration). Read when the
+     * listener is added or removed.
+     */
+    default boolean wantsCallDurations() {
+        return true;
     }
 }

@@ -21,10 +21,14 @@ public final class BreakerRegistry {
     private final BreakerConfig defaultConfig;
     private final Map<String, BreakerConfig> configs;
     private final NanoClock clock;
+    /** Shares breakers' states between instances; null (the default) keeps every breaker in memory. */
+    private final StateStore store;
     private final List<Consumer<CircuitBreaker>> onCreated = new CopyOnWriteArrayList<>();
     private final Object creationLock = new Object();
 
-    private BreakerRegistry(BreakerConfig defaultConfig, Map<String, BreakerConfig> configs, NanoClock clock) {
+    private BreakerRegistry(BreakerConfig defaultConfig, Map<String, BreakerConfig> configs, NanoClock clock,
+                            StateStore store) {
+        this.store = store;
         this.defaultConfig = Objects.requireNonNull(defaultConfig, "defaultConfig");
         this.configs = Map.copyOf(configs);
         this.clock = Objects.requireNonNull(clock, "clock");
@@ -32,18 +36,32 @@ public final class BreakerRegistry {
 
     /** A registry whose breakers all use {@link BreakerConfig#ofDefaults()}. */
     public static BreakerRegistry ofDefaults() {
-        return new BreakerRegistry(BreakerConfig.ofDefaults(), Map.of(), NanoClock.system());
+        return new BreakerRegistry(BreakerConfig.ofDefaults(), Map.of(), NanoClock.system(), null);
     }
 
     /** A registry with a default config and configs for some names. */
     public static BreakerRegistry of(BreakerConfig defaultConfig, Map<String, BreakerConfig> configs) {
-        return new BreakerRegistry(defaultConfig, configs, NanoClock.system());
+        return new BreakerRegistry(defaultConfig, configs, NanoClock.system(), null);
     }
 
     /** Same, on the given clock. */
     public static BreakerRegistry of(BreakerConfig defaultConfig, Map<String, BreakerConfig> configs,
                                      NanoClock clock) {
-        return new BreakerRegistry(defaultConfig, configs, clock);
+        return new BreakerRegistry(defaultConfig, configs, clock, null);
+    }
+
+    /**
+     * A registry whose breakers share their state with other instances through {@code store} (each
+     * breaker for which the store returns a {@link SharedState}; {@code null} means none).
+     */
+    public static BreakerRegistry of(BreakerConfig defaultConfig, Map<String, BreakerConfig> configs,
+                                     NanoClock clock, StateStore store) {
+        return new BreakerRegistry(defaultConfig, configs, clock, store);
+    }
+
+    /** The store breakers share their state through, or {@code null} when they live in memory only. */
+    public StateStore getStateStore() {
+        return store;
     }
 
     /** The breaker with this name, created with its configured (or the default) config on first use. */
@@ -104,7 +122,7 @@ public final class BreakerRegistry {
             if (existing != null) {
                 return existing;
             }
-            CircuitBreaker created = CircuitBreaker.of(name, config, clock);
+            CircuitBreaker created = CircuitBreaker.of(name, config, clock, store);
             breakers.put(name, created);
             onCreated.forEach(callback -> callback.accept(created));
             return created;

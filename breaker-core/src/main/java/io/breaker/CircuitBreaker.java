@@ -37,11 +37,24 @@ import java.util.function.Supplier;
  * Races tolerated:
  * - A call admitted in CLOSED that ends after the breaker reached HALF_OPEN counts as a probe
  *   outcome. The two-step API hands out no permit token, to keep the permission check allocation-free.
+ *   For the same reason, if such a call is ignored or cancelled it gives back a probe permit it never
+ *   held, so one more probe than permitted may run for a moment (at most one per call that was in
+ *   flight at the trip). Probes alone never exceed the permitted number (see ConcurrencyTest).
  * - A window's counts may be read while another thread's record is half applied (see SlidingWindow);
  *   the verdict is then re-evaluated by the next record.
  *
  * The transitions live in the small methods under "Transitions" below; they are the seam where a
  * shared store can decide them instead (see breaker-redis). The hot path does not go through them.
+ *
+ * Shared breakers (built with a StateStore that returned a SharedState; `shared` is null otherwise,
+ * and then costs one null check per recorded outcome): the phase is a cache of the fleet's state.
+ * Each transition asks the SharedState first and adopts its answer (adoptShared) through the same
+ * CAS, so listeners still hear each local change once; an OPEN phase that only gets a new probe
+ * time from the fleet is replaced without a listener call. A null answer means "no store": the
+ * breaker then behaves exactly as in memory. Every other call on a shared breaker (a success in
+ * CLOSED, an outcome in FORCED_CLOSED, a rejection) reaches the SharedState too (recordSuccess or
+ * touch), so a store can refresh its cache from calls instead of from a timer: the store may start
+ * that refresh on its own bounded pool, but the calling thread never waits for it.
  */
 
 /**
@@ -101,15 +114,20 @@ public final class CircuitBreaker {
     /** Long.MAX_VALUE when slow-call detection is off: no duration reaches it. */
     private final long slowNanos;
     private final boolean windowNeedsClock;
+    /** The fleet's state when shared through a StateStore; null (the default) in memory only. */
+    private final SharedState shared;
 
     private volatile Phase phase;
     @SuppressWarnings("unused") // accessed through REJECTED
     private volatile long rejectedCalls;
     private volatile BreakerListener[] listeners = NO_LISTENERS;
+    /** Whether some listener wants call durations (see BreakerListener#wantsCallDurations); follows `listeners`. */
+    private volatile boolean listenersWantDurations;
     /** Written on the failure path only; read when a transition is reported. */
     private volatile String lastFailureType;
 
-    private CircuitBreaker(String name, BreakerConfig config, NanoClock clock) {
+    private CircuitBreaker(String name, BreakerConfig config, NanoClock clock, SharedState shared) {
+        this.shared = shared;
         this.name = Objects.requireNonNull(name, "name");
         this.config = Objects.requireNonNull(config, "config");
         this.clock = Objects.requireNonNull(clock, "clock");
@@ -123,12 +141,31 @@ public final class CircuitBreaker {
 
     /** A breaker on the system's monotonic clock. */
     public static CircuitBreaker of(String name, BreakerConfig config) {
-        return new CircuitBreaker(name, config, NanoClock.system());
+        return new CircuitBreaker(name, config, NanoClock.system(), null);
     }
 
     /** A breaker on the given clock (tests move it instead of sleeping). */
     public static CircuitBreaker of(String name, BreakerConfig config, NanoClock clock) {
-        return new CircuitBreaker(name, config, clock);
+        return new CircuitBreaker(name, config, clock, null);
+    }
+
+    /**
+     * A breaker on the given clock whose state is shared with other instances through {@code store},
+     * if the store returns a {@link SharedState} for this name (otherwise, or with a {@code null}
+     * store, an in-memory breaker).
+     */
+    public static CircuitBreaker of(String name, BreakerConfig config, NanoClock clock, StateStore store) {
+        SharedState link = store == null ? null : store.attach(name, config);
+        CircuitBreaker breaker = new CircuitBreaker(name, config, clock, link);
+        if (link != null) {
+            link.connect(breaker::adoptShared, clock);
+        }
+        return breaker;
+    }
+
+    /** Whether this breaker shares its state with other instances through a {@link StateStore}. */
+    public boolean isShared() {
+        return shared != null;
     }
 
     /** The breaker's name. */
@@ -190,7 +227,7 @@ public final class CircuitBreaker {
      * permit is given back).
      */
     public void onError(long durationNanos, Throwable error) {
-        onError(durationNanos, error, windowNeedsClock || !config.isFailure(error) ? clock.nanoTime() : 0L);
+        onError(durationNanos, error, windowNeedsClock ? clock.nanoTime() : 0L);
     }
 
     /**
@@ -204,7 +241,13 @@ public final class CircuitBreaker {
         }
     }
 
-    /** Runs the supplier through the breaker. @throws CircuitOpenException if rejected */
+    /**
+     * Runs the supplier through the breaker: its outcome and duration are recorded, and whatever it
+     * throws is rethrown unchanged.
+     *
+     * @return what the supplier returned
+     * @throws CircuitOpenException if the breaker rejects the call (the supplier does not run)
+     */
     public <T> T execute(Supplier<T> supplier) {
         acquirePermission();
         long start = startTiming();
@@ -219,7 +262,14 @@ public final class CircuitBreaker {
         return result;
     }
 
-    /** Runs the callable through the breaker. @throws CircuitOpenException if rejected */
+    /**
+     * Runs the callable through the breaker: its outcome and duration are recorded, and whatever it
+     * throws is rethrown unchanged.
+     *
+     * @return what the callable returned
+     * @throws CircuitOpenException if the breaker rejects the call (the callable does not run)
+     * @throws Exception            what the callable threw
+     */
     public <T> T call(Callable<T> callable) throws Exception {
         acquirePermission();
         long start = startTiming();
@@ -234,7 +284,12 @@ public final class CircuitBreaker {
         return result;
     }
 
-    /** Runs the runnable through the breaker. @throws CircuitOpenException if rejected */
+    /**
+     * Runs the runnable through the breaker: its outcome and duration are recorded, and whatever it
+     * throws is rethrown unchanged.
+     *
+     * @throws CircuitOpenException if the breaker rejects the call (the runnable does not run)
+     */
     public void run(Runnable runnable) {
         acquirePermission();
         long start = startTiming();
@@ -247,9 +302,25 @@ public final class CircuitBreaker {
         endWithSuccess(start);
     }
 
+    /**
+     * Whether integrations using the two-step API must time their calls: slow-call detection is on,
+     * or a listener wants durations. When {@code false} they may skip the clock and report 0.
+     */
+    public boolean isTimingCalls() {
+        return timed();
+    }
+
+    /**
+     * The exception a caller rejected now would get (from {@link #acquirePermission()}); integrations
+     * using {@link #tryAcquirePermission()} build it only when they need it.
+     */
+    public CircuitOpenException newRejection() {
+        return rejection();
+    }
+
     /** Whether calls must be timed: for slow-call detection, or because a listener wants durations. */
     private boolean timed() {
-        return slowNanos != Long.MAX_VALUE || listeners.length != 0;
+        return slowNanos != Long.MAX_VALUE || listenersWantDurations;
     }
 
     private long startTiming() {
@@ -289,7 +360,15 @@ public final class CircuitBreaker {
         Phase current = phase;
         if (current.records) {
             int bits = bits(outcome);
-            if (current.window.record(bits, nowNanos) && current.state == State.CLOSED) {
+            boolean changed = current.window.record(bits, nowNanos);
+            if (shared != null) {
+                if (current.state == State.CLOSED) {
+                    share(outcome);
+                } else {
+                    shared.touch(); // FORCED_CLOSED: the fleet may have changed; refreshed from calls
+                }
+            }
+            if (changed && current.state == State.CLOSED) {
                 int verdict = current.window.evaluate(nowNanos);
                 if (verdict != SlidingWindow.BELOW_THRESHOLDS) {
                     trip(current, verdict == SlidingWindow.FAILURE_RATE_REACHED
@@ -346,6 +425,9 @@ public final class CircuitBreaker {
 
     private boolean reject() {
         REJECTED.getAndAdd(this, 1L);
+        if (shared != null) {
+            shared.touch(); // a rejected call is still a call: it keeps the cached fleet state fresh
+        }
         BreakerListener[] snapshot = listeners;
         for (BreakerListener listener : snapshot) {
             try {
@@ -369,23 +451,118 @@ public final class CircuitBreaker {
     // ---------------------------------------------------------------- transitions (the seam)
 
     private void trip(Phase closed, TransitionCause cause) {
+        if (shared != null && !shared.allowsLocalTrip()) {
+            return; // the fleet's window decides; its verdict came back with the failure report
+        }
         long now = clock.nanoTime();
         transition(closed, Phase.open(closed.window, now, now + waitNanos), cause);
     }
 
     /** OPEN -> HALF_OPEN once the wait elapsed; returns the new phase, or null if another caller won. */
     private Phase startProbing(Phase open, long now) {
+        if (shared != null) {
+            return startSharedProbing(open, now);
+        }
         Phase halfOpen = Phase.halfOpen(open.window, open.openedAtNanos, open.openedAtEpochMillis, now + leaseNanos);
         return transition(open, halfOpen, TransitionCause.WAIT_ELAPSED) ? halfOpen : null;
     }
 
     private void reopen(Phase halfOpen) {
+        if (shared != null) {
+            SharedVerdict verdict = shared.probeFailed();
+            if (verdict != null) {
+                adoptShared(verdict);
+                return;
+            }
+        }
         long now = clock.nanoTime();
         transition(halfOpen, Phase.open(halfOpen.window, now, now + waitNanos), TransitionCause.PROBE_FAILED);
     }
 
     private void close(Phase halfOpen) {
+        if (shared != null) {
+            SharedVerdict verdict = shared.probesSucceeded();
+            if (verdict != null) {
+                adoptShared(verdict);
+                return;
+            }
+        }
         transition(halfOpen, Phase.closed(State.CLOSED, newWindow()), TransitionCause.PROBES_SUCCEEDED);
+    }
+
+    // A shared breaker (see SharedState): its phase is a local cache of the fleet's state.
+
+    /** A re-timing of OPEN smaller than this is not worth a CAS (instances differ by a round trip). */
+    private static final long RETIME_TOLERANCE_NANOS = 20_000_000L;
+    /** An OPEN phase adopted from the fleet keeps callers out at least this long, so none spins on the store. */
+    private static final long MIN_SHARED_WAIT_NANOS = 1_000_000L;
+
+    private void share(CallOutcome outcome) {
+        if (outcome == CallOutcome.SUCCESS) {
+            shared.recordSuccess();
+            return;
+        }
+        SharedVerdict verdict = shared.recordFailure(outcome);
+        if (verdict != null) {
+            adoptShared(verdict);
+        }
+    }
+
+    /** OPEN -> HALF_OPEN when shared: one caller per instance asks the fleet for its probe lease. */
+    private Phase startSharedProbing(Phase open, long now) {
+        // Claim the question first: meanwhile the other local callers find OPEN with a probe time
+        // one lease ahead and are rejected, so an instance asks the store once, not once per thread.
+        Phase asking = new Phase(State.OPEN, open.window, open.openedAtNanos, now + leaseNanos,
+                open.sinceEpochMillis, open.openedAtEpochMillis);
+        if (!PHASE.compareAndSet(this, open, asking)) {
+            return null;
+        }
+        SharedVerdict verdict = shared.tryAcquireProbe();
+        if (verdict == null || verdict.state() == State.HALF_OPEN) { // lease won, or no store: probe here
+            Phase halfOpen = Phase.halfOpen(open.window, open.openedAtNanos, open.openedAtEpochMillis,
+                    now + leaseNanos);
+            return transition(asking, halfOpen, TransitionCause.WAIT_ELAPSED) ? halfOpen : null;
+        }
+        adoptShared(verdict);
+        return null;
+    }
+
+    /**
+     * Moves the local phase to the fleet's state; returns whether the state changed. The change is
+     * reported to listeners like any transition; an OPEN phase that only gets a new probe time is
+     * replaced silently.
+     */
+    private boolean adoptShared(SharedVerdict verdict) {
+        State target = verdict.state();
+        while (true) {
+            Phase current = phase;
+            Phase next;
+            if (target == State.OPEN) {
+                long now = clock.nanoTime();
+                long probeAt = now + Math.max(verdict.remainingNanos(), MIN_SHARED_WAIT_NANOS);
+                if (current.state == State.OPEN) {
+                    if (Math.abs(current.probeAtNanos - probeAt) <= RETIME_TOLERANCE_NANOS) {
+                        return false;
+                    }
+                    Phase retimed = new Phase(State.OPEN, current.window, current.openedAtNanos, probeAt,
+                            current.sinceEpochMillis, current.openedAtEpochMillis);
+                    if (PHASE.compareAndSet(this, current, retimed)) {
+                        return false;
+                    }
+                    continue;
+                }
+                next = Phase.open(current.window, now, probeAt);
+            } else if (target == State.HALF_OPEN || target == current.state) {
+                return false; // HALF_OPEN: this instance holds the fleet's lease and probes locally
+            } else if (target == State.FORCED_OPEN) {
+                next = new Phase(State.FORCED_OPEN, current.window, 0L, 0L, System.currentTimeMillis(), 0L);
+            } else {
+                next = Phase.closed(target, newWindow());
+            }
+            if (transition(current, next, verdict.cause())) {
+                return true;
+            }
+        }
     }
 
     /**
@@ -417,6 +594,12 @@ public final class CircuitBreaker {
     }
 
     private boolean operatorSets(State target) {
+        if (shared != null) {
+            SharedVerdict verdict = shared.operatorSets(target);
+            if (verdict != null) {
+                return adoptShared(verdict);
+            }
+        }
         while (true) {
             Phase current = phase;
             if (current.state == target) {
@@ -506,6 +689,7 @@ public final class CircuitBreaker {
             BreakerListener[] next = Arrays.copyOf(current, current.length + 1);
             next[current.length] = listener;
             if (LISTENERS.compareAndSet(this, current, next)) {
+                updateListenersWantDurations();
                 return;
             }
         }
@@ -523,6 +707,26 @@ public final class CircuitBreaker {
             System.arraycopy(current, 0, next, 0, index);
             System.arraycopy(current, index + 1, next, index, next.length - index);
             if (LISTENERS.compareAndSet(this, current, next.length == 0 ? NO_LISTENERS : next)) {
+                updateListenersWantDurations();
+                return;
+            }
+        }
+    }
+
+    /**
+     * Derives the timing flag from the listeners. Concurrent changes may write it out of order, so a
+     * writer checks afterwards that the array it read is still the current one, and derives again if
+     * not: once every add or remove has returned, the flag matches the listeners.
+     */
+    private void updateListenersWantDurations() {
+        while (true) {
+            BreakerListener[] current = listeners;
+            boolean wanted = false;
+            for (BreakerListener listener : current) {
+                wanted |= listener.wantsCallDurations();
+            }
+            listenersWantDurations = wanted;
+            if (listeners == current) {
                 return;
             }
         }

@@ -13,8 +13,11 @@ public final class CircuitOpenException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;
 
+    /** The breaker that rejected the call. */
     private final String breakerName;
+    /** The breaker's state when it rejected the call. */
     private final State state;
+    /** Nanoseconds until a probe is allowed, or -1 when unknown. */
     private final long retryAfterNanos;
 
     /**

@@ -48,6 +48,14 @@ public final class CountWindow extends SlidingWindow {
     @SuppressWarnings("unused") // accessed through COUNTS
     private volatile long counts;
 
+    /**
+     * An empty window of the last {@code size} calls.
+     *
+     * @param size                  calls the ring holds (1 to {@link io.breaker.BreakerConfig#MAX_COUNT_WINDOW})
+     * @param minimumNumberOfCalls  calls needed before any rate is evaluated
+     * @param failureRateThreshold  failure rate, in percent, that trips
+     * @param slowCallRateThreshold slow-call rate, in percent, that trips
+     */
     public CountWindow(int size, int minimumNumberOfCalls, float failureRateThreshold, float slowCallRateThreshold) {
         super(minimumNumberOfCalls, failureRateThreshold, slowCallRateThreshold);
         this.slots = new byte[size];

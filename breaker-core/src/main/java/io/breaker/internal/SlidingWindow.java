@@ -29,6 +29,11 @@ public abstract class SlidingWindow {
     private final float failureRateThreshold;
     private final float slowCallRateThreshold;
 
+    /**
+     * @param minimumNumberOfCalls  calls needed before any rate is evaluated
+     * @param failureRateThreshold  failure rate, in percent, that trips
+     * @param slowCallRateThreshold slow-call rate, in percent, that trips
+     */
     protected SlidingWindow(int minimumNumberOfCalls, float failureRateThreshold, float slowCallRateThreshold) {
         this.minimumNumberOfCalls = minimumNumberOfCalls;
         this.failureRateThreshold = failureRateThreshold;

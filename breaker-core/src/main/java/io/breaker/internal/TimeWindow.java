@@ -4,15 +4,31 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
- * The calls of the last N seconds, in N one-second buckets. Internal: not part of the public API.
+ * The calls of the last N seconds, in one-second buckets. Internal: not part of the public API.
  *
  * <p>Each bucket holds a call count and a packed "bad" count (failed in the high 32 bits, slow in the
  * low 32, both signed); the window keeps the same two sums over all buckets, so evaluating costs two
  * reads rather than a pass over the buckets. A record adds to its bucket and to the sums with atomic
- * additions. When time moves past the newest second seen, one thread wins a compare-and-set on
- * {@code head} and drains the buckets that fell out of the window ({@code getAndSet(0)}), subtracting
- * what it took from the sums. A thread that was descheduled across a second boundary may add its call
- * to the next second's bucket: the sums stay exact, the call just leaves the window one second late.
+ * additions.
+ *
+ * <p>{@code head} is the newest second seen; a call is recorded in its second's bucket only once the
+ * head has reached that second. When time moves past the head, one thread wins a compare-and-set on
+ * {@code head} and then drains the buckets of the seconds that left the window ({@code getAndSet(0)}),
+ * subtracting what it took from the sums. There are {@link #SPARE} more buckets than seconds, so a
+ * bucket drained when the head moves to {@code h} is not used again before second {@code h + SPARE}:
+ * the calls of the new second, which land as soon as the head is published, are never in a bucket
+ * being drained. (With exactly N buckets they were: the bucket of the new second was drained after
+ * the head moved to it, taking the calls that had just landed there with it.) What is left:
+ * <ul>
+ * <li>a draining thread descheduled for about {@code SPARE - 1} seconds between its compare-and-set and
+ *     its drain may take calls of a later second with it;</li>
+ * <li>when the head jumps more than {@code SPARE} seconds at once (no call for a while), the new
+ *     second's bucket is drained after the jump, so calls recorded in that instant may be taken
+ *     with it;</li>
+ * <li>a call whose second has already left the window when it is recorded is not counted.</li>
+ * </ul>
+ * In every case the sums stay consistent with the buckets: a call is never counted twice, and never
+ * lingers once its second has left the window.
  */
 public final class TimeWindow extends SlidingWindow {
 
@@ -21,6 +37,8 @@ public final class TimeWindow extends SlidingWindow {
     private static final VarHandle TOTAL_BAD;
     private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
     private static final long NANOS_PER_SECOND = 1_000_000_000L;
+    /** Buckets beyond the window's seconds: how far ahead a drained bucket is reused. */
+    static final int SPARE = 3;
 
     static {
         try {
@@ -34,6 +52,8 @@ public final class TimeWindow extends SlidingWindow {
     }
 
     private final long origin;
+    /** The window's length, in seconds (the buckets are {@code seconds + SPARE}). */
+    private final int seconds;
     private final long[] calls;
     private final long[] bad;
     @SuppressWarnings("unused") // accessed through HEAD
@@ -43,17 +63,30 @@ public final class TimeWindow extends SlidingWindow {
     @SuppressWarnings("unused") // accessed through TOTAL_BAD
     private volatile long totalBad;
 
+    /**
+     * An empty window of the calls of the last {@code seconds} seconds, starting at {@code nowNanos}.
+     *
+     * @param seconds               the window's length (one bucket per second, plus {@link #SPARE})
+     * @param minimumNumberOfCalls  calls needed before any rate is evaluated
+     * @param failureRateThreshold  failure rate, in percent, that trips
+     * @param slowCallRateThreshold slow-call rate, in percent, that trips
+     * @param nowNanos              the clock's reading now: second 0 of the window starts here
+     */
     public TimeWindow(int seconds, int minimumNumberOfCalls, float failureRateThreshold,
                       float slowCallRateThreshold, long nowNanos) {
         super(minimumNumberOfCalls, failureRateThreshold, slowCallRateThreshold);
         this.origin = nowNanos;
-        this.calls = new long[seconds];
-        this.bad = new long[seconds];
+        this.seconds = seconds;
+        this.calls = new long[seconds + SPARE];
+        this.bad = new long[seconds + SPARE];
     }
 
     @Override
     public boolean record(int outcome, long nowNanos) {
         long second = advance(nowNanos);
+        if (second <= (long) HEAD.getVolatile(this) - seconds) {
+            return false; // recorded so late that its second has left the window
+        }
         int bucket = (int) (second % calls.length);
         LONGS.getAndAdd(calls, bucket, 1L);
         TOTAL_CALLS.getAndAdd(this, 1L);
@@ -85,15 +118,16 @@ public final class TimeWindow extends SlidingWindow {
         return true;
     }
 
-    /** Moves the head to the current second, draining expired buckets; returns the current second. */
+    /** Moves the head to the current second, then drains the seconds that left the window; returns the current second. */
     private long advance(long nowNanos) {
         long second = Math.max(0, (nowNanos - origin) / NANOS_PER_SECOND);
         long seen = (long) HEAD.getVolatile(this);
         while (second > seen) {
             if (HEAD.compareAndSet(this, seen, second)) {
-                long expired = Math.min(second - seen, calls.length);
-                for (long s = second - expired + 1; s <= second; s++) {
-                    drain((int) (s % calls.length));
+                // The seconds (seen - N, second - N] left the window; no bucket needs draining twice.
+                long first = Math.max(Math.max(0, seen - seconds + 1), second - seconds - calls.length + 1);
+                for (long expired = first; expired <= second - seconds; expired++) {
+                    drain((int) (expired % calls.length));
                 }
                 break;
             }

@@ -1,0 +1,153 @@
+package io.breaker;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static io.breaker.Breakers.WAIT;
+import static io.breaker.Breakers.smallWindow;
+import static io.breaker.Breakers.succeed;
+import static io.breaker.Breakers.trip;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** What listeners are told, and that they cannot hurt the breaker. */
+class ListenerTest {
+
+    private final FakeClock clock = new FakeClock();
+    private final CircuitBreaker breaker = CircuitBreaker.of("ledger", smallWindow().build(), clock);
+
+    @Test
+    void transitionCarriesFromToCauseTimeMetricsAndLastFailure() {
+        RecordingListener listener = new RecordingListener();
+        breaker.addListener(listener);
+        Instant before = Instant.now().minusMillis(1);
+
+        succeed(breaker, 2);
+        trip(breaker);
+
+        assertThat(listener.transitions).hasSize(1);
+        Transition trip = listener.transitions.get(0);
+        assertThat(trip.breaker()).isEqualTo("ledger");
+        assertThat(trip.from()).isEqualTo(State.CLOSED);
+        assertThat(trip.to()).isEqualTo(State.OPEN);
+        assertThat(trip.cause()).isEqualTo(TransitionCause.FAILURE_RATE);
+        assertThat(trip.at()).isAfterOrEqualTo(before).isEqualTo(breaker.getStateSince());
+        assertThat(trip.metrics().calls()).isEqualTo(4);
+        assertThat(trip.metrics().failedCalls()).isEqualTo(2);
+        assertThat(trip.metrics().failureRate()).isEqualTo(50f);
+        assertThat(trip.lastFailureType()).isEqualTo(IOException.class.getName());
+    }
+
+    @Test
+    void rejectionsAndRecordedCallsAreTold() {
+        RecordingListener listener = new RecordingListener();
+        breaker.addListener(listener);
+
+        succeed(breaker, 1);
+        trip(breaker);
+        breaker.tryAcquirePermission();
+        breaker.tryAcquirePermission();
+
+        assertThat(listener.outcomes).containsExactly(CallOutcome.SUCCESS, CallOutcome.FAILURE, CallOutcome.FAILURE,
+                CallOutcome.FAILURE);
+        assertThat(listener.rejections).hasValue(2);
+    }
+
+    @Test
+    void slowOutcomesAreToldAsSlow() {
+        RecordingListener listener = new RecordingListener();
+        CircuitBreaker timed = CircuitBreaker.of("ledger", smallWindow().minimumNumberOfCalls(10)
+                .slowCallDurationThreshold(Duration.ofMillis(100)).build(), clock);
+        timed.addListener(listener);
+
+        timed.onSuccess(Duration.ofMillis(150).toNanos());
+        timed.onError(Duration.ofMillis(150).toNanos(), new IOException());
+        timed.onError(Duration.ofMillis(50).toNanos(), new IOException());
+
+        assertThat(listener.outcomes).containsExactly(CallOutcome.SLOW_SUCCESS, CallOutcome.SLOW_FAILURE,
+                CallOutcome.FAILURE);
+    }
+
+    @Test
+    void throwingListenerDoesNotBreakTheBreakerNorStopOtherListeners() {
+        BreakerListener broken = new BreakerListener() {
+            @Override
+            public void onStateTransition(Transition transition) {
+                throw new IllegalStateException("listener bug");
+            }
+
+            @Override
+            public void onCallRecorded(CircuitBreaker b, CallOutcome outcome, long durationNanos) {
+                throw new IllegalStateException("listener bug");
+            }
+
+            @Override
+            public void onCallRejected(CircuitBreaker b) {
+                throw new IllegalStateException("listener bug");
+            }
+        };
+        RecordingListener after = new RecordingListener();
+        breaker.addListener(broken);
+        breaker.addListener(after);
+
+        assertThat(breaker.execute(() -> "result")).isEqualTo("result");
+        trip(breaker);
+        assertThat(breaker.tryAcquirePermission()).isFalse();
+        clock.advance(WAIT);
+        assertThat(breaker.tryAcquirePermission()).isTrue();
+        breaker.onSuccess(0L);
+
+        assertThat(breaker.getState()).isEqualTo(State.CLOSED);
+        assertThat(after.transitions).extracting(Transition::to)
+                .containsExactly(State.OPEN, State.HALF_OPEN, State.CLOSED);
+        assertThat(after.rejections).hasValue(1);
+    }
+
+    @Test
+    void removedListenerHearsNothingMore() {
+        RecordingListener listener = new RecordingListener();
+        breaker.addListener(listener);
+        breaker.removeListener(listener);
+        breaker.removeListener(listener); // removing twice is harmless
+
+        trip(breaker);
+        breaker.tryAcquirePermission();
+
+        assertThat(listener.transitions).isEmpty();
+        assertThat(listener.outcomes).isEmpty();
+        assertThat(listener.rejections).hasValue(0);
+    }
+
+    @Test
+    void withoutListenersTheBreakerBuildsNoEventAndReadsNoMetrics() {
+        // Building a Transition reads the window's metrics, which reads the clock for a time window.
+        // With no listener, a whole trip-probe-close cycle on a count window reads the clock only
+        // to decide the trip time, the probe time and the probe lease.
+        AtomicInteger reads = new AtomicInteger();
+        FakeClock counting = new FakeClock();
+        CircuitBreaker quiet = CircuitBreaker.of("quiet", smallWindow().build(), () -> {
+            reads.incrementAndGet();
+            return counting.nanoTime();
+        });
+        CircuitBreaker heard = CircuitBreaker.of("heard", smallWindow().build(), counting);
+        heard.addListener(new RecordingListener());
+
+        trip(quiet);
+        int afterTrip = reads.get();
+        counting.advance(WAIT);
+        assertThat(quiet.tryAcquirePermission()).isTrue();
+        quiet.onSuccess(0L);
+
+        assertThat(afterTrip).isEqualTo(1); // the trip time, nothing else
+        assertThat(quiet.getState()).isEqualTo(State.CLOSED);
+        // The same cycle with a listener works and is reported.
+        trip(heard);
+        counting.advance(WAIT);
+        assertThat(heard.tryAcquirePermission()).isTrue();
+        heard.onSuccess(0L);
+        assertThat(heard.getState()).isEqualTo(State.CLOSED);
+    }
+}

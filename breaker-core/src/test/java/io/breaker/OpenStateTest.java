@@ -1,0 +1,138 @@
+package io.breaker;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static io.breaker.Breakers.WAIT;
+import static io.breaker.Breakers.smallWindow;
+import static io.breaker.Breakers.trip;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+/** OPEN: rejecting cheaply, and the move to HALF_OPEN once the wait has elapsed. */
+class OpenStateTest {
+
+    private final FakeClock clock = new FakeClock();
+    private final CircuitBreaker breaker = CircuitBreaker.of("wholesaler", smallWindow().build(), clock);
+
+    @Test
+    void rejectsWithoutRunningTheProtectedCode() {
+        trip(breaker);
+        AtomicBoolean ran = new AtomicBoolean();
+
+        assertThat(breaker.tryAcquirePermission()).isFalse();
+        assertThatThrownBy(() -> breaker.execute(() -> ran.getAndSet(true))).isInstanceOf(CircuitOpenException.class);
+        assertThatThrownBy(() -> breaker.run(() -> ran.set(true))).isInstanceOf(CircuitOpenException.class);
+        assertThatThrownBy(() -> breaker.call(() -> ran.getAndSet(true))).isInstanceOf(CircuitOpenException.class);
+
+        assertThat(ran).isFalse();
+        assertThat(breaker.getMetrics().notPermittedCalls()).isEqualTo(4);
+    }
+
+    @Test
+    void rejectionNamesTheBreakerAndTheTimeLeftAndHasNoStackTrace() {
+        trip(breaker);
+        clock.advance(Duration.ofMillis(2_500));
+
+        CircuitOpenException rejection = catchThrowableOfType(() -> breaker.execute(() -> "never"),
+                CircuitOpenException.class);
+
+        assertThat(rejection.getBreakerName()).isEqualTo("wholesaler");
+        assertThat(rejection.getState()).isEqualTo(State.OPEN);
+        assertThat(rejection.getRetryAfterNanos()).isEqualTo(Duration.ofMillis(7_500).toNanos());
+        assertThat(rejection.getMessage()).contains("'wholesaler'").contains("OPEN").contains("7500 ms");
+        assertThat(rejection.getStackTrace()).isEmpty();
+        rejection.fillInStackTrace();
+        assertThat(rejection.getStackTrace()).isEmpty();
+    }
+
+    @Test
+    void reportsTheRemainingWaitAndWhenItOpened() {
+        assertThat(breaker.getRemainingWaitNanos()).isEqualTo(-1L);
+        assertThat(breaker.getOpenedAt()).isNull();
+        trip(breaker);
+        clock.advance(Duration.ofSeconds(4));
+
+        assertThat(breaker.getRemainingWaitNanos()).isEqualTo(Duration.ofSeconds(6).toNanos());
+        assertThat(breaker.getOpenedAt()).isNotNull();
+        clock.advance(Duration.ofSeconds(60));
+        assertThat(breaker.getRemainingWaitNanos()).isZero();
+    }
+
+    @Test
+    void staysOpenUntilTheWholeWaitHasElapsed() {
+        trip(breaker);
+        clock.advance(WAIT.minusNanos(1));
+
+        assertThat(breaker.tryAcquirePermission()).isFalse();
+        assertThat(breaker.getState()).isEqualTo(State.OPEN);
+
+        clock.advance(Duration.ofNanos(1));
+
+        assertThat(breaker.tryAcquirePermission()).isTrue();
+        assertThat(breaker.getState()).isEqualTo(State.HALF_OPEN);
+    }
+
+    @Test
+    void movesToHalfOpenOnlyWhenACallerArrivesAndOnThatCallersThread() {
+        RecordingListener listener = new RecordingListener();
+        AtomicReference<Thread> decidedOn = new AtomicReference<>();
+        breaker.addListener(listener);
+        breaker.addListener(new BreakerListener() {
+            @Override
+            public void onStateTransition(Transition transition) {
+                if (transition.to() == State.HALF_OPEN) {
+                    decidedOn.set(Thread.currentThread());
+                }
+            }
+        });
+        trip(breaker);
+        clock.advance(WAIT.multipliedBy(5));
+
+        assertThat(breaker.getState()).isEqualTo(State.OPEN); // nobody asked yet: nothing happened
+        assertThat(breaker.tryAcquirePermission()).isTrue();
+
+        assertThat(decidedOn.get()).isSameAs(Thread.currentThread());
+        assertThat(listener.transitions).extracting(Transition::from, Transition::to, Transition::cause)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(State.CLOSED, State.OPEN, TransitionCause.FAILURE_RATE),
+                        org.assertj.core.groups.Tuple.tuple(State.OPEN, State.HALF_OPEN, TransitionCause.WAIT_ELAPSED));
+    }
+
+    @Test
+    void lateFailuresFromCallsAlreadyInFlightDoNotPushTheWaitBack() {
+        // Three calls are admitted while CLOSED and are still running when the breaker trips.
+        for (int i = 0; i < 3; i++) {
+            assertThat(breaker.tryAcquirePermission()).isTrue();
+        }
+        trip(breaker);
+        long remainingAtTrip = breaker.getRemainingWaitNanos();
+        clock.advance(Duration.ofSeconds(6));
+
+        for (int i = 0; i < 3; i++) {
+            breaker.onError(0L, new IOException("late"));
+        }
+
+        assertThat(breaker.getState()).isEqualTo(State.OPEN);
+        assertThat(breaker.getRemainingWaitNanos()).isEqualTo(remainingAtTrip - Duration.ofSeconds(6).toNanos());
+        clock.advance(Duration.ofSeconds(4));
+        assertThat(breaker.tryAcquirePermission()).isTrue();
+        assertThat(breaker.getState()).isEqualTo(State.HALF_OPEN);
+    }
+
+    @Test
+    void lateSuccessesFromCallsAlreadyInFlightDoNotCloseAnOpenBreaker() {
+        assertThat(breaker.tryAcquirePermission()).isTrue();
+        trip(breaker);
+
+        breaker.onSuccess(0L);
+
+        assertThat(breaker.getState()).isEqualTo(State.OPEN);
+        assertThat(breaker.tryAcquirePermission()).isFalse();
+    }
+}
