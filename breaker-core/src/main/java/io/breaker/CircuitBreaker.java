@@ -210,7 +210,20 @@ public final class CircuitBreaker {
      * @throws CircuitOpenException if the breaker rejects the call
      */
     public void acquirePermission() {
-        if (!tryAcquirePermission()) {
+        Phase current = phase;
+        if (current.permitsAll) {
+            return;
+        }
+        if (current.state == State.OPEN) {
+            // The common rejection: one clock reading serves both the verdict and the time left,
+            // and the exception names the state that rejected, whatever happens next.
+            long now = clock.nanoTime();
+            if (now - current.probeAtNanos < 0) {
+                reject();
+                throw new CircuitOpenException(name, State.OPEN, current.probeAtNanos - now);
+            }
+        }
+        if (!acquireOutsideClosed(current)) {
             throw rejection();
         }
     }

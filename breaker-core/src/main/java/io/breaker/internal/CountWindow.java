@@ -66,6 +66,12 @@ public final class CountWindow extends SlidingWindow {
         int ticket = (int) CURSOR.getAndAdd(this, 1);
         // Masking the sign makes the ring skip once every 2^31 calls; the counts stay exact.
         int index = (ticket & Integer.MAX_VALUE) % slots.length;
+        // Reading first spares the common case (success over success) a contended write to a cache
+        // line its neighbours' tickets share. Skipping the write when the slot already holds this
+        // outcome is the same as writing it: any concurrent writer is ordered after this record.
+        if ((byte) SLOTS.getVolatile(slots, index) == outcome) {
+            return false;
+        }
         int previous = (byte) SLOTS.getAndSet(slots, index, (byte) outcome);
         if (previous == outcome) {
             return false;

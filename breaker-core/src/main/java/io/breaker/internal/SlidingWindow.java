@@ -45,7 +45,10 @@ public abstract class SlidingWindow {
      *
      * @param outcome  {@link #CALL}, optionally with {@link #FAILED} and {@link #SLOW}
      * @param nowNanos the clock's reading at the end of the call (ignored by count-based windows)
-     * @return {@code true} when the window's counts changed, so the rates must be evaluated again
+     * @return {@code true} when this record may have brought a rate to its threshold, so the rates
+     *         must be evaluated again: a failed or slow call, or the call that brings the window to
+     *         its minimum number of calls. (A time window whose good calls expire sees its failure
+     *         rate rise without a record; the next failed or slow call evaluates it.)
      */
     public abstract boolean record(int outcome, long nowNanos);
 
@@ -57,6 +60,11 @@ public abstract class SlidingWindow {
 
     /** Whether this window needs the clock's reading when a call is recorded. */
     public abstract boolean needsClock();
+
+    /** Calls the window must hold before a rate is evaluated. */
+    protected final int minimumNumberOfCalls() {
+        return minimumNumberOfCalls;
+    }
 
     /** The verdict for these counts; negative counts (a record seen in part) read as zero. */
     protected final int verdict(long calls, long failed, long slow) {

@@ -25,10 +25,12 @@ import java.lang.invoke.VarHandle;
  * <li>when the head jumps more than {@code SPARE} seconds at once (no call for a while), the new
  *     second's bucket is drained after the jump, so calls recorded in that instant may be taken
  *     with it;</li>
- * <li>a call whose second has already left the window when it is recorded is not counted.</li>
+ * <li>a call whose second has already left the window when it is recorded is not counted;</li>
+ * <li>a recording thread stalled for longer than the window between its check and its addition
+ *     adds to a bucket that was already drained: that call then lingers until the bucket is next
+ *     drained, at most one rotation ({@code seconds + SPARE} seconds) later.</li>
  * </ul>
- * In every case the sums stay consistent with the buckets: a call is never counted twice, and never
- * lingers once its second has left the window.
+ * In every case the sums stay consistent with the buckets: a call is never counted twice.
  */
 public final class TimeWindow extends SlidingWindow {
 
@@ -89,13 +91,16 @@ public final class TimeWindow extends SlidingWindow {
         }
         int bucket = (int) (second % calls.length);
         LONGS.getAndAdd(calls, bucket, 1L);
-        TOTAL_CALLS.getAndAdd(this, 1L);
+        long total = (long) TOTAL_CALLS.getAndAdd(this, 1L) + 1;
         long badUnit = badUnit(outcome);
         if (badUnit != 0) {
             LONGS.getAndAdd(bad, bucket, badUnit);
             TOTAL_BAD.getAndAdd(this, badUnit);
+            return true;
         }
-        return true;
+        // A good call only lowers the rates, except the one that brings the window to its minimum
+        // number of calls: only then can a success make a verdict due.
+        return total <= minimumNumberOfCalls();
     }
 
     @Override
