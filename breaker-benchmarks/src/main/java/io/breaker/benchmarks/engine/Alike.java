@@ -1,0 +1,84 @@
+package io.breaker.benchmarks.engine;
+
+import io.breaker.BreakerConfig;
+import io.breaker.SlidingWindowType;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig.SlidingWindowSynchronizationStrategy;
+
+import java.time.Duration;
+
+/**
+ * Builds the two breakers' configs from the same settings, so that every benchmark compares
+ * breakers configured alike. Everything not set here is the library's default.
+ */
+public final class Alike {
+
+    /** Calls needed before a rate is evaluated; the same for both libraries (resilience4j's default is 100). */
+    static final int MINIMUM_CALLS = 10;
+    static final float FAILURE_RATE = 50f;
+    /** When slow-call detection is on: calls of 2 s or more are slow, and 80% slow calls trip. */
+    static final Duration SLOW_CALL = Duration.ofSeconds(2);
+    static final float SLOW_CALL_RATE = 80f;
+    /** Long enough that an OPEN breaker stays OPEN for a whole benchmark run. */
+    static final Duration LONG_WAIT = Duration.ofHours(1);
+
+    /** The windows under test: the last 100 calls, or the last 10 seconds. */
+    public enum Window {
+        COUNT_100(SlidingWindowType.COUNT_BASED, CircuitBreakerConfig.SlidingWindowType.COUNT_BASED, 100),
+        TIME_10S(SlidingWindowType.TIME_BASED, CircuitBreakerConfig.SlidingWindowType.TIME_BASED, 10);
+
+        final SlidingWindowType ours;
+        final CircuitBreakerConfig.SlidingWindowType theirs;
+        final int size;
+
+        Window(SlidingWindowType ours, CircuitBreakerConfig.SlidingWindowType theirs, int size) {
+            this.ours = ours;
+            this.theirs = theirs;
+            this.size = size;
+        }
+    }
+
+    /**
+     * Slow-call detection. resilience4j cannot turn it off (its default is 60 s and 100%, and it always
+     * times the call), so OFF leaves it at its defaults; ours then times nothing.
+     */
+    public enum SlowCalls { ON, OFF }
+
+    private Alike() {
+    }
+
+    static BreakerConfig ours(Window window, SlowCalls slowCalls, Duration wait) {
+        BreakerConfig.Builder builder = BreakerConfig.builder()
+                .slidingWindow(window.ours, window.size)
+                .minimumNumberOfCalls(MINIMUM_CALLS)
+                .failureRateThreshold(FAILURE_RATE)
+                .waitDurationInOpenState(wait);
+        if (slowCalls == SlowCalls.ON) {
+            builder.slowCallDurationThreshold(SLOW_CALL).slowCallRateThreshold(SLOW_CALL_RATE);
+        }
+        return builder.build();
+    }
+
+    static CircuitBreakerConfig.Builder theirs(Window window, SlowCalls slowCalls, Duration wait) {
+        CircuitBreakerConfig.Builder builder = CircuitBreakerConfig.custom()
+                .slidingWindow(window.size, MINIMUM_CALLS, window.theirs)
+                .failureRateThreshold(FAILURE_RATE)
+                .waitDurationInOpenState(wait);
+        if (slowCalls == SlowCalls.ON) {
+            builder.slowCallDurationThreshold(SLOW_CALL).slowCallRateThreshold(SLOW_CALL_RATE);
+        }
+        return builder;
+    }
+
+    /** resilience4j's default window, which takes a lock per recorded call. */
+    static CircuitBreakerConfig theirsDefault(Window window, SlowCalls slowCalls, Duration wait) {
+        return theirs(window, slowCalls, wait).build();
+    }
+
+    /** resilience4j's opt-in lock-free window (2.3+), for reference: the goals are set against the default. */
+    static CircuitBreakerConfig theirsLockFree(Window window, SlowCalls slowCalls, Duration wait) {
+        return theirs(window, slowCalls, wait)
+                .slidingWindowSynchronizationStrategy(SlidingWindowSynchronizationStrategy.LOCK_FREE)
+                .build();
+    }
+}

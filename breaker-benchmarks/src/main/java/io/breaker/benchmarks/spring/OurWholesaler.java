@@ -1,0 +1,21 @@
+package io.breaker.benchmarks.spring;
+
+import io.breaker.spring.CircuitProtected;
+
+/** The protected bean on our side; the same body and fallback as {@link TheirWholesaler}. */
+public class OurWholesaler {
+
+    @CircuitProtected(name = Wholesale.CLOSED, fallbackMethod = "deliveryFallback")
+    public int deliveryDaysClosed(String isbn) {
+        return Wholesale.deliveryDays(isbn);
+    }
+
+    @CircuitProtected(name = Wholesale.OPEN, fallbackMethod = "deliveryFallback")
+    public int deliveryDaysOpen(String isbn) {
+        return Wholesale.deliveryDays(isbn);
+    }
+
+    private int deliveryFallback(String isbn, Throwable failure) {
+        return Wholesale.FALLBACK_DAYS;
+    }
+}
