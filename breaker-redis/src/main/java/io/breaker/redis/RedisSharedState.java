@@ -2,6 +2,7 @@ package io.breaker.redis;
 
 import io.breaker.BreakerConfig;
 import io.breaker.CallOutcome;
+import io.breaker.NanoClock;
 import io.breaker.SharedState;
 import io.breaker.SharedVerdict;
 import io.breaker.SlidingWindowType;
@@ -9,6 +10,7 @@ import io.breaker.State;
 import org.springframework.data.redis.core.script.RedisScript;
 
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
@@ -17,6 +19,10 @@ import java.util.function.Consumer;
  * One breaker's link to its shared state in Redis. Keys: {@code {breaker:<name>}:state} (a hash),
  * {@code {breaker:<name>}:window} and {@code {breaker:<name>}:ring} (the shared window); the hash tag
  * puts them in one Redis Cluster slot, as a multi-key script needs.
+ *
+ * <p>The cached state is refreshed from calls, never from a timer: the first call (a success, or any
+ * {@link #touch()}) that finds the breaker's clock past {@link #nextRefreshAt} wins a compare-and-set
+ * moving it one cache TTL ahead, and hands the refresh to the store's command pool without waiting.
  */
 final class RedisSharedState implements SharedState {
 
@@ -25,6 +31,13 @@ final class RedisSharedState implements SharedState {
     private final List<String> keys;
     /** ARGV[1..9] of every script (see common.lua). */
     private final String[] common;
+    /**
+     * When (on the breaker's clock) the cached state is due for a refresh. Read on the call path with a
+     * volatile read; only the caller whose CAS moves it ahead refreshes, so due calls race harmlessly.
+     */
+    private final AtomicLong nextRefreshAt = new AtomicLong();
+    /** The breaker's clock (given by {@link #connect}); written once, before any call can read it. */
+    private volatile NanoClock clock = NanoClock.system();
     /** Successes since the last refresh: counted on the call path, sent in one batch per period. */
     private final LongAdder successes = new LongAdder();
     /** An operator change Redis could not take yet: replayed when it answers again. */
@@ -53,12 +66,39 @@ final class RedisSharedState implements SharedState {
 
     @Override
     public void connect(Consumer<SharedVerdict> adopter) {
+        connect(adopter, NanoClock.system());
+    }
+
+    /** Connects, then syncs once at once: a new breaker learns the fleet's state without waiting for a call. */
+    @Override
+    public void connect(Consumer<SharedVerdict> adopter, NanoClock clock) {
+        this.clock = clock;
         this.adopter = adopter;
+        nextRefreshAt.set(clock.nanoTime());
+        touch();
     }
 
     @Override
     public void recordSuccess() {
         successes.increment();
+        touch();
+    }
+
+    /**
+     * On the call path: if the cached state is older than one cache TTL, exactly one caller starts a
+     * refresh on the store's pool; nobody waits for it. Costs a clock read and a volatile read otherwise.
+     */
+    @Override
+    public void touch() {
+        long now = clock.nanoTime();
+        long due = nextRefreshAt.get();
+        if (now - due < 0) {
+            return;
+        }
+        long next = now + store.ttlNanos();
+        if (nextRefreshAt.compareAndSet(due, next) && !store.refreshSoon(this)) {
+            nextRefreshAt.compareAndSet(next, due); // every refresh slot busy: the next call asks again
+        }
     }
 
     @Override
@@ -72,7 +112,11 @@ final class RedisSharedState implements SharedState {
         if (bits == null) {
             return null;
         }
-        return answerOrFallback(call(scripts.reportFailure, bits, Long.toString(successes.sumThenReset())));
+        List<?> answer = call(scripts.reportFailure, bits, Long.toString(successes.sumThenReset()));
+        if (answer == null) {
+            touch(); // Redis known down or silent: a due refresh tries it again (at most once per TTL per store)
+        }
+        return answerOrFallback(answer);
     }
 
     @Override
@@ -107,8 +151,8 @@ final class RedisSharedState implements SharedState {
     }
 
     /**
-     * On the refresh thread: replays a pending operator change, then sends the batch of successes and
-     * adopts the fleet's state. Returns {@code false} if Redis gave no answer.
+     * On a command thread, started by {@link #touch()}: replays a pending operator change, then sends
+     * the batch of successes and adopts the fleet's state. Returns {@code false} if Redis gave no answer.
      */
     boolean refresh() {
         State pending = pendingOperator.get();
@@ -148,6 +192,11 @@ final class RedisSharedState implements SharedState {
     }
 
     private void note(RedisStateStore.Answer answer) {
+        if (answer.verdict().state() != State.CLOSED) {
+            // Successes counted before this instance learned the fleet is not CLOSED are late
+            // outcomes, dropped as late failures are: they must not land in the next CLOSED window.
+            successes.reset();
+        }
         while (true) {
             RedisStateStore.Answer current = newest.get();
             if (current != null && current.since() > answer.since()) {
@@ -161,11 +210,13 @@ final class RedisSharedState implements SharedState {
 
     /**
      * Redis is back: successes counted while it was down would land in a later window, so they are
-     * dropped; and the next answer is adopted whatever its time (Redis may have lost its data).
+     * dropped; the next answer is adopted whatever its time (Redis may have lost its data); and the
+     * breaker's next call refreshes it (replaying a pending operator change), without waiting a TTL.
      */
     void storeRecovered() {
         successes.reset();
         newest.set(null);
+        nextRefreshAt.set(clock.nanoTime());
     }
 
     /** Fail closed: while Redis is down the breaker reads OPEN (unless an operator forced it meanwhile). */

@@ -18,16 +18,15 @@ import java.util.UUID;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 
 /**
@@ -35,24 +34,41 @@ import java.util.function.Predicate;
  * Redis (standalone, Sentinel or Cluster: whatever the {@link RedisConnectionFactory} connects to).
  *
  * <p>Each shared breaker keeps its in-memory state machine as a cache of the fleet's state: a
- * healthy call never talks to Redis. Once per {@link RedisStoreSettings#stateCacheTtl()} one thread
- * of this store refreshes every shared breaker (one script call each, carrying the successes counted
- * since the last one). Failures, probes and operator changes are sent when they happen, by the
- * calling thread, which waits at most {@link RedisStoreSettings#timeout()}.
+ * healthy call never waits for Redis. There is no timer: the first call on a breaker that finds its
+ * cached state older than {@link RedisStoreSettings#stateCacheTtl()} (exactly one caller wins a
+ * compare-and-set on the breaker's next-refresh time) hands one refresh of that breaker, carrying
+ * the successes counted since the last one, to this store's bounded command pool and goes on without
+ * waiting; the answer is adopted when it comes. A breaker nobody calls costs no Redis command.
+ * Failures, probes and operator changes are sent when they happen, by the calling thread, which
+ * waits at most {@link RedisStoreSettings#timeout()}.
+ *
+ * <p>The command pool's threads ({@code breaker-redis-command-*}, daemons that stop after 30 s
+ * idle) only run Redis commands, so that a caller can stop waiting for one after the timeout
+ * whatever the client's own timeout; none of them is a timer.
  *
  * <p>When Redis does not answer in time or fails, the store counts it ({@link #getFailureCount()}),
  * logs one WARN line for the episode and behaves as its {@link StoreFailureMode} says; callers never
- * see a Redis exception. While Redis is known to be down, callers do not try it at all; the refresh
- * thread tries once per period and, when Redis answers again, logs one INFO line and resynchronises
- * every breaker (operator changes made meanwhile are replayed first).
+ * see a Redis exception. While Redis is known to be down, callers do not try it at all; a due
+ * refresh tries it, at most once per cache TTL for the whole store, and when Redis answers again the
+ * store logs one INFO line and every breaker resynchronises at its next call (operator changes made
+ * meanwhile are replayed first).
  */
 public final class RedisStateStore implements StateStore, AutoCloseable {
 
     private static final Log LOG = LogFactory.getLog(RedisStateStore.class);
     private static final int COMMAND_THREADS = 8;
     private static final int COMMAND_QUEUE = 1024;
-    /** The refresh thread's first operations also open the connection: they may take longer than the timeout. */
-    private static final long WARM_UP_NANOS = TimeUnit.SECONDS.toNanos(2);
+    /**
+     * Refreshes in flight at once. A refresh waits on the pool for its own command, so it may hold at
+     * most half the threads: the other half always run commands, and no refresh waits behind others.
+     */
+    private static final int REFRESH_SLOTS = COMMAND_THREADS / 2;
+    /**
+     * The first refreshes also open the connection (and load the scripts), which at an application's
+     * start-up on a busy machine may take seconds. Nobody waits for a refresh, so until Redis has
+     * answered once a refresh may wait this long before it declares Redis unavailable.
+     */
+    private static final long WARM_UP_NANOS = TimeUnit.SECONDS.toNanos(10);
 
     private final StringRedisTemplate redis;
     private final RedisStoreSettings settings;
@@ -61,11 +77,14 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
     private final BreakerScripts scripts = new BreakerScripts();
     private final StoreHealth health;
     private final ThreadPoolExecutor commands;
-    private final ScheduledExecutorService refresher;
+    private final Semaphore refreshSlots = new Semaphore(REFRESH_SLOTS);
     private final List<RedisSharedState> attached = new CopyOnWriteArrayList<>();
-    private final AtomicBoolean started = new AtomicBoolean();
+    /** While Redis is known to be down: when (System.nanoTime) the next refresh may try it. */
+    private final AtomicLong nextRecoveryAttempt = new AtomicLong(System.nanoTime());
     private final long timeoutNanos;
+    private final long ttlNanos;
     private volatile boolean warm;
+    private volatile boolean closed;
 
     /** A store sharing every breaker of the registries it is given to. */
     public RedisStateStore(RedisConnectionFactory connectionFactory, RedisStoreSettings settings) {
@@ -82,11 +101,11 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
         this.sharedNames = Objects.requireNonNull(sharedNames, "sharedNames");
         this.health = new StoreHealth(settings);
         this.timeoutNanos = settings.timeout().toNanos();
+        this.ttlNanos = settings.stateCacheTtl().toNanos();
         this.commands = new ThreadPoolExecutor(COMMAND_THREADS, COMMAND_THREADS, 30, TimeUnit.SECONDS,
                 new ArrayBlockingQueue<>(COMMAND_QUEUE), daemonThreads("breaker-redis-command-"),
                 new ThreadPoolExecutor.AbortPolicy());
         this.commands.allowCoreThreadTimeOut(true);
-        this.refresher = Executors.newSingleThreadScheduledExecutor(daemonThreads("breaker-redis-refresh-"));
     }
 
     @Override
@@ -98,10 +117,6 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
         }
         RedisSharedState shared = new RedisSharedState(this, name, config);
         attached.add(shared);
-        if (started.compareAndSet(false, true)) {
-            refresher.scheduleWithFixedDelay(this::refreshAll, 0L, settings.stateCacheTtl().toNanos(),
-                    TimeUnit.NANOSECONDS);
-        }
         return shared;
     }
 
@@ -128,10 +143,13 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
         return settings;
     }
 
-    /** Stops the refresh thread; breakers attached to this store then fall back to their local state. */
+    /**
+     * Stops the command pool; breakers attached to this store then fall back to their local state
+     * (fail open) and are no longer refreshed.
+     */
     @Override
     public void close() {
-        refresher.shutdownNow();
+        closed = true;
         commands.shutdownNow();
     }
 
@@ -214,22 +232,61 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
         return settings.keyExpiry().toMillis();
     }
 
-    /** Once per cache period, on the refresh thread: every shared breaker learns the fleet's state. */
-    private void refreshAll() {
+    long ttlNanos() {
+        return ttlNanos;
+    }
+
+    /**
+     * On a calling thread whose breaker's cached state is due: starts its refresh on the command
+     * pool and returns without waiting. Returns {@code false} only when every refresh slot is taken
+     * (the caller's breaker then stays due, and its next call asks again).
+     */
+    boolean refreshSoon(RedisSharedState shared) {
+        if (closed) {
+            return true;
+        }
+        if (!health.isAvailable() && !recoveryAttemptDue()) {
+            // Known down and this period's attempt belongs to another breaker: no Redis command.
+            if (settings.failureMode() == StoreFailureMode.CLOSED) {
+                shared.holdOpen();
+            }
+            return true;
+        }
+        if (!refreshSlots.tryAcquire()) {
+            return false;
+        }
         try {
-            for (RedisSharedState shared : attached) {
-                if (!shared.refresh()) {
-                    // Redis did not answer: the others would not either. Try again next period.
-                    if (settings.failureMode() == StoreFailureMode.CLOSED) {
-                        attached.forEach(RedisSharedState::holdOpen);
-                    }
-                    return;
-                }
+            commands.execute(() -> refreshNow(shared));
+            return true;
+        } catch (RejectedExecutionException busy) {
+            refreshSlots.release();
+            if (!closed) {
+                health.failed(busy);
+            }
+            return true;
+        }
+    }
+
+    /** On a command thread: one breaker's refresh (which waits, bounded, for its command on the pool). */
+    private void refreshNow(RedisSharedState shared) {
+        try {
+            if (!shared.refresh() && settings.failureMode() == StoreFailureMode.CLOSED) {
+                // Redis did not answer: it would not for the others either; they read OPEN too.
+                attached.forEach(RedisSharedState::holdOpen);
             }
         } catch (Throwable unexpected) {
-            // Never let the periodic task die: the next period tries again.
-            LOG.error("Refreshing shared breaker states failed unexpectedly", unexpected);
+            LOG.error("Refreshing the shared state of a breaker failed unexpectedly", unexpected);
+        } finally {
+            refreshSlots.release();
         }
+    }
+
+    /** While Redis is down, one refresh per cache TTL (for the whole store) may try it again. */
+    private boolean recoveryAttemptDue() {
+        long now = System.nanoTime();
+        long due = nextRecoveryAttempt.get();
+        // A CAS: of the refreshes due at once, exactly one tries Redis this period.
+        return now - due >= 0 && nextRecoveryAttempt.compareAndSet(due, now + ttlNanos);
     }
 
     private static ThreadFactory daemonThreads(String prefix) {

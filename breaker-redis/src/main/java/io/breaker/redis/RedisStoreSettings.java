@@ -7,7 +7,8 @@ import java.util.Objects;
  * Settings of a {@link RedisStateStore}.
  *
  * @param stateCacheTtl how long an instance serves calls from its cached copy of the shared state
- *                      before it refreshes it (one Redis round trip per breaker per period)
+ *                      before its first call after that refreshes it (at most one Redis round trip
+ *                      per called breaker per period; none for a breaker nobody calls)
  * @param timeout       the longest a caller waits for one Redis operation before it falls back
  * @param failureMode   what breakers do while Redis cannot be reached
  * @param keyExpiry     how long the keys of a breaker no instance touches any more stay in Redis

@@ -15,6 +15,7 @@ import java.util.List;
 
 import static io.breaker.redis.Fleet.allIn;
 import static io.breaker.redis.Fleet.await;
+import static io.breaker.redis.Fleet.awaitCalling;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -49,7 +50,8 @@ class ClusterTest {
             // 4 failures in the fleet, 2 on each instance: only the shared window (the scripts, which a
             // CROSSSLOT error would stop) can have tripped it.
             assertThat(breakers.get(1).getState()).isEqualTo(State.OPEN);
-            await(Duration.ofSeconds(2), () -> allIn(breakers, State.OPEN));
+            // The other learns of the fleet's trip from the answer to its next failure report.
+            awaitCalling(Duration.ofSeconds(2), Fleet::failEach, breakers, () -> allIn(breakers, State.OPEN));
 
             await(Duration.ofSeconds(3), () -> {
                 for (CircuitBreaker breaker : breakers) {
@@ -61,7 +63,7 @@ class ClusterTest {
             });
 
             breakers.get(0).forceOpen();
-            await(Duration.ofSeconds(2), () -> allIn(breakers, State.FORCED_OPEN));
+            awaitCalling(Duration.ofSeconds(2), Fleet::succeedEach, breakers, () -> allIn(breakers, State.FORCED_OPEN));
         }
     }
 }

@@ -9,11 +9,13 @@ import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -27,8 +29,13 @@ final class Fleet implements AutoCloseable {
     final List<BreakerRegistry> registries = new ArrayList<>();
 
     Fleet(RedisServer redis, int instances, BreakerConfig config, RedisStoreSettings settings) {
+        this(redis, instances, config, settings, NanoClock.system());
+    }
+
+    /** Every instance's breakers on {@code clock} (a test moves it to make cached states due). */
+    Fleet(RedisServer redis, int instances, BreakerConfig config, RedisStoreSettings settings, NanoClock clock) {
         this(() -> new LettuceConnectionFactory(new RedisStandaloneConfiguration("127.0.0.1", redis.port()),
-                CLIENT), instances, config, settings);
+                CLIENT), instances, config, settings, clock);
     }
 
     /** The client's own timeout is long on purpose: the store's bounded wait is what is tested. */
@@ -37,6 +44,11 @@ final class Fleet implements AutoCloseable {
 
     Fleet(Supplier<LettuceConnectionFactory> connections, int instances, BreakerConfig config,
           RedisStoreSettings settings) {
+        this(connections, instances, config, settings, NanoClock.system());
+    }
+
+    Fleet(Supplier<LettuceConnectionFactory> connections, int instances, BreakerConfig config,
+          RedisStoreSettings settings, NanoClock clock) {
         for (int i = 0; i < instances; i++) {
             LettuceConnectionFactory factory = connections.get();
             factory.afterPropertiesSet();
@@ -44,7 +56,7 @@ final class Fleet implements AutoCloseable {
             factories.add(factory);
             RedisStateStore store = new RedisStateStore(factory, settings);
             stores.add(store);
-            registries.add(BreakerRegistry.of(config, Map.of(), NanoClock.system(), store));
+            registries.add(BreakerRegistry.of(config, Map.of(), clock, store));
         }
     }
 
@@ -58,6 +70,39 @@ final class Fleet implements AutoCloseable {
 
     static boolean allIn(List<CircuitBreaker> breakers, State state) {
         return breakers.stream().allMatch(breaker -> breaker.getState() == state);
+    }
+
+    /**
+     * A healthy call on each breaker: it passes and succeeds, or is rejected. Either way it is a call,
+     * and a call is what refreshes a breaker's cached state (there is no timer).
+     */
+    static void succeedEach(List<CircuitBreaker> breakers) {
+        for (CircuitBreaker breaker : breakers) {
+            if (breaker.tryAcquirePermission()) {
+                breaker.onSuccess(0L);
+            }
+        }
+    }
+
+    /**
+     * A failing call on each breaker that lets it through: an instance that has not heard of a fleet
+     * trip learns of it from the answer to its failure report.
+     */
+    static void failEach(List<CircuitBreaker> breakers) {
+        for (CircuitBreaker breaker : breakers) {
+            if (breaker.tryAcquirePermission()) {
+                breaker.onError(0L, new IOException("dependency down"));
+            }
+        }
+    }
+
+    /** Polls, making one round of {@code calls} before each look, until the condition holds. */
+    static void awaitCalling(Duration deadline, Consumer<List<CircuitBreaker>> calls, List<CircuitBreaker> breakers,
+                             BooleanSupplier condition) {
+        await(deadline, () -> {
+            calls.accept(breakers);
+            return condition.getAsBoolean();
+        });
     }
 
     /** Polls until the condition holds; fails after the deadline. */

@@ -24,6 +24,7 @@ import java.util.concurrent.locks.LockSupport;
 
 import static io.breaker.redis.Fleet.allIn;
 import static io.breaker.redis.Fleet.await;
+import static io.breaker.redis.Fleet.awaitCalling;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Several instances sharing one breaker through a real Redis, with threads calling concurrently. */
@@ -114,7 +115,8 @@ class SharedBreakerFleetTest {
         try (Fleet fleet = new Fleet(redis, INSTANCES, config(wait, Duration.ofSeconds(30)), SETTINGS)) {
             List<CircuitBreaker> breakers = fleet.breakers(unique("probe"));
             trip(breakers.get(0));
-            await(Duration.ofSeconds(3), () -> allIn(breakers, State.OPEN));
+            // The others learn of the trip from the answer to their next failure report.
+            awaitCalling(Duration.ofSeconds(3), Fleet::failEach, breakers, () -> allIn(breakers, State.OPEN));
 
             ConcurrentLinkedQueue<Long> probes = new ConcurrentLinkedQueue<>();
             AtomicInteger inFlight = new AtomicInteger();
@@ -156,7 +158,8 @@ class SharedBreakerFleetTest {
         try (Fleet fleet = new Fleet(redis, INSTANCES, config(Duration.ofMillis(200), Duration.ofSeconds(30)), SETTINGS)) {
             List<CircuitBreaker> breakers = fleet.breakers(unique("close"));
             trip(breakers.get(0));
-            await(Duration.ofSeconds(3), () -> allIn(breakers, State.OPEN));
+            // The others learn of the trip from the answer to their next failure report.
+            awaitCalling(Duration.ofSeconds(3), Fleet::failEach, breakers, () -> allIn(breakers, State.OPEN));
 
             AtomicInteger probes = new AtomicInteger();
             await(Duration.ofSeconds(5), () -> {
@@ -181,7 +184,8 @@ class SharedBreakerFleetTest {
         try (Fleet fleet = new Fleet(redis, 2, config(Duration.ofMillis(100), lease), SETTINGS)) {
             List<CircuitBreaker> breakers = fleet.breakers(unique("lease"));
             trip(breakers.get(0));
-            await(Duration.ofSeconds(3), () -> allIn(breakers, State.OPEN));
+            // The others learn of the trip from the answer to their next failure report.
+            awaitCalling(Duration.ofSeconds(3), Fleet::failEach, breakers, () -> allIn(breakers, State.OPEN));
             CircuitBreaker first = breakers.get(0);
             CircuitBreaker second = breakers.get(1);
             // The first instance wins the probe and never reports (its call hangs).
@@ -193,25 +197,28 @@ class SharedBreakerFleetTest {
 
             assertThat(System.nanoTime() - won).isGreaterThanOrEqualTo(lease.minusMillis(30).toNanos());
             second.onSuccess(0L);
-            await(Duration.ofSeconds(3), () -> allIn(breakers, State.CLOSED));
+            // The first instance learns at its next call (its own lease ran out: it may probe, and succeeds).
+            awaitCalling(Duration.ofSeconds(3), Fleet::succeedEach, breakers, () -> allIn(breakers, State.CLOSED));
         }
     }
 
     @Test
-    void anOperatorChangeOnOneInstanceReachesEveryOtherWithinOneCacheTtl() throws Exception {
+    void anOperatorChangeOnOneInstanceReachesEveryOtherAtItsFirstCallAfterOneCacheTtl() throws Exception {
         try (Fleet fleet = new Fleet(redis, 3, config(Duration.ofMinutes(1), Duration.ofMinutes(1)), SETTINGS)) {
             List<CircuitBreaker> breakers = fleet.breakers(unique("force"));
             Duration deadline = TTL.plusMillis(400); // one TTL, plus a round trip on a busy machine
 
+            // Every instance keeps getting calls (rejected ones included): a call finding its cache
+            // older than one TTL refreshes it.
             assertThat(breakers.get(0).forceOpen()).isTrue();
-            await(deadline, () -> allIn(breakers, State.FORCED_OPEN));
+            awaitCalling(deadline, Fleet::succeedEach, breakers, () -> allIn(breakers, State.FORCED_OPEN));
             assertThat(breakers).noneMatch(CircuitBreaker::tryAcquirePermission);
 
             breakers.get(1).forceClosed();
-            await(deadline, () -> allIn(breakers, State.FORCED_CLOSED));
+            awaitCalling(deadline, Fleet::succeedEach, breakers, () -> allIn(breakers, State.FORCED_CLOSED));
 
             breakers.get(2).release();
-            await(deadline, () -> allIn(breakers, State.CLOSED));
+            awaitCalling(deadline, Fleet::succeedEach, breakers, () -> allIn(breakers, State.CLOSED));
             assertThat(redis.command("HGET", "{breaker:" + breakers.get(0).getName() + "}:state", "state"))
                     .contains("CLOSED");
         }

@@ -21,6 +21,7 @@ import java.util.concurrent.locks.LockSupport;
 
 import static io.breaker.redis.Fleet.allIn;
 import static io.breaker.redis.Fleet.await;
+import static io.breaker.redis.Fleet.awaitCalling;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Redis killed, paused and back, under calling threads: callers never notice, breakers keep protecting. */
@@ -69,11 +70,13 @@ class StoreFailureTest {
             assertThat(callers.leaked).isEmpty();
 
             redis.start();
-            await(Duration.ofSeconds(20), () -> fleet.stores.stream().allMatch(RedisStateStore::isAvailable));
+            // Calls (rejected ones too) are what try Redis again: at most once per TTL per instance.
+            awaitCalling(Duration.ofSeconds(20), Fleet::succeedEach, breakers,
+                    () -> fleet.stores.stream().allMatch(RedisStateStore::isAvailable));
             // The restarted Redis is empty: the shared state is CLOSED, and every instance adopts it.
-            await(Duration.ofSeconds(5), () -> allIn(breakers, State.CLOSED));
+            awaitCalling(Duration.ofSeconds(5), Fleet::succeedEach, breakers, () -> allIn(breakers, State.CLOSED));
             breakers.get(0).forceOpen();
-            await(Duration.ofSeconds(2), () -> allIn(breakers, State.FORCED_OPEN));
+            awaitCalling(Duration.ofSeconds(2), Fleet::succeedEach, breakers, () -> allIn(breakers, State.FORCED_OPEN));
         }
     }
 
@@ -104,7 +107,7 @@ class StoreFailureTest {
             callers.close();
             assertThat(callers.leaked).isEmpty();
             breakers.get(2).forceOpen();
-            await(Duration.ofSeconds(2), () -> allIn(breakers, State.FORCED_OPEN));
+            awaitCalling(Duration.ofSeconds(2), Fleet::succeedEach, breakers, () -> allIn(breakers, State.FORCED_OPEN));
         }
     }
 
@@ -114,11 +117,11 @@ class StoreFailureTest {
         try (Fleet fleet = new Fleet(redis, 2, config(5), failClosed)) {
             List<CircuitBreaker> breakers = fleet.breakers(unique("closed"));
             redis.kill();
-            await(Duration.ofSeconds(5), () -> allIn(breakers, State.OPEN));
+            awaitCalling(Duration.ofSeconds(5), Fleet::succeedEach, breakers, () -> allIn(breakers, State.OPEN));
             assertThat(breakers).noneMatch(CircuitBreaker::tryAcquirePermission);
 
             redis.start();
-            await(Duration.ofSeconds(20), () -> allIn(breakers, State.CLOSED));
+            awaitCalling(Duration.ofSeconds(20), Fleet::succeedEach, breakers, () -> allIn(breakers, State.CLOSED));
             assertThat(breakers).allMatch(CircuitBreaker::tryAcquirePermission);
         }
     }
