@@ -238,9 +238,13 @@ public final class CircuitBreaker {
      * Reports that a permitted call failed, after {@code durationNanos}. The config decides whether
      * the error counts as a failure or is ignored (then the call counts neither way and a half-open
      * permit is given back).
+     *
+     * @return {@code true} if the error counted as a failure, {@code false} if it was ignored; an
+     *         integration decides from this, without classifying the error again, whether a fallback
+     *         may answer it
      */
-    public void onError(long durationNanos, Throwable error) {
-        onError(durationNanos, error, windowNeedsClock ? clock.nanoTime() : 0L);
+    public boolean onError(long durationNanos, Throwable error) {
+        return onError(durationNanos, error, windowNeedsClock ? clock.nanoTime() : 0L);
     }
 
     /**
@@ -359,14 +363,15 @@ public final class CircuitBreaker {
         }
     }
 
-    private void onError(long durationNanos, Throwable error, long nowNanos) {
+    private boolean onError(long durationNanos, Throwable error, long nowNanos) {
         if (!config.isFailure(error)) {
             releasePermission();
             notifyCall(CallOutcome.IGNORED, durationNanos);
-            return;
+            return false;
         }
         lastFailureType = error.getClass().getName();
         record(durationNanos >= slowNanos ? CallOutcome.SLOW_FAILURE : CallOutcome.FAILURE, durationNanos, nowNanos);
+        return true;
     }
 
     private void record(CallOutcome outcome, long durationNanos, long nowNanos) {

@@ -38,8 +38,8 @@ final class CompletionStageCall extends ProtectedCall {
         try {
             returned = invocation.proceed();
         } catch (Throwable error) {
-            breaker.onError(elapsed(start), error);
-            return recover(target, arguments, error);
+            boolean failure = breaker.onError(elapsed(start), error);
+            return recover(target, arguments, error, failure);
         }
         if (returned == null) {
             breaker.onSuccess(elapsed(start));
@@ -52,10 +52,13 @@ final class CompletionStageCall extends ProtectedCall {
         }
         CompletableFuture<Object> result = new CompletableFuture<>();
         stage.whenComplete((value, error) -> {
-            Throwable cause = record(start, error);
-            if (cause == null) {
+            if (error == null) {
+                record(start, null);
                 result.complete(value);
-            } else if (!(cause instanceof CancellationException) && recovers(cause)) {
+                return;
+            }
+            Throwable cause = unwrap(error);
+            if (recovers(cause, record(start, cause))) {
                 completeFromFallback(result, target, arguments, cause);
             } else {
                 result.completeExceptionally(cause);
@@ -64,19 +67,22 @@ final class CompletionStageCall extends ProtectedCall {
         return result;
     }
 
-    /** Records the outcome; returns the unwrapped error, or {@code null} on success. */
-    private Throwable record(long start, Throwable error) {
+    /**
+     * Records the outcome: success, cancellation (neither way; a half-open permit goes back) or error.
+     *
+     * @return whether the (unwrapped) error counted as a failure
+     */
+    private boolean record(long start, Throwable error) {
         if (error == null) {
             breaker.onSuccess(elapsed(start));
-            return null;
+            return false;
         }
         Throwable cause = unwrap(error);
         if (cause instanceof CancellationException) {
             breaker.releasePermission();
-        } else {
-            breaker.onError(elapsed(start), cause);
+            return false;
         }
-        return cause;
+        return breaker.onError(elapsed(start), cause);
     }
 
     private void completeFromFallback(CompletableFuture<Object> result, Object target, Object[] arguments,

@@ -54,14 +54,18 @@ abstract class ProtectedCall {
                 : fallback.invokeWithoutException(target, arguments);
     }
 
-    /** Whether a fallback should answer {@code error}: a recorded failure that some overload accepts. */
-    final boolean recovers(Throwable error) {
-        return fallback != null && breaker.getConfig().isFailure(error) && fallback.serves(error);
+    /**
+     * Whether a fallback should answer {@code error}: the breaker counted it as a failure (as its
+     * {@code onError} answered: an ignored error is never hidden) and some overload accepts it.
+     */
+    final boolean recovers(Throwable error, boolean countedAsFailure) {
+        return countedAsFailure && fallback != null && fallback.serves(error);
     }
 
     /** The fallback's answer to a failed call, or {@code error} rethrown unchanged. */
-    final Object recover(Object target, Object[] arguments, Throwable error) throws Throwable {
-        if (!recovers(error)) {
+    final Object recover(Object target, Object[] arguments, Throwable error, boolean countedAsFailure)
+            throws Throwable {
+        if (!recovers(error, countedAsFailure)) {
             throw error;
         }
         return fallback.invoke(target, arguments, error);
@@ -89,10 +93,18 @@ abstract class ProtectedCall {
             }
         }
 
+        /** Whether the error this outcome reported counted as a failure. */
+        private volatile boolean failed;
+
         void error(Throwable error) {
             if (compareAndSet(false, true)) {
-                call.breaker.onError(call.elapsed(start), error);
+                failed = call.breaker.onError(call.elapsed(start), error);
             }
+        }
+
+        /** Whether a fallback should answer {@code error}, reported before through {@link #error}. */
+        boolean recovers(Throwable error) {
+            return call.recovers(error, failed);
         }
 
         /** Cancelled: neither success nor failure; a half-open permit goes back. */

@@ -49,8 +49,8 @@ final class ReactorCalls {
                 Outcome outcome = new Outcome(this, start());
                 Mono<Object> guarded = source.doOnSuccess(value -> outcome.success()).doOnError(outcome::error)
                         .doOnCancel(outcome::cancel);
-                return fallback == null ? guarded : guarded.onErrorResume(this::recovers,
-                        error -> mono(() -> recover(target, arguments, error)));
+                return fallback == null ? guarded : guarded.onErrorResume(outcome::recovers,
+                        error -> mono(() -> recover(target, arguments, error, true)));
             });
         }
     }
@@ -77,8 +77,8 @@ final class ReactorCalls {
                 Outcome outcome = new Outcome(this, start());
                 Flux<Object> guarded = source.doOnComplete(outcome::success).doOnError(outcome::error)
                         .doOnCancel(outcome::cancel);
-                return fallback == null ? guarded : guarded.onErrorResume(this::recovers,
-                        error -> flux(() -> recover(target, arguments, error)));
+                return fallback == null ? guarded : guarded.onErrorResume(outcome::recovers,
+                        error -> flux(() -> recover(target, arguments, error, true)));
             });
         }
     }

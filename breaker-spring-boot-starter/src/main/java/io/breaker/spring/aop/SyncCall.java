@@ -21,8 +21,8 @@ final class SyncCall extends ProtectedCall {
         try {
             result = invocation.proceed();
         } catch (Throwable error) {
-            breaker.onError(elapsed(start), error);
-            return recover(invocation.getThis(), invocation.getArguments(), error);
+            boolean failure = breaker.onError(elapsed(start), error);
+            return recover(invocation.getThis(), invocation.getArguments(), error, failure);
         }
         breaker.onSuccess(elapsed(start));
         return result;

@@ -133,6 +133,60 @@ class ProtectedMethodsTest {
     }
 
     @SuppressWarnings("unchecked")
+    static class Counter {
+
+        @CircuitProtected(name = "counted", fallbackMethod = "answer")
+        public int fail(RuntimeException error) {
+            throw error;
+        }
+
+        @CircuitProtected(name = "counted", fallbackMethod = "answerLater")
+        public CompletableFuture<Integer> failLater(RuntimeException error) {
+            return CompletableFuture.failedFuture(error);
+        }
+
+        @CircuitProtected(name = "counted", fallbackMethod = "answerReactively")
+        public Mono<Integer> failReactively(RuntimeException error) {
+            return Mono.error(error);
+        }
+
+        private int answer(RuntimeException error, Throwable failure) {
+            return -1;
+        }
+
+        private CompletableFuture<Integer> answerLater(RuntimeException error, Throwable failure) {
+            return CompletableFuture.completedFuture(-1);
+        }
+
+        private Mono<Integer> answerReactively(RuntimeException error, Throwable failure) {
+            return Mono.just(-1);
+        }
+    }
+
+    @Test
+    void failurePredicateIsAskedOncePerFailedCallAndDecidesTheFallback() {
+        AtomicLong asked = new AtomicLong();
+        BreakerRegistry counting = BreakerRegistry.of(BreakerConfig.builder()
+                .recordFailurePredicate(error -> {
+                    asked.incrementAndGet();
+                    return !"business".equals(error.getMessage());
+                }).build(), Map.of(), now::get);
+        ProxyFactory factory = new ProxyFactory(new Counter());
+        factory.setProxyTargetClass(true);
+        factory.addAdvisor(new CircuitProtectedAdvisor(new ProtectedMethods(() -> counting), 0));
+        Counter counter = (Counter) factory.getProxy();
+
+        assertThat(counter.fail(new IllegalStateException("down"))).isEqualTo(-1);
+        assertThat(counter.failLater(new IllegalStateException("down")).join()).isEqualTo(-1);
+        assertThat(counter.failReactively(new IllegalArgumentException("down")).block()).isEqualTo(-1);
+        assertThat(asked).as("one classification per failed call").hasValue(3);
+
+        assertThatThrownBy(() -> counter.fail(new IllegalStateException("business")))
+                .as("an ignored error is rethrown, not answered by the fallback").hasMessage("business");
+        assertThat(asked).hasValue(4);
+        assertThat(counting.breaker("counted").getMetrics().failedCalls()).isEqualTo(3);
+    }
+
     private <T> T proxy(T target) {
         ProxyFactory factory = new ProxyFactory(target);
         factory.setProxyTargetClass(true);
