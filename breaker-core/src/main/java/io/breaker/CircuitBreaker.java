@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /*
@@ -28,18 +29,20 @@ import java.util.function.Supplier;
  *   replaces an OPEN phase, so it never pushes the probe time back.
  * - OPEN -> HALF_OPEN happens on a calling thread that finds the probe time passed; no thread, timer
  *   or executor exists anywhere in this module.
+ * - Every Phase is an episode with its own number (Phase.episode). A permit is that number (plus,
+ *   in HALF_OPEN, the probe generation), handed out at admission and given back with the outcome: an
+ *   outcome counts only in the episode that admitted its call. A call admitted in CLOSED that ends
+ *   after a trip is not counted toward HALF_OPEN, and a call of an earlier CLOSED episode never lands
+ *   in a later window. Checking costs one comparison of a final field: no allocation, no clock.
  * - In HALF_OPEN at most `permittedCallsInHalfOpenState` probes hold a permit at once: permits are
- *   taken by CAS on Phase.probesIssued. A permit comes back only when its probe is ignored,
- *   cancelled, or has not reported within the probe lease (then the next caller takes it over), so
- *   the breaker can never be stuck in HALF_OPEN.
+ *   taken by CAS on Phase.probes. A permit comes back only when its own probe is ignored or
+ *   cancelled. When every permit is out and the newest was taken a whole probe lease ago, the next
+ *   caller starts a new probe generation: the silent probes' permits become stale (their outcomes
+ *   and cancels no longer count), so the breaker can never be stuck in HALF_OPEN, and a lost probe
+ *   can neither decide nor free a permit once it was replaced.
  * - A new CLOSED or FORCED_CLOSED phase always gets a fresh window.
  *
  * Races tolerated:
- * - A call admitted in CLOSED that ends after the breaker reached HALF_OPEN counts as a probe
- *   outcome. The two-step API hands out no permit token, to keep the permission check allocation-free.
- *   For the same reason, if such a call is ignored or cancelled it gives back a probe permit it never
- *   held, so one more probe than permitted may run for a moment (at most one per call that was in
- *   flight at the trip). Probes alone never exceed the permitted number (see ConcurrencyTest).
  * - A window's counts may be read while another thread's record is half applied (see SlidingWindow);
  *   the verdict is then re-evaluated by the next record.
  *
@@ -68,19 +71,28 @@ import java.util.function.Supplier;
  * }</pre>
  * or in two steps, as integrations do:
  * <pre>{@code
- * if (breaker.tryAcquirePermission()) {
- *     long start = System.nanoTime();
- *     try {
- *         T result = call();
- *         breaker.onSuccess(System.nanoTime() - start);
- *     } catch (Throwable error) {
- *         breaker.onError(System.nanoTime() - start, error);
- *         throw error;
- *     }
+ * long permit = breaker.tryAcquirePermit();
+ * if (permit == CircuitBreaker.NO_PERMIT) {
+ *     return fallback();                              // rejected: the call does not run
+ * }
+ * long start = System.nanoTime();
+ * try {
+ *     T result = call();
+ *     breaker.onSuccess(permit, System.nanoTime() - start);
+ *     return result;
+ * } catch (Throwable error) {
+ *     breaker.onError(permit, System.nanoTime() - start, error);
+ *     throw error;
  * }
  * }</pre>
- * Every permission granted must be followed by exactly one of {@link #onSuccess}, {@link #onError}
- * or {@link #releasePermission()}.
+ * <p>The two-step contract: every permit granted is given back exactly once, with
+ * {@link #onSuccess(long, long)}, {@link #onError(long, long, Throwable)} or
+ * {@link #releasePermit(long)} (the call was cancelled or never ran). A permit belongs to the
+ * episode that granted it (one CLOSED period, one HALF_OPEN probe generation): an outcome reported
+ * with a permit of an earlier episode is told to listeners but counts nowhere. A call admitted in
+ * CLOSED that ends after the breaker tripped therefore never decides a probe, never frees a probe
+ * permit and never lands in a later window. A permit is a plain {@code long}: taking and checking it
+ * allocates nothing.
  *
  * <p>Thread-safe and lock-free. No thread or timer is ever started: time is read from the
  * {@link NanoClock} on the calling thread.
@@ -90,6 +102,9 @@ public final class CircuitBreaker {
     private static final System.Logger LOGGER = System.getLogger(CircuitBreaker.class.getName());
     private static final BreakerListener[] NO_LISTENERS = new BreakerListener[0];
     private static final int NOT_SLOW_OR_FAILED = SlidingWindow.CALL;
+
+    /** What {@link #tryAcquirePermit()} returns for a rejected call; never a valid permit. */
+    public static final long NO_PERMIT = 0L;
 
     private static final VarHandle PHASE;
     private static final VarHandle REJECTED;
@@ -194,25 +209,27 @@ public final class CircuitBreaker {
      * Asks to let one call through. In CLOSED this is one volatile read: no lock, no clock, no
      * allocation. A rejection is counted and told to listeners, and allocates nothing either.
      *
-     * @return {@code true} if the call may proceed; then report its end exactly once
+     * @return a permit for the call, to give back exactly once with its outcome, or {@link #NO_PERMIT}
+     *         if the call is rejected
      */
-    public boolean tryAcquirePermission() {
+    public long tryAcquirePermit() {
         Phase current = phase;
         if (current.permitsAll) {
-            return true;
+            return current.episode;
         }
         return acquireOutsideClosed(current);
     }
 
     /**
-     * Like {@link #tryAcquirePermission()}, but throws when the call is rejected.
+     * Like {@link #tryAcquirePermit()}, but throws when the call is rejected.
      *
+     * @return a permit for the call, to give back exactly once with its outcome
      * @throws CircuitOpenException if the breaker rejects the call
      */
-    public void acquirePermission() {
+    public long acquirePermit() {
         Phase current = phase;
         if (current.permitsAll) {
-            return;
+            return current.episode;
         }
         if (current.state == State.OPEN) {
             // The common rejection: one clock reading serves both the verdict and the time left,
@@ -223,38 +240,41 @@ public final class CircuitBreaker {
                 throw new CircuitOpenException(name, State.OPEN, current.probeAtNanos - now);
             }
         }
-        if (!acquireOutsideClosed(current)) {
+        long permit = acquireOutsideClosed(current);
+        if (permit == NO_PERMIT) {
             throw rejection();
         }
+        return permit;
     }
 
-    /** Reports that a permitted call completed normally, after {@code durationNanos}. */
-    public void onSuccess(long durationNanos) {
-        record(durationNanos >= slowNanos ? CallOutcome.SLOW_SUCCESS : CallOutcome.SUCCESS, durationNanos,
+    /** Reports that the call holding {@code permit} completed normally, after {@code durationNanos}. */
+    public void onSuccess(long permit, long durationNanos) {
+        record(durationNanos >= slowNanos ? CallOutcome.SLOW_SUCCESS : CallOutcome.SUCCESS, permit, durationNanos,
                 windowNeedsClock ? clock.nanoTime() : 0L);
     }
 
     /**
-     * Reports that a permitted call failed, after {@code durationNanos}. The config decides whether
-     * the error counts as a failure or is ignored (then the call counts neither way and a half-open
-     * permit is given back).
+     * Reports that the call holding {@code permit} failed, after {@code durationNanos}. The config
+     * decides whether the error counts as a failure or is ignored (then the call counts neither way
+     * and its half-open permit is given back).
      *
      * @return {@code true} if the error counted as a failure, {@code false} if it was ignored; an
      *         integration decides from this, without classifying the error again, whether a fallback
-     *         may answer it
+     *         may answer it (an error of a stale permit still counts as a failure here: it is one,
+     *         even though it no longer changes the breaker)
      */
-    public boolean onError(long durationNanos, Throwable error) {
-        return onError(durationNanos, error, windowNeedsClock ? clock.nanoTime() : 0L);
+    public boolean onError(long permit, long durationNanos, Throwable error) {
+        return onError(permit, durationNanos, error, windowNeedsClock ? clock.nanoTime() : 0L);
     }
 
     /**
-     * Gives a permission back without recording anything: the call was cancelled, or never ran.
-     * In HALF_OPEN the probe permit becomes free for another caller.
+     * Gives a permit back without recording anything: the call was cancelled, or never ran. In
+     * HALF_OPEN the probe permit becomes free for another caller, if it is still that probe's.
      */
-    public void releasePermission() {
+    public void releasePermit(long permit) {
         Phase current = phase;
         if (current.state == State.HALF_OPEN) {
-            current.returnProbe();
+            current.returnProbe(permit);
         }
     }
 
@@ -266,16 +286,16 @@ public final class CircuitBreaker {
      * @throws CircuitOpenException if the breaker rejects the call (the supplier does not run)
      */
     public <T> T execute(Supplier<T> supplier) {
-        acquirePermission();
+        long permit = acquirePermit();
         long start = startTiming();
         T result;
         try {
             result = supplier.get();
         } catch (Throwable error) {
-            endWithError(start, error);
+            endWithError(permit, start, error);
             throw error;
         }
-        endWithSuccess(start);
+        endWithSuccess(permit, start);
         return result;
     }
 
@@ -288,16 +308,16 @@ public final class CircuitBreaker {
      * @throws Exception            what the callable threw
      */
     public <T> T call(Callable<T> callable) throws Exception {
-        acquirePermission();
+        long permit = acquirePermit();
         long start = startTiming();
         T result;
         try {
             result = callable.call();
         } catch (Throwable error) {
-            endWithError(start, error);
+            endWithError(permit, start, error);
             throw error;
         }
-        endWithSuccess(start);
+        endWithSuccess(permit, start);
         return result;
     }
 
@@ -308,15 +328,15 @@ public final class CircuitBreaker {
      * @throws CircuitOpenException if the breaker rejects the call (the runnable does not run)
      */
     public void run(Runnable runnable) {
-        acquirePermission();
+        long permit = acquirePermit();
         long start = startTiming();
         try {
             runnable.run();
         } catch (Throwable error) {
-            endWithError(start, error);
+            endWithError(permit, start, error);
             throw error;
         }
-        endWithSuccess(start);
+        endWithSuccess(permit, start);
     }
 
     /**
@@ -328,8 +348,8 @@ public final class CircuitBreaker {
     }
 
     /**
-     * The exception a caller rejected now would get (from {@link #acquirePermission()}); integrations
-     * using {@link #tryAcquirePermission()} build it only when they need it.
+     * The exception a caller rejected now would get (from {@link #acquirePermit()}); integrations
+     * using {@link #tryAcquirePermit()} build it only when they need it.
      */
     public CircuitOpenException newRejection() {
         return rejection();
@@ -344,39 +364,48 @@ public final class CircuitBreaker {
         return timed() ? clock.nanoTime() : Long.MIN_VALUE;
     }
 
-    private void endWithSuccess(long start) {
+    private void endWithSuccess(long permit, long start) {
         if (start == Long.MIN_VALUE) {
-            record(CallOutcome.SUCCESS, 0L, windowNeedsClock ? clock.nanoTime() : 0L);
+            record(CallOutcome.SUCCESS, permit, 0L, windowNeedsClock ? clock.nanoTime() : 0L);
         } else {
             long end = clock.nanoTime();
             long duration = end - start;
-            record(duration >= slowNanos ? CallOutcome.SLOW_SUCCESS : CallOutcome.SUCCESS, duration, end);
+            record(duration >= slowNanos ? CallOutcome.SLOW_SUCCESS : CallOutcome.SUCCESS, permit, duration, end);
         }
     }
 
-    private void endWithError(long start, Throwable error) {
+    private void endWithError(long permit, long start, Throwable error) {
         if (start == Long.MIN_VALUE) {
-            onError(0L, error);
+            onError(permit, 0L, error);
         } else {
             long end = clock.nanoTime();
-            onError(end - start, error, end);
+            onError(permit, end - start, error, end);
         }
     }
 
-    private boolean onError(long durationNanos, Throwable error, long nowNanos) {
+    private boolean onError(long permit, long durationNanos, Throwable error, long nowNanos) {
         if (!config.isFailure(error)) {
-            releasePermission();
+            releasePermit(permit);
             notifyCall(CallOutcome.IGNORED, durationNanos);
             return false;
         }
         lastFailureType = error.getClass().getName();
-        record(durationNanos >= slowNanos ? CallOutcome.SLOW_FAILURE : CallOutcome.FAILURE, durationNanos, nowNanos);
+        record(durationNanos >= slowNanos ? CallOutcome.SLOW_FAILURE : CallOutcome.FAILURE, permit, durationNanos,
+                nowNanos);
         return true;
     }
 
-    private void record(CallOutcome outcome, long durationNanos, long nowNanos) {
+    /**
+     * Counts an outcome in the episode that admitted its call, if that episode is still the
+     * current one; listeners hear of every outcome either way (the call did happen).
+     */
+    private void record(CallOutcome outcome, long permit, long durationNanos, long nowNanos) {
         Phase current = phase;
         if (current.records) {
+            if (permit != current.episode) {
+                notifyCall(outcome, durationNanos); // admitted in an earlier episode: counts nowhere
+                return;
+            }
             int bits = bits(outcome);
             boolean changed = current.window.record(bits, nowNanos);
             if (shared != null) {
@@ -393,16 +422,16 @@ public final class CircuitBreaker {
                             ? TransitionCause.FAILURE_RATE : TransitionCause.SLOW_CALL_RATE);
                 }
             }
-        } else if (current.state == State.HALF_OPEN) {
+        } else if (current.state == State.HALF_OPEN && current.isCurrentProbe(permit)) {
             if (outcome == CallOutcome.SUCCESS) {
-                if (current.probeSucceeded() >= config.getPermittedCallsInHalfOpenState()) {
+                if (current.probeSucceeded(permit) >= config.getPermittedCallsInHalfOpenState()) {
                     close(current);
                 }
             } else {
                 reopen(current);
             }
         }
-        // OPEN and FORCED_OPEN: the call was admitted before; there is no window to count it in.
+        // OPEN and FORCED_OPEN, or a stale probe: the call was admitted before; it counts nowhere.
         notifyCall(outcome, durationNanos);
     }
 
@@ -415,12 +444,12 @@ public final class CircuitBreaker {
         }
     }
 
-    private boolean acquireOutsideClosed(Phase current) {
+    private long acquireOutsideClosed(Phase current) {
         while (true) {
             switch (current.state) {
                 case CLOSED:
                 case FORCED_CLOSED:
-                    return true;
+                    return current.episode;
                 case OPEN: {
                     long now = clock.nanoTime();
                     if (now - current.probeAtNanos < 0) {
@@ -430,18 +459,18 @@ public final class CircuitBreaker {
                     current = halfOpen != null ? halfOpen : phase;
                     continue;
                 }
-                case HALF_OPEN:
-                    if (current.tryTakeProbe(clock.nanoTime(), config.getPermittedCallsInHalfOpenState(), leaseNanos)) {
-                        return true;
-                    }
-                    return reject();
+                case HALF_OPEN: {
+                    long permit = current.tryTakeProbe(clock.nanoTime(), config.getPermittedCallsInHalfOpenState(),
+                            leaseNanos);
+                    return permit != NO_PERMIT ? permit : reject();
+                }
                 default: // FORCED_OPEN
                     return reject();
             }
         }
     }
 
-    private boolean reject() {
+    private long reject() {
         REJECTED.getAndAdd(this, 1L);
         if (shared != null) {
             shared.touch(); // a rejected call is still a call: it keeps the cached fleet state fresh
@@ -454,7 +483,7 @@ public final class CircuitBreaker {
                 listenerFailed(listener, failure);
             }
         }
-        return false;
+        return NO_PERMIT;
     }
 
     private CircuitOpenException rejection() {
@@ -775,21 +804,25 @@ public final class CircuitBreaker {
     }
 
     /**
-     * One state of the breaker, replaced whole on every transition. Half-open bookkeeping is mutable
-     * and lives here so that a new HALF_OPEN episode starts from zero without a reset race.
+     * One state of the breaker, replaced whole on every transition: one episode. Half-open
+     * bookkeeping is mutable and lives here so that a new HALF_OPEN episode starts from zero without
+     * a reset race.
      */
     static final class Phase {
 
-        private static final VarHandle ISSUED;
-        private static final VarHandle SUCCEEDED;
-        private static final VarHandle LEASE;
+        /** The low bits of a permit: the probe generation within a HALF_OPEN episode. */
+        private static final int GENERATION_BITS = 32;
+        private static final long EPISODE_MASK = -1L << GENERATION_BITS;
+        /**
+         * Episode numbers, shared by every breaker of the JVM (only a transition takes one). The
+         * first is 1, so no permit is ever {@link #NO_PERMIT}.
+         */
+        private static final AtomicLong EPISODES = new AtomicLong(1L);
+        private static final VarHandle PROBES;
 
         static {
             try {
-                MethodHandles.Lookup lookup = MethodHandles.lookup();
-                ISSUED = lookup.findVarHandle(Phase.class, "probesIssued", int.class);
-                SUCCEEDED = lookup.findVarHandle(Phase.class, "probesSucceeded", int.class);
-                LEASE = lookup.findVarHandle(Phase.class, "leaseDeadline", long.class);
+                PROBES = MethodHandles.lookup().findVarHandle(Phase.class, "probes", Probes.class);
             } catch (ReflectiveOperationException e) {
                 throw new ExceptionInInitializerError(e);
             }
@@ -798,6 +831,8 @@ public final class CircuitBreaker {
         final State state;
         final boolean permitsAll;
         final boolean records;
+        /** This episode's number, in the high bits of a long: a CLOSED or FORCED_CLOSED permit. */
+        final long episode;
         /** CLOSED, FORCED_CLOSED: the live window. Other states: the window that tripped, for display. */
         final SlidingWindow window;
         final long openedAtNanos;
@@ -805,15 +840,15 @@ public final class CircuitBreaker {
         final long sinceEpochMillis;
         final long openedAtEpochMillis;
 
-        @SuppressWarnings("unused") private volatile int probesIssued;
-        @SuppressWarnings("unused") private volatile int probesSucceeded;
-        @SuppressWarnings("unused") private volatile long leaseDeadline;
+        /** HALF_OPEN only: the probes of this episode, replaced whole by CAS (never on the CLOSED path). */
+        @SuppressWarnings("unused") private volatile Probes probes;
 
         Phase(State state, SlidingWindow window, long openedAtNanos, long probeAtNanos, long sinceEpochMillis,
               long openedAtEpochMillis) {
             this.state = state;
             this.permitsAll = state.permitsAllCalls();
             this.records = state.permitsAllCalls();
+            this.episode = EPISODES.getAndIncrement() << GENERATION_BITS;
             this.window = window;
             this.openedAtNanos = openedAtNanos;
             this.probeAtNanos = probeAtNanos;
@@ -834,45 +869,81 @@ public final class CircuitBreaker {
             Phase phase = new Phase(State.HALF_OPEN, window, openedAtNanos, 0L, System.currentTimeMillis(),
                     openedAtEpochMillis);
             // Plain write before publication: the CAS that publishes the phase orders it.
-            LEASE.set(phase, leaseDeadline);
+            PROBES.set(phase, new Probes(0, 0, 0, leaseDeadline));
             return phase;
         }
 
-        /** Takes a probe permit, or the permit of a probe whose lease has run out. */
-        boolean tryTakeProbe(long now, int permitted, long leaseNanos) {
+        /**
+         * Takes a probe permit; when every permit is out and the newest was taken a whole lease ago,
+         * starts a new generation (the silent probes' permits go stale). Returns the permit, or
+         * {@link #NO_PERMIT}. A rejection reads one field and allocates nothing.
+         */
+        long tryTakeProbe(long now, int permitted, long leaseNanos) {
             while (true) {
-                int issued = (int) ISSUED.getVolatile(this);
-                if (issued < permitted) {
-                    if (ISSUED.compareAndSet(this, issued, issued + 1)) {
-                        LEASE.setVolatile(this, now + leaseNanos);
-                        return true;
-                    }
-                    continue;
+                Probes current = (Probes) PROBES.getVolatile(this);
+                Probes next;
+                if (current.issued < permitted) {
+                    next = new Probes(current.generation, current.issued + 1, current.succeeded, now + leaseNanos);
+                } else if (now - current.leaseDeadline < 0) {
+                    return NO_PERMIT;
+                } else {
+                    // Successes already reported keep their permits; every silent one is replaced.
+                    next = new Probes(current.generation + 1, current.succeeded + 1, current.succeeded,
+                            now + leaseNanos);
                 }
-                long deadline = (long) LEASE.getVolatile(this);
-                if (now - deadline < 0) {
-                    return false;
-                }
-                // Every permit is out and the newest was taken a whole lease ago: take one over.
-                if (LEASE.compareAndSet(this, deadline, now + leaseNanos)) {
-                    return true;
+                // One CAS over the whole record: the count, the generation and the lease move together.
+                if (PROBES.compareAndSet(this, current, next)) {
+                    return episode | (next.generation & ~EPISODE_MASK);
                 }
             }
         }
 
-        /** Gives a probe permit back (ignored or cancelled probe). */
-        void returnProbe() {
+        /** Whether {@code permit} belongs to a probe of this episode's current generation. */
+        boolean isCurrentProbe(long permit) {
+            Probes current = (Probes) PROBES.getVolatile(this);
+            return (permit & EPISODE_MASK) == episode && current != null
+                    && (int) permit == current.generation;
+        }
+
+        /** Gives a probe permit back (ignored or cancelled probe) if it is a current one. */
+        void returnProbe(long permit) {
             while (true) {
-                int issued = (int) ISSUED.getVolatile(this);
-                if (issued == 0 || ISSUED.compareAndSet(this, issued, issued - 1)) {
+                Probes current = (Probes) PROBES.getVolatile(this);
+                if ((permit & EPISODE_MASK) != episode || current == null || (int) permit != current.generation
+                        || current.issued <= current.succeeded) {
+                    return;
+                }
+                Probes next = new Probes(current.generation, current.issued - 1, current.succeeded,
+                        current.leaseDeadline);
+                if (PROBES.compareAndSet(this, current, next)) {
                     return;
                 }
             }
         }
 
-        /** Counts a successful probe; returns the successes so far. */
-        int probeSucceeded() {
-            return (int) SUCCEEDED.getAndAdd(this, 1) + 1;
+        /**
+         * Counts a successful probe of the current generation; returns the successes so far, or 0 if
+         * the permit went stale meanwhile.
+         */
+        int probeSucceeded(long permit) {
+            while (true) {
+                Probes current = (Probes) PROBES.getVolatile(this);
+                if ((int) permit != current.generation) {
+                    return 0;
+                }
+                Probes next = new Probes(current.generation, current.issued, current.succeeded + 1,
+                        current.leaseDeadline);
+                if (PROBES.compareAndSet(this, current, next)) {
+                    return next.succeeded;
+                }
+            }
         }
+    }
+
+    /**
+     * The probes of one HALF_OPEN episode: permits handed out in the current generation (successes
+     * included), successes reported, and when the newest permit's lease ends.
+     */
+    private record Probes(int generation, int issued, int succeeded, long leaseDeadline) {
     }
 }

@@ -3,7 +3,7 @@ package io.breaker;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Raised by {@link CircuitBreaker#execute} and {@link CircuitBreaker#acquirePermission()} when the
+ * Raised by {@link CircuitBreaker#execute} and {@link CircuitBreaker#acquirePermit()} when the
  * breaker rejects a call. It carries no stack trace (a rejection is an expected, frequent event, and
  * filling one costs microseconds), and its message is built only when read.
  *

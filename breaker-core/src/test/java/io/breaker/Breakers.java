@@ -28,8 +28,9 @@ final class Breakers {
 
     static void fail(CircuitBreaker breaker, int times) {
         for (int i = 0; i < times; i++) {
-            if (breaker.tryAcquirePermission()) {
-                breaker.onError(0L, new IOException("down"));
+            long permit = breaker.tryAcquirePermit();
+            if (permit != CircuitBreaker.NO_PERMIT) {
+                breaker.onError(permit, 0L, new IOException("down"));
             }
         }
     }

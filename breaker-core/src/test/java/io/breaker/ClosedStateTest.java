@@ -60,12 +60,12 @@ class ClosedStateTest {
                 .slowCallRateThreshold(50)
                 .build();
         CircuitBreaker breaker = CircuitBreaker.of("pricing", config, clock);
-        breaker.onSuccess(Duration.ofMillis(499).toNanos());
-        breaker.onSuccess(Duration.ofMillis(100).toNanos());
-        breaker.onSuccess(Duration.ofMillis(500).toNanos()); // exactly the threshold counts as slow
+        breaker.onSuccess(breaker.tryAcquirePermit(), Duration.ofMillis(499).toNanos());
+        breaker.onSuccess(breaker.tryAcquirePermit(), Duration.ofMillis(100).toNanos());
+        breaker.onSuccess(breaker.tryAcquirePermit(), Duration.ofMillis(500).toNanos()); // exactly the threshold counts as slow
         assertThat(breaker.getState()).isEqualTo(State.CLOSED);
 
-        breaker.onSuccess(Duration.ofSeconds(3).toNanos()); // 2 slow of 4
+        breaker.onSuccess(breaker.tryAcquirePermit(), Duration.ofSeconds(3).toNanos()); // 2 slow of 4
 
         assertThat(breaker.getState()).isEqualTo(State.OPEN);
         assertThat(breaker.getMetrics()).extracting(BreakerMetrics::slowCalls, BreakerMetrics::failedCalls)
@@ -94,14 +94,14 @@ class ClosedStateTest {
         RecordingListener slowListener = new RecordingListener();
         CircuitBreaker slow = CircuitBreaker.of("slow", config, clock);
         slow.addListener(slowListener);
-        slow.onSuccess(0L);
-        slow.onSuccess(Duration.ofMillis(10).toNanos());
+        slow.onSuccess(slow.tryAcquirePermit(), 0L);
+        slow.onSuccess(slow.tryAcquirePermit(), Duration.ofMillis(10).toNanos());
 
         RecordingListener failingListener = new RecordingListener();
         CircuitBreaker failing = CircuitBreaker.of("failing", config, clock);
         failing.addListener(failingListener);
-        failing.onSuccess(0L);
-        failing.onError(Duration.ofMillis(10).toNanos(), new IOException()); // slow AND failed: failure rate wins
+        failing.onSuccess(failing.tryAcquirePermit(), 0L);
+        failing.onError(failing.tryAcquirePermit(), Duration.ofMillis(10).toNanos(), new IOException()); // slow AND failed: failure rate wins
 
         assertThat(slowListener.transitions).extracting(Transition::cause).containsExactly(TransitionCause.SLOW_CALL_RATE);
         assertThat(failingListener.transitions).extracting(Transition::cause).containsExactly(TransitionCause.FAILURE_RATE);
@@ -148,9 +148,9 @@ class ClosedStateTest {
         BreakerConfig config = BreakerConfig.builder().slidingWindow(SlidingWindowType.TIME_BASED, 2)
                 .minimumNumberOfCalls(100).build();
         CircuitBreaker breaker = CircuitBreaker.of("catalog", config, clock);
-        breaker.onSuccess(0L);
+        breaker.onSuccess(breaker.tryAcquirePermit(), 0L);
         clock.advance(Duration.ofSeconds(1));
-        breaker.onError(0L, new IOException());
+        breaker.onError(breaker.tryAcquirePermit(), 0L, new IOException());
         assertThat(breaker.getMetrics().calls()).isEqualTo(2);
 
         clock.advance(Duration.ofSeconds(1));
@@ -162,16 +162,36 @@ class ClosedStateTest {
     }
 
     @Test
+    void timeWindowTripsOnASuccessWhenOlderSuccessesLeftTheWindow() {
+        // Found by ReferenceModelTest: a success was assumed to lower the rate, but in a time window
+        // the seconds that expire on its way in can raise it.
+        BreakerConfig config = BreakerConfig.builder().slidingWindow(SlidingWindowType.TIME_BASED, 2)
+                .minimumNumberOfCalls(1).failureRateThreshold(50).build();
+        CircuitBreaker breaker = CircuitBreaker.of("catalog", config, clock);
+        succeed(breaker, 3);
+        clock.advance(Duration.ofSeconds(1));
+        fail(breaker, 1);
+        assertThat(breaker.getState()).isEqualTo(State.CLOSED); // 1 of 4
+
+        clock.advance(Duration.ofSeconds(1));
+        succeed(breaker, 1);
+
+        assertThat(breaker.getState()).as("1 failure of 2 calls in the last 2 s").isEqualTo(State.OPEN);
+    }
+
+    @Test
     void closedCallPathReadsNoClockWhenCountBasedWithoutSlowCallDetection() {
         CircuitBreaker breaker = CircuitBreaker.of("inventory", smallWindow().failureRateThreshold(100).build(), clock);
         long before = clock.reads();
 
         succeed(breaker, 50);
         for (int i = 0; i < 50; i++) {
-            assertThat(breaker.tryAcquirePermission()).isTrue();
-            breaker.onSuccess(0L);
-            assertThat(breaker.tryAcquirePermission()).isTrue();
-            breaker.onError(0L, new IOException());
+            long permit = breaker.tryAcquirePermit();
+            assertThat(permit).isNotEqualTo(CircuitBreaker.NO_PERMIT);
+            breaker.onSuccess(permit, 0L);
+            long permit2 = breaker.tryAcquirePermit();
+            assertThat(permit2).isNotEqualTo(CircuitBreaker.NO_PERMIT);
+            breaker.onError(permit2, 0L, new IOException());
         }
 
         assertThat(clock.reads() - before).isZero();

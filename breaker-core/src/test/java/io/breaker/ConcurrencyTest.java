@@ -13,6 +13,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -90,19 +91,22 @@ class ConcurrencyTest {
         TransitionCounter counter = new TransitionCounter();
         breaker.addListener(counter);
         AtomicInteger roundsThatTripped = new AtomicInteger();
+        AtomicLong roundsPermit = new AtomicLong();
 
         race(ROUNDS, thread -> {
             for (int i = 0; i < 20; i++) {
-                if (breaker.tryAcquirePermission()) {
-                    breaker.onError(0L, new IOException());
+                long permit = breaker.tryAcquirePermit();
+                if (permit != CircuitBreaker.NO_PERMIT) {
+                    roundsPermit.set(permit);
+                    breaker.onError(permit, 0L, new IOException());
                 }
             }
         }, () -> {
             if (breaker.getState() == State.OPEN) {
                 roundsThatTripped.incrementAndGet();
             }
-            // Late reports from the round, then back to CLOSED for the next one.
-            breaker.onError(0L, new IOException());
+            // A late report from the round, then back to CLOSED for the next one.
+            breaker.onError(roundsPermit.get(), 0L, new IOException());
             breaker.release();
         });
 
@@ -118,20 +122,23 @@ class ConcurrencyTest {
         TransitionCounter counter = new TransitionCounter();
         breaker.addListener(counter);
         AtomicInteger admitted = new AtomicInteger();
+        AtomicLong probe = new AtomicLong();
         List<Integer> admittedPerRound = new ArrayList<>();
         Breakers.trip(breaker);
         clock.advance(WAIT);
 
         race(ROUNDS, thread -> {
             for (int i = 0; i < 10; i++) {
-                if (breaker.tryAcquirePermission()) {
+                long permit = breaker.tryAcquirePermit();
+                if (permit != CircuitBreaker.NO_PERMIT) {
+                    probe.set(permit);
                     admitted.incrementAndGet();
                 }
             }
         }, () -> {
             admittedPerRound.add(admitted.getAndSet(0));
             // Every probe fails: back to OPEN, then wait again for the next round.
-            breaker.onError(0L, new IOException());
+            breaker.onError(probe.get(), 0L, new IOException());
             clock.advance(WAIT);
         });
 
@@ -151,8 +158,9 @@ class ConcurrencyTest {
         clock.advance(WAIT);
 
         race(ROUNDS, thread -> {
-            if (breaker.tryAcquirePermission()) {
-                breaker.onSuccess(0L);
+            long permit = breaker.tryAcquirePermit();
+            if (permit != CircuitBreaker.NO_PERMIT) {
+                breaker.onSuccess(permit, 0L);
             }
         }, () -> {
             assertThat(breaker.getState()).isEqualTo(State.CLOSED);
@@ -170,15 +178,17 @@ class ConcurrencyTest {
                 .ignoreExceptions(IllegalArgumentException.class).build(), clock);
         Breakers.trip(breaker);
         clock.advance(WAIT);
-        assertThat(breaker.tryAcquirePermission()).isTrue();
-        breaker.releasePermission();
+        long permit = breaker.tryAcquirePermit();
+        assertThat(permit).isNotEqualTo(CircuitBreaker.NO_PERMIT);
+        breaker.releasePermit(permit);
         AtomicInteger inFlight = new AtomicInteger();
         AtomicInteger maxInFlight = new AtomicInteger();
         AtomicInteger probes = new AtomicInteger();
 
         race(20, thread -> {
             for (int i = 0; i < 2_000; i++) {
-                if (!breaker.tryAcquirePermission()) {
+                long permit2 = breaker.tryAcquirePermit();
+                if (permit2 == CircuitBreaker.NO_PERMIT) {
                     continue;
                 }
                 int now = inFlight.incrementAndGet();
@@ -190,9 +200,9 @@ class ConcurrencyTest {
                 inFlight.decrementAndGet();
                 // Give the permit back: an ignored error or a cancellation (the probe never ran).
                 if ((i & 1) == 0) {
-                    breaker.onError(0L, new IllegalArgumentException("ignored"));
+                    breaker.onError(permit2, 0L, new IllegalArgumentException("ignored"));
                 } else {
-                    breaker.releasePermission();
+                    breaker.releasePermit(permit2);
                 }
             }
         }, () -> assertThat(breaker.getState()).isEqualTo(State.HALF_OPEN));
@@ -200,9 +210,10 @@ class ConcurrencyTest {
         assertThat(maxInFlight.get()).as("most probes in flight at once").isBetween(1, permitted);
         assertThat(probes.get()).isGreaterThan(permitted);
         for (int i = 0; i < permitted; i++) {
-            assertThat(breaker.tryAcquirePermission()).as("permit %d is free again", i).isTrue();
+            long permit3 = breaker.tryAcquirePermit();
+            assertThat(permit3).as("permit %d is free again", i).isNotEqualTo(CircuitBreaker.NO_PERMIT);
         }
-        assertThat(breaker.tryAcquirePermission()).isFalse();
+        assertThat(breaker.tryAcquirePermit()).isEqualTo(CircuitBreaker.NO_PERMIT);
     }
 
     @Test
@@ -324,12 +335,13 @@ class ConcurrencyTest {
         IOException failure = new IOException("down");
         long slow = Duration.ofMillis(5).toNanos();
         for (int i = 0; i < calls; i++) {
-            assertThat(breaker.tryAcquirePermission()).isTrue();
+            long permit = breaker.tryAcquirePermit();
+            assertThat(permit).isNotEqualTo(CircuitBreaker.NO_PERMIT);
             switch ((i + thread) & 3) {
-                case 0 -> breaker.onSuccess(0L);
-                case 1 -> breaker.onError(0L, failure);
-                case 2 -> breaker.onSuccess(slow);
-                default -> breaker.onError(slow, failure);
+                case 0 -> breaker.onSuccess(permit, 0L);
+                case 1 -> breaker.onError(permit, 0L, failure);
+                case 2 -> breaker.onSuccess(permit, slow);
+                default -> breaker.onError(permit, slow, failure);
             }
         }
     }

@@ -92,8 +92,9 @@ class FailureClassificationTest {
         CircuitBreaker breaker = CircuitBreaker.of("search", smallWindow().recordExceptions(IOException.class).build(), clock);
 
         for (int i = 0; i < 10; i++) {
-            assertThat(breaker.tryAcquirePermission()).isTrue();
-            breaker.onError(0L, new IllegalStateException());
+            long permit = breaker.tryAcquirePermit();
+            assertThat(permit).isNotEqualTo(CircuitBreaker.NO_PERMIT);
+            breaker.onError(permit, 0L, new IllegalStateException());
         }
 
         assertThat(breaker.getMetrics().calls()).isZero();
@@ -109,7 +110,7 @@ class FailureClassificationTest {
         }).build();
         CircuitBreaker breaker = CircuitBreaker.of("search", config, clock);
 
-        breaker.onError(0L, new IOException());
+        breaker.onError(breaker.tryAcquirePermit(), 0L, new IOException());
         assertThatThrownBy(() -> breaker.run(() -> {
             throw new IllegalStateException();
         })).isInstanceOf(IllegalStateException.class);

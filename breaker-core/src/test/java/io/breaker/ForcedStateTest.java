@@ -26,7 +26,7 @@ class ForcedStateTest {
 
         clock.advance(WAIT.multipliedBy(1_000)); // no wait ever ends a forced state
         for (int i = 0; i < 5; i++) {
-            assertThat(breaker.tryAcquirePermission()).isFalse();
+            assertThat(breaker.tryAcquirePermit()).isEqualTo(CircuitBreaker.NO_PERMIT);
         }
         CircuitOpenException rejection = catchThrowableOfType(() -> breaker.run(ran::incrementAndGet),
                 CircuitOpenException.class);
@@ -49,7 +49,8 @@ class ForcedStateTest {
         assertThat(breaker.getMetrics()).extracting(BreakerMetrics::calls, BreakerMetrics::failedCalls)
                 .containsExactly(10, 10);
         assertThat(breaker.getMetrics().failureRate()).isEqualTo(100f);
-        assertThat(breaker.tryAcquirePermission()).isTrue();
+        long permit = breaker.tryAcquirePermit();
+        assertThat(permit).isNotEqualTo(CircuitBreaker.NO_PERMIT);
     }
 
     @Test
@@ -58,7 +59,8 @@ class ForcedStateTest {
 
         breaker.forceClosed();
 
-        assertThat(breaker.tryAcquirePermission()).isTrue();
+        long permit = breaker.tryAcquirePermit();
+        assertThat(permit).isNotEqualTo(CircuitBreaker.NO_PERMIT);
         assertThat(breaker.getMetrics().calls()).isZero();
     }
 
@@ -73,7 +75,8 @@ class ForcedStateTest {
                 case HALF_OPEN -> {
                     fail(b, 1);
                     clock.advance(WAIT);
-                    assertThat(b.tryAcquirePermission()).isTrue();
+                    long permit = b.tryAcquirePermit();
+                    assertThat(permit).isNotEqualTo(CircuitBreaker.NO_PERMIT);
                 }
                 case FORCED_OPEN -> b.forceOpen();
                 default -> b.forceClosed();
@@ -111,11 +114,13 @@ class ForcedStateTest {
 
     @Test
     void callsAdmittedBeforeForcingOpenReportWithoutEffect() {
-        assertThat(breaker.tryAcquirePermission()).isTrue();
+        long permit = breaker.tryAcquirePermit();
+        assertThat(permit).isNotEqualTo(CircuitBreaker.NO_PERMIT);
+        long another = breaker.tryAcquirePermit();
         breaker.forceOpen();
 
-        breaker.onSuccess(0L);
-        breaker.releasePermission();
+        breaker.onSuccess(permit, 0L);
+        breaker.releasePermit(another);
 
         assertThat(breaker.getState()).isEqualTo(State.FORCED_OPEN);
         assertThatThrownBy(() -> breaker.execute(() -> 1)).isInstanceOf(CircuitOpenException.class);

@@ -32,9 +32,10 @@ class HalfOpenStateTest {
         assertThat(BreakerConfig.ofDefaults().getPermittedCallsInHalfOpenState()).isEqualTo(1);
         CircuitBreaker breaker = halfOpen(smallWindow().build());
 
-        assertThat(breaker.tryAcquirePermission()).isTrue();
+        long permit = breaker.tryAcquirePermit();
+        assertThat(permit).isNotEqualTo(CircuitBreaker.NO_PERMIT);
         for (int i = 0; i < 10; i++) {
-            assertThat(breaker.tryAcquirePermission()).isFalse();
+            assertThat(breaker.tryAcquirePermit()).isEqualTo(CircuitBreaker.NO_PERMIT);
         }
 
         assertThat(breaker.getState()).isEqualTo(State.HALF_OPEN);
@@ -50,7 +51,8 @@ class HalfOpenStateTest {
 
         int admitted = 0;
         for (int i = 0; i < 20; i++) {
-            if (breaker.tryAcquirePermission()) {
+            long permit = breaker.tryAcquirePermit();
+            if (permit != CircuitBreaker.NO_PERMIT) {
                 admitted++;
             }
         }
@@ -61,17 +63,19 @@ class HalfOpenStateTest {
     @Test
     void failedProbeReopensAndRestartsTheWaitFromThatMoment() {
         CircuitBreaker breaker = halfOpen(smallWindow().build());
-        assertThat(breaker.tryAcquirePermission()).isTrue();
+        long permit = breaker.tryAcquirePermit();
+        assertThat(permit).isNotEqualTo(CircuitBreaker.NO_PERMIT);
         clock.advance(Duration.ofSeconds(3)); // the probe takes 3 s to fail
 
-        breaker.onError(0L, new IOException("still down"));
+        breaker.onError(permit, 0L, new IOException("still down"));
 
         assertThat(breaker.getState()).isEqualTo(State.OPEN);
         assertThat(breaker.getRemainingWaitNanos()).isEqualTo(WAIT.toNanos());
         clock.advance(WAIT.minusNanos(1));
-        assertThat(breaker.tryAcquirePermission()).isFalse();
+        assertThat(breaker.tryAcquirePermit()).isEqualTo(CircuitBreaker.NO_PERMIT);
         clock.advance(Duration.ofNanos(1));
-        assertThat(breaker.tryAcquirePermission()).isTrue();
+        long permit2 = breaker.tryAcquirePermit();
+        assertThat(permit2).isNotEqualTo(CircuitBreaker.NO_PERMIT);
         assertThat(breaker.getState()).isEqualTo(State.HALF_OPEN);
     }
 
@@ -95,9 +99,10 @@ class HalfOpenStateTest {
     void slowProbeCountsAsFailedProbe() {
         BreakerConfig config = smallWindow().slowCallDurationThreshold(Duration.ofSeconds(1)).build();
         CircuitBreaker breaker = halfOpen(config);
-        assertThat(breaker.tryAcquirePermission()).isTrue();
+        long permit = breaker.tryAcquirePermit();
+        assertThat(permit).isNotEqualTo(CircuitBreaker.NO_PERMIT);
 
-        breaker.onSuccess(Duration.ofSeconds(2).toNanos());
+        breaker.onSuccess(permit, Duration.ofSeconds(2).toNanos());
 
         assertThat(breaker.getState()).isEqualTo(State.OPEN);
     }
@@ -107,12 +112,14 @@ class HalfOpenStateTest {
         RecordingListener listener = new RecordingListener();
         CircuitBreaker breaker = halfOpen(smallWindow().permittedCallsInHalfOpenState(2).build());
         breaker.addListener(listener);
-        assertThat(breaker.tryAcquirePermission()).isTrue();
-        assertThat(breaker.tryAcquirePermission()).isTrue();
+        long permit = breaker.tryAcquirePermit();
+        assertThat(permit).isNotEqualTo(CircuitBreaker.NO_PERMIT);
+        long permit2 = breaker.tryAcquirePermit();
+        assertThat(permit2).isNotEqualTo(CircuitBreaker.NO_PERMIT);
 
-        breaker.onSuccess(0L);
+        breaker.onSuccess(permit2, 0L);
         assertThat(breaker.getState()).isEqualTo(State.HALF_OPEN); // one of two
-        breaker.onSuccess(0L);
+        breaker.onSuccess(permit, 0L);
 
         assertThat(breaker.getState()).isEqualTo(State.CLOSED);
         assertThat(listener.transitions).last().extracting(Transition::cause).isEqualTo(TransitionCause.PROBES_SUCCEEDED);
@@ -128,28 +135,32 @@ class HalfOpenStateTest {
     @Test
     void leaseFreesThePermitOfAProbeThatNeverReported() {
         CircuitBreaker breaker = halfOpen(smallWindow().probeLease(LEASE).build());
-        assertThat(breaker.tryAcquirePermission()).isTrue(); // this probe's thread dies: no report ever
+        long permit = breaker.tryAcquirePermit(); // this probe's thread dies: no report ever
+        assertThat(permit).isNotEqualTo(CircuitBreaker.NO_PERMIT);
 
         clock.advance(LEASE.minusNanos(1));
-        assertThat(breaker.tryAcquirePermission()).isFalse();
+        assertThat(breaker.tryAcquirePermit()).isEqualTo(CircuitBreaker.NO_PERMIT);
         clock.advance(Duration.ofNanos(1));
-        assertThat(breaker.tryAcquirePermission()).isTrue(); // takes the lost probe's permit over
-        assertThat(breaker.tryAcquirePermission()).isFalse(); // ... and only that one
+        long permit2 = breaker.tryAcquirePermit(); // takes the lost probe's permit over
+        assertThat(permit2).isNotEqualTo(CircuitBreaker.NO_PERMIT);
+        assertThat(breaker.tryAcquirePermit()).isEqualTo(CircuitBreaker.NO_PERMIT); // ... and only that one
 
-        breaker.onSuccess(0L);
+        breaker.onSuccess(permit2, 0L);
         assertThat(breaker.getState()).isEqualTo(State.CLOSED);
     }
 
     @Test
     void takenOverPermitGetsAFreshLease() {
         CircuitBreaker breaker = halfOpen(smallWindow().probeLease(LEASE).build());
-        assertThat(breaker.tryAcquirePermission()).isTrue();
+        long permit = breaker.tryAcquirePermit();
+        assertThat(permit).isNotEqualTo(CircuitBreaker.NO_PERMIT);
         clock.advance(LEASE);
-        assertThat(breaker.tryAcquirePermission()).isTrue();
+        long permit2 = breaker.tryAcquirePermit();
+        assertThat(permit2).isNotEqualTo(CircuitBreaker.NO_PERMIT);
 
         clock.advance(LEASE.minusNanos(1));
 
-        assertThat(breaker.tryAcquirePermission()).isFalse();
+        assertThat(breaker.tryAcquirePermit()).isEqualTo(CircuitBreaker.NO_PERMIT);
     }
 
     @Test
@@ -162,20 +173,23 @@ class HalfOpenStateTest {
         })).isInstanceOf(IllegalArgumentException.class);
 
         assertThat(breaker.getState()).isEqualTo(State.HALF_OPEN);
-        assertThat(breaker.tryAcquirePermission()).isTrue(); // the permit is free again
-        breaker.onSuccess(0L);
+        long permit = breaker.tryAcquirePermit(); // the permit is free again
+        assertThat(permit).isNotEqualTo(CircuitBreaker.NO_PERMIT);
+        breaker.onSuccess(permit, 0L);
         assertThat(breaker.getState()).isEqualTo(State.CLOSED);
     }
 
     @Test
     void releasedPermissionGoesToTheNextCaller() {
         CircuitBreaker breaker = halfOpen(smallWindow().build());
-        assertThat(breaker.tryAcquirePermission()).isTrue();
-        assertThat(breaker.tryAcquirePermission()).isFalse();
+        long permit = breaker.tryAcquirePermit();
+        assertThat(permit).isNotEqualTo(CircuitBreaker.NO_PERMIT);
+        assertThat(breaker.tryAcquirePermit()).isEqualTo(CircuitBreaker.NO_PERMIT);
 
-        breaker.releasePermission(); // the probe was cancelled before it ran
+        breaker.releasePermit(permit); // the probe was cancelled before it ran
 
-        assertThat(breaker.tryAcquirePermission()).isTrue();
+        long permit2 = breaker.tryAcquirePermit();
+        assertThat(permit2).isNotEqualTo(CircuitBreaker.NO_PERMIT);
         assertThat(breaker.getState()).isEqualTo(State.HALF_OPEN);
     }
 
@@ -194,7 +208,8 @@ class HalfOpenStateTest {
             throw new AssertionError("bug in our own code");
         })).isInstanceOf(AssertionError.class);
         assertThat(ignored.getState()).isEqualTo(State.HALF_OPEN);
-        assertThat(ignored.tryAcquirePermission()).isTrue();
+        long permit = ignored.tryAcquirePermit();
+        assertThat(permit).isNotEqualTo(CircuitBreaker.NO_PERMIT);
     }
 
     @Test
@@ -204,8 +219,9 @@ class HalfOpenStateTest {
         breaker.addListener(listener);
 
         breaker.execute(() -> "ok");
-        assertThat(breaker.tryAcquirePermission()).isTrue();
-        assertThat(breaker.tryAcquirePermission()).isFalse();
+        long permit = breaker.tryAcquirePermit();
+        assertThat(permit).isNotEqualTo(CircuitBreaker.NO_PERMIT);
+        assertThat(breaker.tryAcquirePermit()).isEqualTo(CircuitBreaker.NO_PERMIT);
 
         assertThat(listener.outcomes).containsExactly(CallOutcome.SUCCESS);
         assertThat(listener.rejections).hasValue(1);

@@ -48,8 +48,8 @@ class ListenerTest {
 
         succeed(breaker, 1);
         trip(breaker);
-        breaker.tryAcquirePermission();
-        breaker.tryAcquirePermission();
+        breaker.tryAcquirePermit();
+        breaker.tryAcquirePermit();
 
         assertThat(listener.outcomes).containsExactly(CallOutcome.SUCCESS, CallOutcome.FAILURE, CallOutcome.FAILURE,
                 CallOutcome.FAILURE);
@@ -63,9 +63,9 @@ class ListenerTest {
                 .slowCallDurationThreshold(Duration.ofMillis(100)).build(), clock);
         timed.addListener(listener);
 
-        timed.onSuccess(Duration.ofMillis(150).toNanos());
-        timed.onError(Duration.ofMillis(150).toNanos(), new IOException());
-        timed.onError(Duration.ofMillis(50).toNanos(), new IOException());
+        timed.onSuccess(timed.tryAcquirePermit(), Duration.ofMillis(150).toNanos());
+        timed.onError(timed.tryAcquirePermit(), Duration.ofMillis(150).toNanos(), new IOException());
+        timed.onError(timed.tryAcquirePermit(), Duration.ofMillis(50).toNanos(), new IOException());
 
         assertThat(listener.outcomes).containsExactly(CallOutcome.SLOW_SUCCESS, CallOutcome.SLOW_FAILURE,
                 CallOutcome.FAILURE);
@@ -95,10 +95,11 @@ class ListenerTest {
 
         assertThat(breaker.execute(() -> "result")).isEqualTo("result");
         trip(breaker);
-        assertThat(breaker.tryAcquirePermission()).isFalse();
+        assertThat(breaker.tryAcquirePermit()).isEqualTo(CircuitBreaker.NO_PERMIT);
         clock.advance(WAIT);
-        assertThat(breaker.tryAcquirePermission()).isTrue();
-        breaker.onSuccess(0L);
+        long permit = breaker.tryAcquirePermit();
+        assertThat(permit).isNotEqualTo(CircuitBreaker.NO_PERMIT);
+        breaker.onSuccess(permit, 0L);
 
         assertThat(breaker.getState()).isEqualTo(State.CLOSED);
         assertThat(after.transitions).extracting(Transition::to)
@@ -114,7 +115,7 @@ class ListenerTest {
         breaker.removeListener(listener); // removing twice is harmless
 
         trip(breaker);
-        breaker.tryAcquirePermission();
+        breaker.tryAcquirePermit();
 
         assertThat(listener.transitions).isEmpty();
         assertThat(listener.outcomes).isEmpty();
@@ -138,16 +139,18 @@ class ListenerTest {
         trip(quiet);
         int afterTrip = reads.get();
         counting.advance(WAIT);
-        assertThat(quiet.tryAcquirePermission()).isTrue();
-        quiet.onSuccess(0L);
+        long permit = quiet.tryAcquirePermit();
+        assertThat(permit).isNotEqualTo(CircuitBreaker.NO_PERMIT);
+        quiet.onSuccess(permit, 0L);
 
         assertThat(afterTrip).isEqualTo(1); // the trip time, nothing else
         assertThat(quiet.getState()).isEqualTo(State.CLOSED);
         // The same cycle with a listener works and is reported.
         trip(heard);
         counting.advance(WAIT);
-        assertThat(heard.tryAcquirePermission()).isTrue();
-        heard.onSuccess(0L);
+        long permit2 = heard.tryAcquirePermit();
+        assertThat(permit2).isNotEqualTo(CircuitBreaker.NO_PERMIT);
+        heard.onSuccess(permit2, 0L);
         assertThat(heard.getState()).isEqualTo(State.CLOSED);
     }
 }

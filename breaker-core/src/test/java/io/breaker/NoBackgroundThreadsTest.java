@@ -41,12 +41,12 @@ class NoBackgroundThreadsTest {
         List<CircuitBreaker> breakers = new ArrayList<>(100_000);
         for (int i = 0; i < 100_000; i++) {
             CircuitBreaker breaker = CircuitBreaker.of("b" + i, config, clock);
-            breaker.onError(0L, new IOException());
-            breaker.onError(0L, new IOException());
+            breaker.onError(breaker.tryAcquirePermit(), 0L, new IOException());
+            breaker.onError(breaker.tryAcquirePermit(), 0L, new IOException());
             breakers.add(breaker);
         }
         clock.advance(Duration.ofSeconds(1));
-        long probing = breakers.stream().filter(CircuitBreaker::tryAcquirePermission).count();
+        long probing = breakers.stream().filter(b -> b.tryAcquirePermit() != CircuitBreaker.NO_PERMIT).count();
 
         assertThat(breakers).allMatch(b -> b.getState() == State.HALF_OPEN);
         assertThat(probing).isEqualTo(100_000);

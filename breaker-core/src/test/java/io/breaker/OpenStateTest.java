@@ -25,7 +25,7 @@ class OpenStateTest {
         trip(breaker);
         AtomicBoolean ran = new AtomicBoolean();
 
-        assertThat(breaker.tryAcquirePermission()).isFalse();
+        assertThat(breaker.tryAcquirePermit()).isEqualTo(CircuitBreaker.NO_PERMIT);
         assertThatThrownBy(() -> breaker.execute(() -> ran.getAndSet(true))).isInstanceOf(CircuitOpenException.class);
         assertThatThrownBy(() -> breaker.run(() -> ran.set(true))).isInstanceOf(CircuitOpenException.class);
         assertThatThrownBy(() -> breaker.call(() -> ran.getAndSet(true))).isInstanceOf(CircuitOpenException.class);
@@ -69,12 +69,13 @@ class OpenStateTest {
         trip(breaker);
         clock.advance(WAIT.minusNanos(1));
 
-        assertThat(breaker.tryAcquirePermission()).isFalse();
+        assertThat(breaker.tryAcquirePermit()).isEqualTo(CircuitBreaker.NO_PERMIT);
         assertThat(breaker.getState()).isEqualTo(State.OPEN);
 
         clock.advance(Duration.ofNanos(1));
 
-        assertThat(breaker.tryAcquirePermission()).isTrue();
+        long permit = breaker.tryAcquirePermit();
+        assertThat(permit).isNotEqualTo(CircuitBreaker.NO_PERMIT);
         assertThat(breaker.getState()).isEqualTo(State.HALF_OPEN);
     }
 
@@ -95,7 +96,8 @@ class OpenStateTest {
         clock.advance(WAIT.multipliedBy(5));
 
         assertThat(breaker.getState()).isEqualTo(State.OPEN); // nobody asked yet: nothing happened
-        assertThat(breaker.tryAcquirePermission()).isTrue();
+        long permit = breaker.tryAcquirePermit();
+        assertThat(permit).isNotEqualTo(CircuitBreaker.NO_PERMIT);
 
         assertThat(decidedOn.get()).isSameAs(Thread.currentThread());
         assertThat(listener.transitions).extracting(Transition::from, Transition::to, Transition::cause)
@@ -107,32 +109,36 @@ class OpenStateTest {
     @Test
     void lateFailuresFromCallsAlreadyInFlightDoNotPushTheWaitBack() {
         // Three calls are admitted while CLOSED and are still running when the breaker trips.
+        long[] inFlight = new long[3];
         for (int i = 0; i < 3; i++) {
-            assertThat(breaker.tryAcquirePermission()).isTrue();
+            inFlight[i] = breaker.tryAcquirePermit();
+            assertThat(inFlight[i]).isNotEqualTo(CircuitBreaker.NO_PERMIT);
         }
         trip(breaker);
         long remainingAtTrip = breaker.getRemainingWaitNanos();
         clock.advance(Duration.ofSeconds(6));
 
-        for (int i = 0; i < 3; i++) {
-            breaker.onError(0L, new IOException("late"));
+        for (long permit : inFlight) {
+            breaker.onError(permit, 0L, new IOException("late"));
         }
 
         assertThat(breaker.getState()).isEqualTo(State.OPEN);
         assertThat(breaker.getRemainingWaitNanos()).isEqualTo(remainingAtTrip - Duration.ofSeconds(6).toNanos());
         clock.advance(Duration.ofSeconds(4));
-        assertThat(breaker.tryAcquirePermission()).isTrue();
+        long permit2 = breaker.tryAcquirePermit();
+        assertThat(permit2).isNotEqualTo(CircuitBreaker.NO_PERMIT);
         assertThat(breaker.getState()).isEqualTo(State.HALF_OPEN);
     }
 
     @Test
     void lateSuccessesFromCallsAlreadyInFlightDoNotCloseAnOpenBreaker() {
-        assertThat(breaker.tryAcquirePermission()).isTrue();
+        long permit = breaker.tryAcquirePermit();
+        assertThat(permit).isNotEqualTo(CircuitBreaker.NO_PERMIT);
         trip(breaker);
 
-        breaker.onSuccess(0L);
+        breaker.onSuccess(permit, 0L);
 
         assertThat(breaker.getState()).isEqualTo(State.OPEN);
-        assertThat(breaker.tryAcquirePermission()).isFalse();
+        assertThat(breaker.tryAcquirePermit()).isEqualTo(CircuitBreaker.NO_PERMIT);
     }
 }

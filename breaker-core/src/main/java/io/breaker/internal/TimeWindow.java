@@ -64,6 +64,11 @@ public final class TimeWindow extends SlidingWindow {
     private volatile long totalCalls;
     @SuppressWarnings("unused") // accessed through TOTAL_BAD
     private volatile long totalBad;
+    /**
+     * Set when a drain removed calls, cleared by the next success, which then asks for a verdict.
+     * A plain volatile flag is enough: a lost clear only costs one more evaluation.
+     */
+    private volatile boolean expired;
 
     /**
      * An empty window of the calls of the last {@code seconds} seconds, starting at {@code nowNanos}.
@@ -99,7 +104,13 @@ public final class TimeWindow extends SlidingWindow {
             return true;
         }
         // A good call only lowers the rates, except the one that brings the window to its minimum
-        // number of calls: only then can a success make a verdict due.
+        // number of calls, and the first one after seconds left the window (whoever drained them: a
+        // record or a read): they may have taken more good calls than bad ones with them. Only then
+        // can a success make a verdict due.
+        if (expired) {
+            expired = false;
+            return true;
+        }
         return total <= minimumNumberOfCalls();
     }
 
@@ -146,6 +157,7 @@ public final class TimeWindow extends SlidingWindow {
         long drainedBad = (long) LONGS.getAndSet(bad, bucket, 0L);
         if (drainedCalls != 0) {
             TOTAL_CALLS.getAndAdd(this, -drainedCalls);
+            expired = true;
         }
         if (drainedBad != 0) {
             TOTAL_BAD.getAndAdd(this, -drainedBad);

@@ -76,23 +76,25 @@ class CallTriggeredRefreshTest {
             // Within the TTL, B serves from its cache: its calls pass and send nothing.
             time.addAndGet(TTL.toNanos() - 1);
             for (int i = 0; i < 100; i++) {
-                assertThat(b.tryAcquirePermission()).isTrue();
-                b.onSuccess(0L);
+                long permit = b.tryAcquirePermit();
+                assertThat(permit).isNotEqualTo(CircuitBreaker.NO_PERMIT);
+                b.onSuccess(permit, 0L);
             }
             assertThat(scriptsRun()).isEqualTo(afterForce);
             assertThat(b.getState()).isEqualTo(State.CLOSED);
 
             // One TTL later, one call: it still passes (nobody waits) and starts the refresh.
             time.addAndGet(1);
-            assertThat(b.tryAcquirePermission()).isTrue();
-            b.onSuccess(0L);
+            long permit2 = b.tryAcquirePermit();
+            assertThat(permit2).isNotEqualTo(CircuitBreaker.NO_PERMIT);
+            b.onSuccess(permit2, 0L);
             await(Duration.ofSeconds(3), () -> b.getState() == State.FORCED_OPEN);
             awaitQuiet();
             assertThat(scriptsRun() - afterForce).isEqualTo(1);
 
             // Rejected calls within the next TTL send nothing either.
             for (int i = 0; i < 100; i++) {
-                assertThat(b.tryAcquirePermission()).isFalse();
+                assertThat(b.tryAcquirePermit()).isEqualTo(CircuitBreaker.NO_PERMIT);
             }
             assertThat(scriptsRun() - afterForce).isEqualTo(1);
         }

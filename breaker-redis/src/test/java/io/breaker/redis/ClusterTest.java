@@ -43,8 +43,9 @@ class ClusterTest {
             List<CircuitBreaker> breakers = fleet.breakers("cluster-wholesaler");
             for (int i = 0; i < 2; i++) {
                 for (CircuitBreaker breaker : breakers) {
-                    assertThat(breaker.tryAcquirePermission()).isTrue();
-                    breaker.onError(0L, new IOException("down"));
+                    long permit = breaker.tryAcquirePermit();
+                    assertThat(permit).isNotEqualTo(CircuitBreaker.NO_PERMIT);
+                    breaker.onError(permit, 0L, new IOException("down"));
                 }
             }
             // 4 failures in the fleet, 2 on each instance: only the shared window (the scripts, which a
@@ -55,8 +56,9 @@ class ClusterTest {
 
             await(Duration.ofSeconds(3), () -> {
                 for (CircuitBreaker breaker : breakers) {
-                    if (breaker.tryAcquirePermission()) {
-                        breaker.onSuccess(0L);
+                    long permit2 = breaker.tryAcquirePermit();
+                    if (permit2 != CircuitBreaker.NO_PERMIT) {
+                        breaker.onSuccess(permit2, 0L);
                     }
                 }
                 return allIn(breakers, State.CLOSED);

@@ -78,8 +78,9 @@ final class Fleet implements AutoCloseable {
      */
     static void succeedEach(List<CircuitBreaker> breakers) {
         for (CircuitBreaker breaker : breakers) {
-            if (breaker.tryAcquirePermission()) {
-                breaker.onSuccess(0L);
+            long permit = breaker.tryAcquirePermit();
+            if (permit != CircuitBreaker.NO_PERMIT) {
+                breaker.onSuccess(permit, 0L);
             }
         }
     }
@@ -90,8 +91,9 @@ final class Fleet implements AutoCloseable {
      */
     static void failEach(List<CircuitBreaker> breakers) {
         for (CircuitBreaker breaker : breakers) {
-            if (breaker.tryAcquirePermission()) {
-                breaker.onError(0L, new IOException("dependency down"));
+            long permit = breaker.tryAcquirePermit();
+            if (permit != CircuitBreaker.NO_PERMIT) {
+                breaker.onError(permit, 0L, new IOException("dependency down"));
             }
         }
     }

@@ -68,9 +68,10 @@ class SharedBreakerFleetTest {
                     awaitQuietly(start);
                     long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
                     // One calling thread per instance, until its own breaker stops it.
-                    while (System.nanoTime() < deadline && breaker.tryAcquirePermission()) {
+                    long permit;
+                    while (System.nanoTime() < deadline && (permit = breaker.tryAcquirePermit()) != CircuitBreaker.NO_PERMIT) {
                         reachedDependency.incrementAndGet();
-                        breaker.onError(0L, new IOException("dependency down"));
+                        breaker.onError(permit, 0L, new IOException("dependency down"));
                     }
                 }));
             }
@@ -91,8 +92,7 @@ class SharedBreakerFleetTest {
             String name = unique("late");
             List<CircuitBreaker> breakers = fleet.breakers(name);
             for (int i = 0; i < THRESHOLD; i++) {
-                breakers.get(0).tryAcquirePermission();
-                breakers.get(0).onError(0L, new IOException("down"));
+                breakers.get(0).onError(breakers.get(0).tryAcquirePermit(), 0L, new IOException("down"));
             }
             assertThat(breakers.get(0).getState()).isEqualTo(State.OPEN);
             String probeAt = redis.command("HGET", "{breaker:" + name + "}:state", "probe_at");
@@ -126,11 +126,12 @@ class SharedBreakerFleetTest {
             for (CircuitBreaker breaker : breakers) {
                 callers.add(Fleet.thread(() -> {
                     while (running.get()) {
-                        if (breaker.tryAcquirePermission()) {
+                        long permit = breaker.tryAcquirePermit();
+                        if (permit != CircuitBreaker.NO_PERMIT) {
                             probes.add(System.nanoTime());
                             mostInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
                             inFlight.decrementAndGet();
-                            breaker.onError(0L, new IOException("still down"));
+                            breaker.onError(permit, 0L, new IOException("still down"));
                         } else {
                             LockSupport.parkNanos(200_000L); // a busy caller, without burning a core
                         }
@@ -164,11 +165,12 @@ class SharedBreakerFleetTest {
             AtomicInteger probes = new AtomicInteger();
             await(Duration.ofSeconds(5), () -> {
                 for (CircuitBreaker breaker : breakers) {
-                    if (breaker.tryAcquirePermission()) {
+                    long permit = breaker.tryAcquirePermit();
+                    if (permit != CircuitBreaker.NO_PERMIT) {
                         if (breaker.getState() == State.HALF_OPEN) {
                             probes.incrementAndGet();
                         }
-                        breaker.onSuccess(0L);
+                        breaker.onSuccess(permit, 0L);
                     }
                 }
                 return allIn(breakers, State.CLOSED);
@@ -189,14 +191,15 @@ class SharedBreakerFleetTest {
             CircuitBreaker first = breakers.get(0);
             CircuitBreaker second = breakers.get(1);
             // The first instance wins the probe and never reports (its call hangs).
-            await(Duration.ofSeconds(3), first::tryAcquirePermission);
+            await(Duration.ofSeconds(3), () -> first.tryAcquirePermit() != CircuitBreaker.NO_PERMIT);
             long won = System.nanoTime();
 
-            assertThat(second.tryAcquirePermission()).isFalse();
-            await(Duration.ofSeconds(5), second::tryAcquirePermission);
+            assertThat(second.tryAcquirePermit()).isEqualTo(CircuitBreaker.NO_PERMIT);
+            long[] probe = new long[1];
+            await(Duration.ofSeconds(5), () -> (probe[0] = second.tryAcquirePermit()) != CircuitBreaker.NO_PERMIT);
 
             assertThat(System.nanoTime() - won).isGreaterThanOrEqualTo(lease.minusMillis(30).toNanos());
-            second.onSuccess(0L);
+            second.onSuccess(probe[0], 0L);
             // The first instance learns at its next call (its own lease ran out: it may probe, and succeeds).
             awaitCalling(Duration.ofSeconds(3), Fleet::succeedEach, breakers, () -> allIn(breakers, State.CLOSED));
         }
@@ -212,7 +215,7 @@ class SharedBreakerFleetTest {
             // older than one TTL refreshes it.
             assertThat(breakers.get(0).forceOpen()).isTrue();
             awaitCalling(deadline, Fleet::succeedEach, breakers, () -> allIn(breakers, State.FORCED_OPEN));
-            assertThat(breakers).noneMatch(CircuitBreaker::tryAcquirePermission);
+            assertThat(breakers).noneMatch(b -> b.tryAcquirePermit() != CircuitBreaker.NO_PERMIT);
 
             breakers.get(1).forceClosed();
             awaitCalling(deadline, Fleet::succeedEach, breakers, () -> allIn(breakers, State.FORCED_CLOSED));
@@ -265,8 +268,9 @@ class SharedBreakerFleetTest {
 
     private static void fail(CircuitBreaker breaker, int times) {
         for (int i = 0; i < times; i++) {
-            assertThat(breaker.tryAcquirePermission()).isTrue();
-            breaker.onError(0L, new IOException("down"));
+            long permit = breaker.tryAcquirePermit();
+            assertThat(permit).isNotEqualTo(CircuitBreaker.NO_PERMIT);
+            breaker.onError(permit, 0L, new IOException("down"));
         }
     }
 
@@ -312,8 +316,9 @@ class SharedBreakerFleetTest {
 
     private static void trip(CircuitBreaker breaker) {
         for (int i = 0; i < THRESHOLD; i++) {
-            if (breaker.tryAcquirePermission()) {
-                breaker.onError(0L, new IOException("down"));
+            long permit = breaker.tryAcquirePermit();
+            if (permit != CircuitBreaker.NO_PERMIT) {
+                breaker.onError(permit, 0L, new IOException("down"));
             }
         }
         assertThat(breaker.getState()).isEqualTo(State.OPEN);

@@ -52,8 +52,9 @@ class SharedStateSeamTest {
     }
 
     private static void fail(CircuitBreaker breaker) {
-        if (breaker.tryAcquirePermission()) {
-            breaker.onError(0L, new IOException("down"));
+        long permit = breaker.tryAcquirePermit();
+        if (permit != CircuitBreaker.NO_PERMIT) {
+            breaker.onError(permit, 0L, new IOException("down"));
         }
     }
 
@@ -90,7 +91,7 @@ class SharedStateSeamTest {
         assertThat(breaker.getState()).isEqualTo(State.OPEN);
         assertThat(breaker.getRemainingWaitNanos()).isEqualTo(4 * SECOND);
         assertThat(transitions).extracting(Transition::cause).containsExactly(TransitionCause.FAILURE_RATE);
-        assertThat(breaker.tryAcquirePermission()).isFalse();
+        assertThat(breaker.tryAcquirePermit()).isEqualTo(CircuitBreaker.NO_PERMIT);
     }
 
     @Test
@@ -117,13 +118,14 @@ class SharedStateSeamTest {
         now.addAndGet(SECOND);
         shared.probeAnswer = new SharedVerdict(State.HALF_OPEN, 0L, TransitionCause.FAILURE_RATE);
 
-        assertThat(breaker.tryAcquirePermission()).isTrue();
-        assertThat(breaker.tryAcquirePermission()).isFalse(); // the one permitted probe is out
+        long permit = breaker.tryAcquirePermit();
+        assertThat(permit).isNotEqualTo(CircuitBreaker.NO_PERMIT);
+        assertThat(breaker.tryAcquirePermit()).isEqualTo(CircuitBreaker.NO_PERMIT); // the one permitted probe is out
         assertThat(shared.probeRequests).isEqualTo(1);
         assertThat(breaker.getState()).isEqualTo(State.HALF_OPEN);
 
         shared.closeAnswer = new SharedVerdict(State.CLOSED, 0L, TransitionCause.PROBES_SUCCEEDED);
-        breaker.onSuccess(0L);
+        breaker.onSuccess(permit, 0L);
         assertThat(shared.closeRequests).isEqualTo(1);
         assertThat(breaker.getState()).isEqualTo(State.CLOSED);
     }
@@ -135,9 +137,9 @@ class SharedStateSeamTest {
         now.addAndGet(SECOND);
         shared.probeAnswer = new SharedVerdict(State.OPEN, 3 * SECOND, TransitionCause.FAILURE_RATE);
 
-        assertThat(breaker.tryAcquirePermission()).isFalse();
+        assertThat(breaker.tryAcquirePermit()).isEqualTo(CircuitBreaker.NO_PERMIT);
         now.addAndGet(2 * SECOND);
-        assertThat(breaker.tryAcquirePermission()).isFalse();
+        assertThat(breaker.tryAcquirePermit()).isEqualTo(CircuitBreaker.NO_PERMIT);
 
         assertThat(shared.probeRequests).isEqualTo(1);
         assertThat(breaker.getRemainingWaitNanos()).isEqualTo(SECOND);
@@ -150,8 +152,9 @@ class SharedStateSeamTest {
         shared.adopter.accept(new SharedVerdict(State.OPEN, SECOND, TransitionCause.FAILURE_RATE));
         now.addAndGet(SECOND);
 
-        assertThat(breaker.tryAcquirePermission()).isTrue(); // probeAnswer null: fail open
-        breaker.onSuccess(0L);
+        long permit = breaker.tryAcquirePermit(); // probeAnswer null: fail open
+        assertThat(permit).isNotEqualTo(CircuitBreaker.NO_PERMIT);
+        breaker.onSuccess(permit, 0L);
 
         assertThat(breaker.getState()).isEqualTo(State.CLOSED);
         assertThat(transitions).extracting(Transition::to)

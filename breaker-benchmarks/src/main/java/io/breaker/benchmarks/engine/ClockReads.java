@@ -57,8 +57,7 @@ public final class ClockReads {
                 oursReads.set(0);
                 theirsReads.set(0);
                 for (int i = 0; i < CALLS; i++) {
-                    ours.tryAcquirePermission();
-                    ours.onSuccess(0L);
+                    ours.onSuccess(ours.tryAcquirePermit(), 0L);
                     theirs.tryAcquirePermission();
                     theirs.onSuccess(0L, TimeUnit.NANOSECONDS);
                 }
@@ -68,8 +67,7 @@ public final class ClockReads {
                 ours = CircuitBreaker.of("ours", oursConfig, counting(oursReads));
                 theirs = theirs(window, slowCalls, theirsReads);
                 for (int i = 0; i < Alike.MINIMUM_CALLS; i++) {
-                    ours.tryAcquirePermission();
-                    ours.onError(0L, FAILURE);
+                    ours.onError(ours.tryAcquirePermit(), 0L, FAILURE);
                     theirs.tryAcquirePermission();
                     theirs.onError(0L, TimeUnit.NANOSECONDS, FAILURE);
                 }
@@ -80,7 +78,7 @@ public final class ClockReads {
                 oursReads.set(0);
                 theirsReads.set(0);
                 for (int i = 0; i < CALLS; i++) {
-                    ours.tryAcquirePermission();
+                    ours.tryAcquirePermit();
                     theirs.tryAcquirePermission();
                 }
                 report("OPEN permission check", window, slowCalls, oursReads, theirsReads);

@@ -93,17 +93,18 @@ public abstract class ClosedPath {
 
     @Benchmark
     public Integer breakerPermissionAndRecord() {
-        if (!breaker.tryAcquirePermission()) {
+        long permit = breaker.tryAcquirePermit();
+        if (permit == CircuitBreaker.NO_PERMIT) {
             throw new IllegalStateException("rejected in CLOSED");
         }
         if (timed) {
             long start = System.nanoTime();
             Integer result = WORK.get();
-            breaker.onSuccess(System.nanoTime() - start);
+            breaker.onSuccess(permit, System.nanoTime() - start);
             return result;
         }
         Integer result = WORK.get();
-        breaker.onSuccess(0L);
+        breaker.onSuccess(permit, 0L);
         return result;
     }
 

@@ -117,8 +117,7 @@ public final class Footprint {
         for (int i = 0; i < count; i++) {
             breakers[i] = CircuitBreaker.of("breaker-" + i, config);
             for (int call = 0; call < Alike.MINIMUM_CALLS; call++) {
-                breakers[i].tryAcquirePermission();
-                breakers[i].onError(0L, FAILURE);
+                breakers[i].onError(breakers[i].tryAcquirePermit(), 0L, FAILURE);
             }
         }
         Set<String> afterTrip = liveThreadNames();
@@ -127,7 +126,7 @@ public final class Footprint {
         Set<String> afterWait = liveThreadNames();
         long halfOpenBeforeCall = Arrays.stream(breakers).filter(b -> b.getState() == State.HALF_OPEN).count();
         // The wait has elapsed: the next caller moves each breaker to HALF_OPEN, on its own thread.
-        long probes = Arrays.stream(breakers).filter(CircuitBreaker::tryAcquirePermission).count();
+        long probes = Arrays.stream(breakers).filter(b -> b.tryAcquirePermit() != CircuitBreaker.NO_PERMIT).count();
         Set<String> afterProbe = liveThreadNames();
         long halfOpen = Arrays.stream(breakers).filter(b -> b.getState() == State.HALF_OPEN).count();
         System.out.printf("  breaker:      before %d, after tripping %d (%,d OPEN), after the wait %d"

@@ -58,8 +58,7 @@ public class OpenPath {
         r4jNoStackTrace = io.github.resilience4j.circuitbreaker.CircuitBreaker.of("r4j-no-stack-trace", noStackTrace);
         IOException failure = new IOException("the dependency is down");
         for (int i = 0; i < Alike.MINIMUM_CALLS; i++) {
-            breaker.tryAcquirePermission();
-            breaker.onError(0L, failure);
+            breaker.onError(breaker.tryAcquirePermit(), 0L, failure);
             for (io.github.resilience4j.circuitbreaker.CircuitBreaker theirs : new io.github.resilience4j.circuitbreaker.CircuitBreaker[] {r4j, r4jNoStackTrace}) {
                 theirs.tryAcquirePermission();
                 theirs.onError(0L, TimeUnit.NANOSECONDS, failure);
@@ -80,8 +79,8 @@ public class OpenPath {
     }
 
     @Benchmark
-    public boolean breakerTryAcquirePermission() {
-        return breaker.tryAcquirePermission();
+    public long breakerTryAcquirePermission() {
+        return breaker.tryAcquirePermit();
     }
 
     @Benchmark

@@ -116,8 +116,7 @@ public class AnnotatedCall {
             }
             IOException failure = new IOException("the wholesaler is down");
             for (int i = 0; i < Wholesale.MINIMUM_CALLS; i++) {
-                open.tryAcquirePermission();
-                open.onError(0L, failure);
+                open.onError(open.tryAcquirePermit(), 0L, failure);
             }
             checkStates();
             checkAnswers(wholesaler.deliveryDaysClosed("isbn"), wholesaler.deliveryDaysOpen("isbn"), "ours");

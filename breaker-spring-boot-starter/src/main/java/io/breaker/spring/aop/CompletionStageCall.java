@@ -23,7 +23,8 @@ final class CompletionStageCall extends ProtectedCall {
     Object invoke(MethodInvocation invocation) throws Throwable {
         Object target = invocation.getThis();
         Object[] arguments = invocation.getArguments();
-        if (!breaker.tryAcquirePermission()) {
+        long permit = breaker.tryAcquirePermit();
+        if (permit == CircuitBreaker.NO_PERMIT) {
             if (rejectionFallback == null) {
                 return CompletableFuture.failedFuture(breaker.newRejection());
             }
@@ -38,27 +39,27 @@ final class CompletionStageCall extends ProtectedCall {
         try {
             returned = invocation.proceed();
         } catch (Throwable error) {
-            boolean failure = breaker.onError(elapsed(start), error);
+            boolean failure = breaker.onError(permit, elapsed(start), error);
             return recover(target, arguments, error, failure);
         }
         if (returned == null) {
-            breaker.onSuccess(elapsed(start));
+            breaker.onSuccess(permit, elapsed(start));
             return null;
         }
         CompletionStage<?> stage = (CompletionStage<?>) returned;
         if (fallback == null) {
-            stage.whenComplete((value, error) -> record(start, error));
+            stage.whenComplete((value, error) -> record(permit, start, error));
             return stage;
         }
         CompletableFuture<Object> result = new CompletableFuture<>();
         stage.whenComplete((value, error) -> {
             if (error == null) {
-                record(start, null);
+                record(permit, start, null);
                 result.complete(value);
                 return;
             }
             Throwable cause = unwrap(error);
-            if (recovers(cause, record(start, cause))) {
+            if (recovers(cause, record(permit, start, cause))) {
                 completeFromFallback(result, target, arguments, cause);
             } else {
                 result.completeExceptionally(cause);
@@ -72,17 +73,17 @@ final class CompletionStageCall extends ProtectedCall {
      *
      * @return whether the (unwrapped) error counted as a failure
      */
-    private boolean record(long start, Throwable error) {
+    private boolean record(long permit, long start, Throwable error) {
         if (error == null) {
-            breaker.onSuccess(elapsed(start));
+            breaker.onSuccess(permit, elapsed(start));
             return false;
         }
         Throwable cause = unwrap(error);
         if (cause instanceof CancellationException) {
-            breaker.releasePermission();
+            breaker.releasePermit(permit);
             return false;
         }
-        return breaker.onError(elapsed(start), cause);
+        return breaker.onError(permit, elapsed(start), cause);
     }
 
     private void completeFromFallback(CompletableFuture<Object> result, Object target, Object[] arguments,

@@ -21,6 +21,8 @@ abstract class ProtectedCall {
     final NanoClock clock;
     /** The fallback, or {@code null}. */
     final Fallback fallback;
+    /** The slow-call threshold in nanoseconds, or {@code Long.MAX_VALUE} when slow-call detection is off. */
+    final long slowNanos;
     /** The overload a rejection goes to, or {@code null}: then the caller gets the rejection. */
     final Method rejectionFallback;
     private final boolean rejectionFallbackTakesException;
@@ -29,6 +31,8 @@ abstract class ProtectedCall {
     ProtectedCall(CircuitBreaker breaker, Fallback fallback) {
         this.breaker = breaker;
         this.clock = breaker == null ? null : breaker.getClock();
+        this.slowNanos = breaker == null || !breaker.getConfig().isSlowCallDetectionEnabled() ? Long.MAX_VALUE
+                : breaker.getConfig().getSlowCallDurationThreshold().toNanos();
         this.fallback = fallback;
         this.rejectionFallback = fallback == null ? null : fallback.selectFor(CircuitOpenException.class);
         this.rejectionFallbackTakesException = rejectionFallback != null && !fallback.isWithoutException(rejectionFallback);
@@ -72,33 +76,44 @@ abstract class ProtectedCall {
     }
 
     /**
-     * The end of one asynchronous call, reported exactly once whichever signal comes first. Extends
-     * AtomicBoolean to save an allocation.
+     * The end of one asynchronous call, reported exactly once whichever signal comes first, with the
+     * permit its subscription (or call) took. Extends AtomicBoolean to save an allocation.
      */
     static final class Outcome extends AtomicBoolean {
 
         private static final long serialVersionUID = 1L;
 
         private final transient ProtectedCall call;
+        private final long permit;
         private final long start;
-
-        Outcome(ProtectedCall call, long start) {
-            this.call = call;
-            this.start = start;
-        }
-
-        void success() {
-            if (compareAndSet(false, true)) {
-                call.breaker.onSuccess(call.elapsed(start));
-            }
-        }
-
+        /** Whether a Flux emitted an element; written on the emitting thread, read by a cancel. */
+        private volatile boolean emitted;
         /** Whether the error this outcome reported counted as a failure. */
         private volatile boolean failed;
 
+        Outcome(ProtectedCall call, long permit, long start) {
+            this.call = call;
+            this.permit = permit;
+            this.start = start;
+        }
+
+        /** A value (or an empty completion) arrived: success. */
+        void success() {
+            if (compareAndSet(false, true)) {
+                call.breaker.onSuccess(permit, call.elapsed(start));
+            }
+        }
+
+        /** A Flux emitted an element: from now on, a cancel is a success. */
+        void element() {
+            if (!emitted) {
+                emitted = true;
+            }
+        }
+
         void error(Throwable error) {
             if (compareAndSet(false, true)) {
-                failed = call.breaker.onError(call.elapsed(start), error);
+                failed = call.breaker.onError(permit, call.elapsed(start), error);
             }
         }
 
@@ -107,10 +122,21 @@ abstract class ProtectedCall {
             return call.recovers(error, failed);
         }
 
-        /** Cancelled: neither success nor failure; a half-open permit goes back. */
+        /**
+         * Cancelled (the caller read enough, gave up, or its {@code timeout()} fired): a success once
+         * an element arrived; before that a slow call once it ran past the slow-call threshold (a hung
+         * dependency behind the caller's own timeout must still count); otherwise neither way, and a
+         * half-open permit goes back.
+         */
         void cancel() {
-            if (compareAndSet(false, true)) {
-                call.breaker.releasePermission();
+            if (!compareAndSet(false, true)) {
+                return;
+            }
+            long elapsed = call.elapsed(start);
+            if (emitted || (start != NOT_TIMED && elapsed >= call.slowNanos)) {
+                call.breaker.onSuccess(permit, elapsed);
+            } else {
+                call.breaker.releasePermit(permit);
             }
         }
     }

@@ -13,7 +13,8 @@ final class SyncCall extends ProtectedCall {
     @Override
     Object invoke(MethodInvocation invocation) throws Throwable {
         CircuitBreaker breaker = this.breaker;
-        if (!breaker.tryAcquirePermission()) {
+        long permit = breaker.tryAcquirePermit();
+        if (permit == CircuitBreaker.NO_PERMIT) {
             return rejected(invocation.getThis(), invocation.getArguments());
         }
         long start = start();
@@ -21,10 +22,10 @@ final class SyncCall extends ProtectedCall {
         try {
             result = invocation.proceed();
         } catch (Throwable error) {
-            boolean failure = breaker.onError(elapsed(start), error);
+            boolean failure = breaker.onError(permit, elapsed(start), error);
             return recover(invocation.getThis(), invocation.getArguments(), error, failure);
         }
-        breaker.onSuccess(elapsed(start));
+        breaker.onSuccess(permit, elapsed(start));
         return result;
     }
 }

@@ -74,7 +74,7 @@ class BreakerOperationsTest {
         CircuitBreaker breaker = registry.breaker("wholesaler");
         trip(breaker);
         nanos.addAndGet(Duration.ofSeconds(10).toNanos());
-        breaker.tryAcquirePermission();
+        breaker.tryAcquirePermit();
 
         BreakerDescriptor descriptor = operations.describe("wholesaler").orElseThrow();
 
@@ -116,7 +116,7 @@ class BreakerOperationsTest {
 
         assertThat(result).isEqualTo(new ChangeResult.Applied(new StateChangeDescriptor("wholesaler",
                 RequestedState.OPEN, State.CLOSED, State.FORCED_OPEN, true, "alice")));
-        assertThat(breaker.tryAcquirePermission()).isFalse();
+        assertThat(breaker.tryAcquirePermit()).isEqualTo(CircuitBreaker.NO_PERMIT);
         assertThat(operations.describe("wholesaler").orElseThrow().transitions())
                 .extracting(TransitionDescriptor::cause).containsExactly(TransitionCause.OPERATOR);
     }
@@ -132,7 +132,8 @@ class BreakerOperationsTest {
         }
 
         assertThat(breaker.getState()).isEqualTo(State.FORCED_CLOSED);
-        assertThat(breaker.tryAcquirePermission()).isTrue();
+        long permit = breaker.tryAcquirePermit();
+        assertThat(permit).isNotEqualTo(CircuitBreaker.NO_PERMIT);
     }
 
     @Test
@@ -146,7 +147,8 @@ class BreakerOperationsTest {
             assertThat(applied.change().previousState()).isEqualTo(State.FORCED_OPEN);
             assertThat(applied.change().state()).isEqualTo(State.CLOSED);
         });
-        assertThat(breaker.tryAcquirePermission()).isTrue();
+        long permit = breaker.tryAcquirePermit();
+        assertThat(permit).isNotEqualTo(CircuitBreaker.NO_PERMIT);
     }
 
     @Test
@@ -206,12 +208,14 @@ class BreakerOperationsTest {
     }
 
     private static void succeed(CircuitBreaker breaker) {
-        assertThat(breaker.tryAcquirePermission()).isTrue();
-        breaker.onSuccess(Duration.ofMillis(5).toNanos());
+        long permit = breaker.tryAcquirePermit();
+        assertThat(permit).isNotEqualTo(CircuitBreaker.NO_PERMIT);
+        breaker.onSuccess(permit, Duration.ofMillis(5).toNanos());
     }
 
     private static void fail(CircuitBreaker breaker) {
-        assertThat(breaker.tryAcquirePermission()).isTrue();
-        breaker.onError(Duration.ofMillis(5).toNanos(), new IOException("boom"));
+        long permit = breaker.tryAcquirePermit();
+        assertThat(permit).isNotEqualTo(CircuitBreaker.NO_PERMIT);
+        breaker.onError(permit, Duration.ofMillis(5).toNanos(), new IOException("boom"));
     }
 }

@@ -196,7 +196,7 @@ class BreakersEndpointHttpTest {
     @Test
     void prometheusScrapeHasTheSeriesTheAlertExamplesUse() throws Exception {
         wholesaler.forceOpen();
-        assertThat(wholesaler.tryAcquirePermission()).isFalse();
+        assertThat(wholesaler.tryAcquirePermit()).isEqualTo(CircuitBreaker.NO_PERMIT);
 
         String scrape = get("/actuator/prometheus").body();
 

@@ -62,11 +62,12 @@ class ProtectedMethodsTest {
 
         Disposable probe = shop.never().subscribe();
         assertThat(breaker.getState()).isEqualTo(State.HALF_OPEN);
-        assertThat(breaker.tryAcquirePermission()).as("the only permit is taken by the probe").isFalse();
+        assertThat(breaker.tryAcquirePermit()).as("the only permit is taken by the probe").isEqualTo(CircuitBreaker.NO_PERMIT);
         probe.dispose();
 
         assertThat(breaker.getState()).isEqualTo(State.HALF_OPEN);
-        assertThat(breaker.tryAcquirePermission()).as("cancellation gave the permit back").isTrue();
+        long permit = breaker.tryAcquirePermit();
+        assertThat(permit).as("cancellation gave the permit back").isNotEqualTo(CircuitBreaker.NO_PERMIT);
     }
 
     @Test
@@ -74,9 +75,10 @@ class ProtectedMethodsTest {
         Shop shop = proxy(new Shop());
         CircuitBreaker breaker = halfOpenReady(shop);
         Disposable probe = shop.endless().subscribe();
-        assertThat(breaker.tryAcquirePermission()).isFalse();
+        assertThat(breaker.tryAcquirePermit()).isEqualTo(CircuitBreaker.NO_PERMIT);
         probe.dispose();
-        assertThat(breaker.tryAcquirePermission()).isTrue();
+        long permit = breaker.tryAcquirePermit();
+        assertThat(permit).isNotEqualTo(CircuitBreaker.NO_PERMIT);
     }
 
     @Test
@@ -85,9 +87,10 @@ class ProtectedMethodsTest {
         CircuitBreaker breaker = halfOpenReady(shop);
         CompletableFuture<Integer> future = new CompletableFuture<>();
         shop.pending(future);
-        assertThat(breaker.tryAcquirePermission()).isFalse();
+        assertThat(breaker.tryAcquirePermit()).isEqualTo(CircuitBreaker.NO_PERMIT);
         future.cancel(false);
-        assertThat(breaker.tryAcquirePermission()).isTrue();
+        long permit = breaker.tryAcquirePermit();
+        assertThat(permit).isNotEqualTo(CircuitBreaker.NO_PERMIT);
     }
 
     @Test

@@ -84,12 +84,13 @@ class BreakerTransitionLoggerTest {
     }
 
     private static void record(CircuitBreaker breaker, long millis, Exception error) {
-        assertThat(breaker.tryAcquirePermission()).isTrue();
+        long permit = breaker.tryAcquirePermit();
+        assertThat(permit).isNotEqualTo(CircuitBreaker.NO_PERMIT);
         long nanos = Duration.ofMillis(millis).toNanos();
         if (error == null) {
-            breaker.onSuccess(nanos);
+            breaker.onSuccess(permit, nanos);
         } else {
-            breaker.onError(nanos, error);
+            breaker.onError(permit, nanos, error);
         }
     }
 }

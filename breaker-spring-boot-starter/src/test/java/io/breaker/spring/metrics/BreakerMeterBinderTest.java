@@ -42,8 +42,8 @@ class BreakerMeterBinderTest {
         fail(breaker, 20, new IOException("reset"));
         fail(breaker, 300, new IOException("timeout"));
         fail(breaker, 30, new IOException("reset"));
-        assertThat(breaker.tryAcquirePermission()).isFalse();
-        assertThat(breaker.tryAcquirePermission()).isFalse();
+        assertThat(breaker.tryAcquirePermit()).isEqualTo(CircuitBreaker.NO_PERMIT);
+        assertThat(breaker.tryAcquirePermit()).isEqualTo(CircuitBreaker.NO_PERMIT);
 
         assertThat(timer("success").count()).isEqualTo(1);
         assertThat(timer("success").totalTime(TimeUnit.MILLISECONDS)).isEqualTo(10);
@@ -140,12 +140,14 @@ class BreakerMeterBinderTest {
     }
 
     private static void succeed(CircuitBreaker breaker, long millis) {
-        assertThat(breaker.tryAcquirePermission()).isTrue();
-        breaker.onSuccess(TimeUnit.MILLISECONDS.toNanos(millis));
+        long permit = breaker.tryAcquirePermit();
+        assertThat(permit).isNotEqualTo(CircuitBreaker.NO_PERMIT);
+        breaker.onSuccess(permit, TimeUnit.MILLISECONDS.toNanos(millis));
     }
 
     private static void fail(CircuitBreaker breaker, long millis, Exception error) {
-        assertThat(breaker.tryAcquirePermission()).isTrue();
-        breaker.onError(TimeUnit.MILLISECONDS.toNanos(millis), error);
+        long permit = breaker.tryAcquirePermit();
+        assertThat(permit).isNotEqualTo(CircuitBreaker.NO_PERMIT);
+        breaker.onError(permit, TimeUnit.MILLISECONDS.toNanos(millis), error);
     }
 }
