@@ -13,8 +13,14 @@ import java.util.Set;
  * The health of the breakers, without Spring. An open breaker means a dependency is down, not this
  * application: by default it is reported but the application stays UP, so that an outage elsewhere
  * does not get healthy instances restarted or taken out of the load balancer. Only the breakers
- * named in {@code downWhenOpen} ({@code *} for all) make the report DOWN while they reject calls
- * (OPEN, HALF_OPEN or FORCED_OPEN).
+ * named in {@code downWhenOpen} ({@code *} for all) make the report DOWN, and only while they are
+ * FORCED_OPEN, or OPEN with time left to wait.
+ *
+ * <p>A breaker has no timer: an OPEN breaker stays OPEN until a call arrives. An instance that a
+ * readiness probe took out of the load balancer receives no call, so a breaker whose wait has
+ * elapsed (ready to probe) reports UP: traffic comes back, and the next call is the probe. A
+ * HALF_OPEN breaker is probing, and does not hold the instance DOWN either. Reading the health
+ * changes no state.
  */
 public final class BreakersHealth {
 
@@ -35,16 +41,20 @@ public final class BreakersHealth {
         boolean down = false;
         for (CircuitBreaker breaker : registry.all()) {
             State state = breaker.getState();
-            boolean rejecting = !state.permitsAllCalls();
+            long remainingWait = breaker.getRemainingWaitNanos();
+            boolean readyToProbe = state == State.OPEN && remainingWait == 0L;
+            boolean holdsDown = state == State.FORCED_OPEN || (state == State.OPEN && !readyToProbe);
             boolean decisive = downWhenOpen.contains(ALL) || downWhenOpen.contains(breaker.getName());
-            down |= rejecting && decisive;
-            breakers.put(breaker.getName(), new BreakerHealth(state, breaker.getMetrics().failureRate(), decisive));
+            down |= holdsDown && decisive;
+            breakers.put(breaker.getName(), new BreakerHealth(state, readyToProbe, breaker.getMetrics().failureRate(),
+                    decisive));
         }
         return new Report(!down, breakers);
     }
 
     /**
-     * @param up       {@code false} only when a breaker named in {@code downWhenOpen} rejects calls
+     * @param up       {@code false} only when a breaker named in {@code downWhenOpen} is FORCED_OPEN,
+     *                 or OPEN and still waiting
      * @param breakers each breaker's state, by name, sorted
      */
     public record Report(boolean up, Map<String, BreakerHealth> breakers) {
@@ -52,9 +62,10 @@ public final class BreakersHealth {
 
     /**
      * @param state          the breaker's state
+     * @param readyToProbe   OPEN with its wait elapsed: the next call will be a probe
      * @param failureRate    its failure rate in percent, or -1 while the window holds too few calls
-     * @param downWhenOpen   whether this breaker makes the application DOWN while it rejects calls
+     * @param downWhenOpen   whether this breaker makes the application DOWN while it is open and waiting
      */
-    public record BreakerHealth(State state, float failureRate, boolean downWhenOpen) {
+    public record BreakerHealth(State state, boolean readyToProbe, float failureRate, boolean downWhenOpen) {
     }
 }

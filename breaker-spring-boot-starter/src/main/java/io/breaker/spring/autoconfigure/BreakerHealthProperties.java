@@ -12,8 +12,9 @@ import java.util.Set;
 public class BreakerHealthProperties {
 
     /**
-     * Breakers that make the application DOWN while they reject calls (OPEN, HALF_OPEN or FORCED_OPEN);
-     * '*' means every breaker. By default none does: an open breaker is reported but the application stays UP.
+     * Breakers that make the application DOWN while they are FORCED_OPEN, or OPEN with time left to wait
+     * (once a probe is due they report UP, so that traffic can bring the probe); '*' means every
+     * breaker. By default none does: an open breaker is reported but the application stays UP.
      */
     private Set<String> downWhenOpen = new LinkedHashSet<>();
 

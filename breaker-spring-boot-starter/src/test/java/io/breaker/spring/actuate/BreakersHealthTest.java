@@ -2,13 +2,16 @@ package io.breaker.spring.actuate;
 
 import io.breaker.BreakerConfig;
 import io.breaker.BreakerRegistry;
+import io.breaker.CircuitBreaker;
 import io.breaker.State;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.actuate.health.Health;
 import org.springframework.boot.actuate.health.Status;
 
+import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -49,6 +52,38 @@ class BreakersHealthTest {
         registry.breaker("payments");
 
         assertThat(new BreakersHealth(registry, Set.of("payments")).check().up()).isTrue();
+    }
+
+    @Test
+    void anOpenBreakerWhoseWaitElapsedIsReadyToProbeAndNoLongerHoldsTheApplicationDown() {
+        AtomicLong now = new AtomicLong();
+        BreakerRegistry timed = BreakerRegistry.of(BreakerConfig.builder().minimumNumberOfCalls(1)
+                .waitDurationInOpenState(Duration.ofSeconds(10)).build(), Map.of(), now::get);
+        CircuitBreaker breaker = timed.breaker("wholesaler");
+        breaker.onError(breaker.tryAcquirePermit(), 0L, new IllegalStateException("down"));
+        BreakersHealth health = new BreakersHealth(timed, Set.of("wholesaler"));
+        assertThat(health.check().up()).isFalse();
+        assertThat(health.check().breakers().get("wholesaler").readyToProbe()).isFalse();
+
+        now.addAndGet(Duration.ofSeconds(10).toNanos());
+
+        assertThat(health.check().up()).isTrue();
+        assertThat(health.check().breakers().get("wholesaler").readyToProbe()).isTrue();
+        assertThat(breaker.getState()).as("reading health changes nothing").isEqualTo(State.OPEN);
+    }
+
+    @Test
+    void aHalfOpenBreakerIsProbingAndDoesNotHoldTheApplicationDown() {
+        AtomicLong now = new AtomicLong();
+        BreakerRegistry timed = BreakerRegistry.of(BreakerConfig.builder().minimumNumberOfCalls(1)
+                .waitDurationInOpenState(Duration.ofSeconds(10)).build(), Map.of(), now::get);
+        CircuitBreaker breaker = timed.breaker("wholesaler");
+        breaker.onError(breaker.tryAcquirePermit(), 0L, new IllegalStateException("down"));
+        now.addAndGet(Duration.ofSeconds(10).toNanos());
+        assertThat(breaker.tryAcquirePermit()).isNotEqualTo(CircuitBreaker.NO_PERMIT);
+        assertThat(breaker.getState()).isEqualTo(State.HALF_OPEN);
+
+        assertThat(new BreakersHealth(timed, Set.of("wholesaler")).check().up()).isTrue();
     }
 
     @Test
