@@ -37,10 +37,13 @@ public final class TimeWindow extends SlidingWindow {
     private static final VarHandle HEAD;
     private static final VarHandle TOTAL_CALLS;
     private static final VarHandle TOTAL_BAD;
+    private static final VarHandle DRAINING;
     private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
     private static final long NANOS_PER_SECOND = 1_000_000_000L;
     /** Buckets beyond the window's seconds: how far ahead a drained bucket is reused. */
     static final int SPARE = 3;
+    /** How often a reader retries a pair of totals that a drain straddled before it reads anyway. */
+    private static final int READ_ATTEMPTS = 64;
 
     static {
         try {
@@ -48,6 +51,7 @@ public final class TimeWindow extends SlidingWindow {
             HEAD = lookup.findVarHandle(TimeWindow.class, "head", long.class);
             TOTAL_CALLS = lookup.findVarHandle(TimeWindow.class, "totalCalls", long.class);
             TOTAL_BAD = lookup.findVarHandle(TimeWindow.class, "totalBad", long.class);
+            DRAINING = lookup.findVarHandle(TimeWindow.class, "draining", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -64,6 +68,10 @@ public final class TimeWindow extends SlidingWindow {
     private volatile long totalCalls;
     @SuppressWarnings("unused") // accessed through TOTAL_BAD
     private volatile long totalBad;
+    /** Drains under way, and drains completed: a reader retries when a drain ran between its two reads. */
+    @SuppressWarnings("unused") // accessed through DRAINING
+    private volatile int draining;
+    private volatile long drains;
     /**
      * Set when a drain removed calls, cleared by the next success, which then asks for a verdict.
      * A plain volatile flag is enough: a lost clear only costs one more evaluation.
@@ -117,16 +125,53 @@ public final class TimeWindow extends SlidingWindow {
     @Override
     public int evaluate(long nowNanos) {
         advance(nowNanos);
-        long packedBad = (long) TOTAL_BAD.getVolatile(this);
-        return verdict((long) TOTAL_CALLS.getVolatile(this), failed(packedBad), slow(packedBad));
+        // As totals(), without its array: this runs on the call path.
+        for (int attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
+            long before = drains;
+            if ((int) DRAINING.getVolatile(this) == 0) {
+                long calls = (long) TOTAL_CALLS.getVolatile(this);
+                long bad = (long) TOTAL_BAD.getVolatile(this);
+                if ((int) DRAINING.getVolatile(this) == 0 && drains == before) {
+                    return verdict(calls, failed(bad), slow(bad));
+                }
+            }
+        }
+        long calls = (long) TOTAL_CALLS.getVolatile(this);
+        long bad = (long) TOTAL_BAD.getVolatile(this);
+        return verdict(calls, Math.min(calls, failed(bad)), Math.min(calls, slow(bad)));
     }
 
     @Override
     public int[] counts(long nowNanos) {
         advance(nowNanos);
-        long packedBad = (long) TOTAL_BAD.getVolatile(this);
-        long total = (long) TOTAL_CALLS.getVolatile(this);
-        return new int[] {clamp(total), clamp(failed(packedBad)), clamp(slow(packedBad))};
+        long[] totals = totals();
+        long total = totals[0];
+        return new int[] {clamp(total), clamp(Math.min(total, failed(totals[1]))), clamp(Math.min(total, slow(totals[1])))};
+    }
+
+    /**
+     * The calls and the packed bad counts, read so that no drain ran between the two reads: a drain
+     * takes a whole second's calls, so a pair straddling one could show more failures than calls
+     * and trip the breaker on a rate above 100%. A drain is rare (once per second) and short; a
+     * reader that keeps meeting one (a drainer descheduled mid-drain) reads anyway after a bound,
+     * and the counts are clamped so that failed and slow never exceed calls.
+     */
+    private long[] totals() {
+        long calls = 0L;
+        long bad = 0L;
+        for (int attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
+            long before = drains;
+            if ((int) DRAINING.getVolatile(this) == 0) {
+                calls = (long) TOTAL_CALLS.getVolatile(this);
+                bad = (long) TOTAL_BAD.getVolatile(this);
+                if ((int) DRAINING.getVolatile(this) == 0 && drains == before) {
+                    return new long[] {calls, bad};
+                }
+            }
+        }
+        calls = (long) TOTAL_CALLS.getVolatile(this);
+        bad = (long) TOTAL_BAD.getVolatile(this);
+        return new long[] {calls, Math.min(failed(bad), calls) << 32 | Math.max(0, Math.min(slow(bad), calls))};
     }
 
     @Override
@@ -142,8 +187,16 @@ public final class TimeWindow extends SlidingWindow {
             if (HEAD.compareAndSet(this, seen, second)) {
                 // The seconds (seen - N, second - N] left the window; no bucket needs draining twice.
                 long first = Math.max(Math.max(0, seen - seconds + 1), second - seconds - calls.length + 1);
-                for (long expired = first; expired <= second - seconds; expired++) {
-                    drain((int) (expired % calls.length));
+                if (first <= second - seconds) {
+                    DRAINING.getAndAdd(this, 1);
+                    try {
+                        for (long expired = first; expired <= second - seconds; expired++) {
+                            drain((int) (expired % calls.length));
+                        }
+                    } finally {
+                        drains++; // only under DRAINING > 0; readers compare it, a lost increment only costs a retry
+                        DRAINING.getAndAdd(this, -1);
+                    }
                 }
                 break;
             }

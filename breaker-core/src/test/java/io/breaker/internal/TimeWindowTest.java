@@ -63,4 +63,40 @@ class TimeWindowTest {
         window.record(FAILED_CALL, 0L);
         assertThat(window.evaluate(0L)).isEqualTo(SlidingWindow.FAILURE_RATE_REACHED);
     }
+
+    @Test
+    void aReaderNeverSeesTheFailuresOfASecondThatADrainAlreadyTookTheCallsOf() throws Exception {
+        // Each second first holds only failures, then the next second only successes: a pair of
+        // totals read across the drain in between would show more failures than calls (a rate above
+        // 100%, which evaluate() would turn into a trip).
+        TimeWindow oneSecond = new TimeWindow(1, 1, 50, 100, 0L);
+        java.util.concurrent.atomic.AtomicLong now = new java.util.concurrent.atomic.AtomicLong();
+        java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.atomic.AtomicReference<String> broken = new java.util.concurrent.atomic.AtomicReference<>();
+        Thread reader = new Thread(() -> {
+            while (!done.get() && broken.get() == null) {
+                int[] counts = oneSecond.counts(now.get());
+                if (counts[1] > counts[0]) {
+                    broken.set(counts[1] + " failed of " + counts[0] + " calls");
+                }
+            }
+        });
+        reader.start();
+        try {
+            for (int second = 0; second < 20_000 && broken.get() == null; second += 2) {
+                now.set(second * SECOND);
+                for (int i = 0; i < 20; i++) {
+                    oneSecond.record(FAILED_CALL, second * SECOND);
+                }
+                now.set((second + 1) * SECOND);
+                for (int i = 0; i < 20; i++) {
+                    oneSecond.record(SlidingWindow.CALL, (second + 1) * SECOND);
+                }
+            }
+        } finally {
+            done.set(true);
+            reader.join();
+        }
+        assertThat(broken.get()).as("a read straddling a drain").isNull();
+    }
 }
