@@ -599,8 +599,16 @@ public final class CircuitBreaker {
                     continue;
                 }
                 next = Phase.open(current.window, now, probeAt);
-            } else if (target == State.HALF_OPEN || target == current.state) {
-                return false; // HALF_OPEN: this instance holds the fleet's lease and probes locally
+            } else if (target == State.HALF_OPEN) {
+                if (current.state != State.OPEN) {
+                    return false; // already probing here, or a state the lease no longer matters to
+                }
+                // This instance holds the fleet's probe lease (won by a request that answered late or
+                // asynchronously): its next caller takes the probe permit.
+                next = Phase.halfOpen(current.window, current.openedAtNanos, current.openedAtEpochMillis,
+                        clock.nanoTime() + Math.min(leaseNanos, Math.max(verdict.remainingNanos(), MIN_SHARED_WAIT_NANOS)));
+            } else if (target == current.state) {
+                return false;
             } else if (target == State.FORCED_OPEN) {
                 next = new Phase(State.FORCED_OPEN, current.window, 0L, 0L, System.currentTimeMillis(), 0L);
             } else {

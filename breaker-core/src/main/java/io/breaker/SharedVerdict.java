@@ -6,9 +6,11 @@ package io.breaker;
  * runs out.
  *
  * @param state          {@link State#CLOSED}, {@link State#OPEN}, {@link State#FORCED_OPEN},
- *                       {@link State#FORCED_CLOSED}, or {@link State#HALF_OPEN} only as the answer to
- *                       {@link SharedState#tryAcquireProbe()}: this instance holds the fleet's probe lease
- * @param remainingNanos for {@link State#OPEN}: time left until a probe may be tried (0 when due); otherwise 0
+ *                       {@link State#FORCED_CLOSED}, or {@link State#HALF_OPEN}: this instance holds the
+ *                       fleet's probe lease (an OPEN breaker then moves to HALF_OPEN and its next caller
+ *                       probes)
+ * @param remainingNanos for {@link State#OPEN}: time left until a probe may be tried (0 when due); for
+ *                       {@link State#HALF_OPEN}: time left on this instance's lease; otherwise 0
  * @param cause          why the fleet is in this state (used for the local transition it leads to)
  */
 public record SharedVerdict(State state, long remainingNanos, TransitionCause cause) {

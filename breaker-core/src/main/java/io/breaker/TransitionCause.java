@@ -19,5 +19,17 @@ public enum TransitionCause {
     PROBES_SUCCEEDED,
 
     /** An operator forced or released the breaker. */
-    OPERATOR
+    OPERATOR,
+
+    /**
+     * A shared breaker's store lost its state (for example Redis restarted without persistence, failed
+     * over, was flushed or evicted the keys) and the state came back from the instances' memory.
+     */
+    STORE_RESET,
+
+    /**
+     * A shared breaker's store cannot be reached and the store's failure mode rejects calls meanwhile;
+     * not a verdict on the protected dependency.
+     */
+    STORE_UNAVAILABLE
 }

@@ -14,21 +14,21 @@ final class BreakerScripts {
 
     private static final String FOLDER = "/io/breaker/redis/lua/";
 
-    final RedisScript<List> reportFailure;
-    final RedisScript<List> sync;
+    final RedisScript<List> report;
     final RedisScript<List> acquireProbe;
     final RedisScript<List> probeFailed;
     final RedisScript<List> close;
     final RedisScript<List> force;
+    final RedisScript<List> seed;
 
     BreakerScripts() {
         String common = read("common.lua");
-        reportFailure = script(common, "report-failure.lua");
-        sync = script(common, "sync.lua");
+        report = script(common, "report.lua");
         acquireProbe = script(common, "acquire-probe.lua");
         probeFailed = script(common, "probe-failed.lua");
         close = script(common, "close.lua");
         force = script(common, "force.lua");
+        seed = script(common, "seed.lua");
     }
 
     private static RedisScript<List> script(String common, String file) {

@@ -7,9 +7,15 @@ import io.breaker.SharedState;
 import io.breaker.SharedVerdict;
 import io.breaker.SlidingWindowType;
 import io.breaker.State;
+import io.breaker.TransitionCause;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.springframework.data.redis.core.script.RedisScript;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
@@ -17,17 +23,40 @@ import java.util.function.Consumer;
 
 /**
  * One breaker's link to its shared state in Redis. Keys: {@code {breaker:<name>}:state} (a hash),
- * {@code {breaker:<name>}:window} and {@code {breaker:<name>}:ring} (the shared window); the hash tag
- * puts them in one Redis Cluster slot, as a multi-key script needs.
+ * {@code :window} and {@code :ring} (the shared window) and {@code :ack:<instance>} (the newest
+ * report of this instance that Redis applied); the hash tag puts them in one Redis Cluster slot.
  *
- * <p>The cached state is refreshed from calls, never from a timer: the first call (a success, or any
- * {@link #touch()}) that finds the breaker's clock past {@link #nextRefreshAt} wins a compare-and-set
- * moving it one cache TTL ahead, and hands the refresh to the store's command pool without waiting.
+ * <p>The rules it keeps (see common.lua for the scripts' side):
+ * <ul>
+ * <li><b>No timer.</b> The cached state is refreshed from calls: the first call that finds the
+ *     breaker's clock past {@link #nextRefreshAt} wins a compare-and-set and hands one refresh to the
+ *     store's command pool, without waiting.</li>
+ * <li><b>Answers in order.</b> Every answer carries the shared state's incarnation and version. One
+ *     older than the newest applied is skipped, unless its request was sent after that newest answer
+ *     came (then Redis itself went back: it is applied).</li>
+ * <li><b>Reports are not lost.</b> A failure, and the successes counted before it, become a
+ *     numbered report kept until Redis acknowledges it; a report that timed out is sent again with
+ *     the next one, and Redis skips what it already applied. Successes carry the window position at
+ *     which they began to be counted, so that a late batch never pushes out newer failures.</li>
+ * <li><b>A lost state is put back.</b> An answer of a new incarnation means Redis lost the state; an
+ *     instance that remembers OPEN, its own probe lease or a forced state seeds it again (see
+ *     seed.lua) instead of adopting the empty CLOSED.</li>
+ * <li><b>Never block a thread that must deliver the answer.</b> On a Redis client's or Reactor's
+ *     event loop, transitions and reports are sent without waiting; their answers are adopted when
+ *     they come.</li>
+ * </ul>
  */
 final class RedisSharedState implements SharedState {
 
+    private static final Log LOG = LogFactory.getLog(RedisStateStore.class);
+    /** Reports kept for sending again at most; beyond that the oldest are dropped (Redis is very slow). */
+    private static final int MAX_UNACKED = 256;
+    /** Values per report in report.lua's arguments. */
+    private static final int REPORT_ARGS = 8;
+
     private final RedisStateStore store;
     private final BreakerScripts scripts;
+    private final String name;
     private final List<String> keys;
     /** ARGV[1..9] of every script (see common.lua). */
     private final String[] common;
@@ -38,19 +67,28 @@ final class RedisSharedState implements SharedState {
     private final AtomicLong nextRefreshAt = new AtomicLong();
     /** The breaker's clock (given by {@link #connect}); written once, before any call can read it. */
     private volatile NanoClock clock = NanoClock.system();
-    /** Successes since the last refresh: counted on the call path, sent in one batch per period. */
-    private final LongAdder successes = new LongAdder();
-    /** An operator change Redis could not take yet: replayed when it answers again. */
-    private final AtomicReference<State> pendingOperator = new AtomicReference<>();
     private volatile Consumer<SharedVerdict> adopter;
-    /** The newest answer seen, by the time of the change it reflects. */
-    private final AtomicReference<RedisStateStore.Answer> newest = new AtomicReference<>();
+
+    /** Successes counted since the last report: counted on the call path, sent in one batch. */
+    private final LongAdder successes = new LongAdder();
+    /** Where in the fleet's window the current batch of successes began (null: never heard from Redis). */
+    private volatile Position batchStart;
+    private final AtomicLong reportNumbers = new AtomicLong();
+    private final ConcurrentLinkedDeque<Report> unacked = new ConcurrentLinkedDeque<>();
+
+    /** The newest answer applied, and the numbers that order answers against it. */
+    private final AtomicReference<Applied> newest = new AtomicReference<>();
+    private final AtomicLong receipts = new AtomicLong();
+
+    /** An operator change Redis could not take yet: replayed when it answers again. */
+    private final AtomicReference<OperatorChange> pendingOperator = new AtomicReference<>();
 
     RedisSharedState(RedisStateStore store, String name, BreakerConfig config) {
         this.store = store;
         this.scripts = store.scripts();
+        this.name = name;
         String tag = "{breaker:" + name + "}";
-        this.keys = List.of(tag + ":state", tag + ":window", tag + ":ring");
+        this.keys = List.of(tag + ":state", tag + ":window", tag + ":ring", tag + ":ack:" + store.instanceIdArg());
         this.common = new String[] {
                 store.instanceIdArg(),
                 config.getSlidingWindowType() == SlidingWindowType.COUNT_BASED ? "C" : "T",
@@ -78,6 +116,8 @@ final class RedisSharedState implements SharedState {
         touch();
     }
 
+    // ---------------------------------------------------------------- the call path
+
     @Override
     public void recordSuccess() {
         successes.increment();
@@ -103,20 +143,21 @@ final class RedisSharedState implements SharedState {
 
     @Override
     public SharedVerdict recordFailure(CallOutcome outcome) {
-        String bits = switch (outcome) {
-            case FAILURE -> "3";
-            case SLOW_SUCCESS -> "5";
-            case SLOW_FAILURE -> "7";
-            default -> null;
+        int bits = switch (outcome) {
+            case FAILURE -> 3;
+            case SLOW_SUCCESS -> 5;
+            case SLOW_FAILURE -> 7;
+            default -> 0;
         };
-        if (bits == null) {
+        if (bits == 0 || !store.isAvailable()) {
+            return store.isAvailable() ? null : store.unavailable();
+        }
+        String[] args = reportArgs(bits);
+        if (EventLoops.isCurrent()) {
+            send(scripts.report, args, true);
             return null;
         }
-        List<?> answer = call(scripts.reportFailure, bits, Long.toString(successes.sumThenReset()));
-        if (answer == null) {
-            touch(); // Redis known down or silent: a due refresh tries it again (at most once per TTL per store)
-        }
-        return answerOrFallback(answer);
+        return send(scripts.report, args, false);
     }
 
     @Override
@@ -126,105 +167,201 @@ final class RedisSharedState implements SharedState {
 
     @Override
     public SharedVerdict tryAcquireProbe() {
-        return answerOrFallback(call(scripts.acquireProbe));
+        if (!store.isAvailable()) {
+            return store.unavailable();
+        }
+        if (EventLoops.isCurrent()) {
+            send(scripts.acquireProbe, args(), true); // a won lease moves the breaker to HALF_OPEN when it comes
+            return stayOpen();
+        }
+        SharedVerdict verdict = send(scripts.acquireProbe, args(), false);
+        if (verdict != null) {
+            return verdict;
+        }
+        // No answer in time, but Redis is up (or this caller was interrupted): another instance may
+        // hold the lease. Never probe on a guess; the answer, if it comes, is adopted.
+        return store.isAvailable() ? stayOpen() : store.unavailable();
     }
 
     @Override
     public SharedVerdict probeFailed() {
-        return answerOrFallback(call(scripts.probeFailed));
+        return transition(scripts.probeFailed);
     }
 
     @Override
     public SharedVerdict probesSucceeded() {
-        return answerOrFallback(call(scripts.close));
+        return transition(scripts.close);
     }
 
     @Override
     public SharedVerdict operatorSets(State target) {
-        List<?> answer = call(scripts.force, target.name());
-        if (answer == null) {
-            pendingOperator.set(target); // the local breaker changes now; the fleet when Redis is back
+        OperatorChange change = new OperatorChange(target, System.currentTimeMillis());
+        pendingOperator.set(change); // until Redis takes it: the local breaker changes now, the fleet later
+        SharedVerdict verdict = send(scripts.force, args(target.name(), Long.toString(change.atMillis())), false);
+        if (verdict != null) {
+            pendingOperator.compareAndSet(change, null);
+        }
+        return verdict;
+    }
+
+    /** A probe's outcome: waits for the fleet's answer, unless on an event loop (then the local breaker decides now). */
+    private SharedVerdict transition(RedisScript<List> script) {
+        if (!store.isAvailable()) {
+            return store.unavailable();
+        }
+        if (EventLoops.isCurrent()) {
+            send(script, args(), true);
             return null;
         }
-        pendingOperator.set(null);
-        return answerOrFallback(answer);
+        return send(script, args(), false);
     }
+
+    /** OPEN for one store timeout: the caller is rejected and the next one asks again. */
+    private SharedVerdict stayOpen() {
+        return new SharedVerdict(State.OPEN, store.timeoutNanos(), TransitionCause.WAIT_ELAPSED);
+    }
+
+    // ---------------------------------------------------------------- the command pool's side
 
     /**
      * On a command thread, started by {@link #touch()}: replays a pending operator change, then sends
-     * the batch of successes and adopts the fleet's state. Returns {@code false} if Redis gave no answer.
+     * the reports and successes not yet acknowledged, and adopts the fleet's state. Returns
+     * {@code false} if Redis gave no answer.
      */
     boolean refresh() {
-        State pending = pendingOperator.get();
+        OperatorChange pending = pendingOperator.get();
         if (pending != null) {
-            List<?> answer = store.run(scripts.force, keys, args(pending.name()), true);
+            long sentAfter = receipts.get();
+            RedisStateStore.Answer answer = store.run(scripts.force,
+                    keys, args(pending.target().name(), Long.toString(pending.atMillis())), true,
+                    late -> adopt(accept(late, sentAfter)));
             if (answer == null) {
                 return false;
             }
             pendingOperator.compareAndSet(pending, null);
-            adoptInOrder(store.read(answer));
+            adopt(accept(answer, sentAfter));
         }
-        long batch = store.isAvailable() ? successes.sumThenReset() : 0L;
-        List<?> answer = store.run(scripts.sync, keys, args(Long.toString(batch)), true);
-        RedisStateStore.Answer read = answer == null ? null : store.read(answer);
-        if (read == null) {
+        long sentAfter = receipts.get();
+        RedisStateStore.Answer answer = store.run(scripts.report, keys, reportArgs(0), true,
+                late -> adopt(accept(late, sentAfter)));
+        if (answer == null) {
             return false;
         }
-        adoptInOrder(read);
+        adopt(accept(answer, sentAfter));
         return true;
     }
 
     /**
-     * Adopts a refresh's answer, then the newest answer seen if a caller got a newer one meanwhile:
-     * a refresh computed before a trip must not leave the breaker CLOSED after the caller that
-     * learned of the trip adopted OPEN (whichever adopts last, the newest state ends up adopted).
+     * Redis answers again after an outage: what was counted meanwhile belongs to no window the fleet
+     * still has (the local breaker counted it), so it is dropped; the next call refreshes at once,
+     * replaying a pending operator change first.
      */
-    private void adoptInOrder(RedisStateStore.Answer answer) {
-        if (answer == null) {
-            return;
-        }
-        note(answer);
-        adopt(answer.verdict());
-        RedisStateStore.Answer latest = newest.get();
-        if (latest != null && latest.since() > answer.since()) {
-            adopt(latest.verdict());
+    void storeRecovered() {
+        successes.reset();
+        unacked.clear();
+        nextRefreshAt.set(clock.nanoTime());
+    }
+
+    /**
+     * Reject while Redis is down: the breaker reads OPEN, unless an operator forced it (a forced state
+     * is the operator's, whatever the store does).
+     */
+    void holdOpen() {
+        OperatorChange pending = pendingOperator.get();
+        Applied known = newest.get();
+        boolean forced = (pending != null && pending.target().isForced())
+                || (known != null && known.answer().verdict().state().isForced());
+        if (!forced) {
+            adopt(store.unavailable());
         }
     }
 
-    private void note(RedisStateStore.Answer answer) {
-        if (answer.verdict().state() != State.CLOSED) {
-            // Successes counted before this instance learned the fleet is not CLOSED are late
-            // outcomes, dropped as late failures are: they must not land in the next CLOSED window.
-            successes.reset();
+    // ---------------------------------------------------------------- sending and answers
+
+    /**
+     * Sends one script. Waiting: returns the verdict to adopt, or {@code null} (no answer in time, or
+     * one older than what was applied). Not waiting: returns {@code null}, and the answer is adopted
+     * when it comes. Either way a late answer is not lost.
+     */
+    private SharedVerdict send(RedisScript<List> script, String[] args, boolean async) {
+        long sentAfter = receipts.get();
+        if (async) {
+            store.runAsync(script, keys, args, answer -> adopt(accept(answer, sentAfter)));
+            return null;
         }
+        RedisStateStore.Answer answer = store.run(script, keys, args, false, late -> adopt(accept(late, sentAfter)));
+        return answer == null ? null : accept(answer, sentAfter);
+    }
+
+    /**
+     * Applies an answer in order; returns the verdict to adopt, or {@code null} to adopt nothing. An
+     * answer of a new incarnation (Redis lost the state) first seeds the state this instance remembers.
+     */
+    private SharedVerdict accept(RedisStateStore.Answer answer, long sentAfter) {
+        if (answer == null) {
+            return null;
+        }
+        unacked.removeIf(report -> report.number() <= answer.acked());
         while (true) {
-            RedisStateStore.Answer current = newest.get();
-            if (current != null && current.since() > answer.since()) {
-                return;
+            Applied current = newest.get();
+            RedisStateStore.Answer applying = answer;
+            if (current != null) {
+                boolean sameIncarnation = current.answer().incarnation().equals(answer.incarnation());
+                if (sameIncarnation && answer.version() < current.answer().version() && sentAfter < current.receipt()) {
+                    return null; // overtaken by a newer answer: applying it would move the breaker back
+                }
+                if (!sameIncarnation) {
+                    applying = seed(current, answer);
+                }
             }
-            if (newest.compareAndSet(current, answer)) {
-                return;
+            Applied next = new Applied(applying, clock.nanoTime(), receipts.incrementAndGet());
+            if (newest.compareAndSet(current, next)) {
+                if (batchStart == null) {
+                    batchStart = new Position(applying.incarnation(), applying.windowEpoch(), applying.windowSeq());
+                }
+                OperatorChange pending = pendingOperator.get();
+                if (pending != null && applying.operatorAt() < pending.atMillis()) {
+                    return null; // the fleet has not seen this instance's operator change yet: keep it
+                }
+                return applying.verdict();
             }
         }
     }
 
     /**
-     * Redis is back: successes counted while it was down would land in a later window, so they are
-     * dropped; the next answer is adopted whatever its time (Redis may have lost its data); and the
-     * breaker's next call refreshes it (replaying a pending operator change), without waiting a TTL.
+     * Redis lost the state (a new incarnation): an instance that remembers a state worth keeping puts
+     * it back. Returns the answer to apply: the seed's, or the fresh one when there is nothing to put
+     * back, or (while a seed sent without waiting is on its way) the remembered state in the new
+     * incarnation.
      */
-    void storeRecovered() {
-        successes.reset();
-        newest.set(null);
-        nextRefreshAt.set(clock.nanoTime());
-    }
-
-    /** Fail closed: while Redis is down the breaker reads OPEN (unless an operator forced it meanwhile). */
-    void holdOpen() {
-        State pending = pendingOperator.get();
-        if (pending == null || !pending.isForced()) {
-            adopt(store.unavailable());
+    private RedisStateStore.Answer seed(Applied remembered, RedisStateStore.Answer fresh) {
+        SharedVerdict known = remembered.answer().verdict();
+        State state = known.state();
+        if (state == State.CLOSED) {
+            return fresh;
         }
+        long remainingNanos = Math.max(0L, known.remainingNanos() - (clock.nanoTime() - remembered.receivedNanos()));
+        if (state == State.HALF_OPEN && remainingNanos == 0) {
+            state = State.OPEN; // this instance's lease ran out meanwhile: a probe is due
+        }
+        long remainingMillis = TimeUnit.NANOSECONDS.toMillis(remainingNanos);
+        String[] args = args(state.name(), Long.toString(remainingMillis),
+                Long.toString(remembered.answer().operatorAt()));
+        LOG.warn("Breaker state store lost the shared state: store=redis breaker=" + name + " cause="
+                + TransitionCause.STORE_RESET + " remembered=" + state + " remainingMs=" + remainingMillis
+                + "; putting it back from this instance's memory (a lost state never closes the fleet)");
+        if (!EventLoops.isCurrent()) {
+            RedisStateStore.Answer seeded = store.run(scripts.seed, keys, args, true, null);
+            if (seeded != null && seeded.incarnation().equals(fresh.incarnation())) {
+                return seeded;
+            }
+        } else {
+            store.runAsync(scripts.seed, keys, args, answer -> adopt(accept(answer, receipts.get())));
+        }
+        // The seed's answer is not here (yet): keep the remembered state, in the new incarnation.
+        return new RedisStateStore.Answer(new SharedVerdict(state, remainingNanos, TransitionCause.STORE_RESET),
+                fresh.version(), fresh.incarnation(), fresh.windowEpoch(), fresh.windowSeq(), fresh.acked(),
+                remembered.answer().operatorAt(), fresh.fresh());
     }
 
     private void adopt(SharedVerdict verdict) {
@@ -234,8 +371,38 @@ final class RedisSharedState implements SharedState {
         }
     }
 
-    private List<?> call(RedisScript<List> script, String... own) {
-        return store.run(script, keys, args(own), false);
+    /**
+     * report.lua's arguments: every report not acknowledged yet, plus a new one carrying {@code bits}
+     * (a failed or slow call, or 0) and the successes counted since the last report.
+     */
+    private String[] reportArgs(int bits) {
+        long batch = successes.sumThenReset();
+        Position start = batchStart;
+        Applied known = newest.get();
+        Position now = known == null ? null
+                : new Position(known.answer().incarnation(), known.answer().windowEpoch(), known.answer().windowSeq());
+        if (bits != 0 || batch > 0) {
+            unacked.addLast(new Report(reportNumbers.incrementAndGet(), bits, batch, start, now));
+            while (unacked.size() > MAX_UNACKED) {
+                unacked.pollFirst();
+            }
+        }
+        batchStart = now; // the next batch begins here (or later: placed no further forward than this)
+        List<Report> reports = new ArrayList<>(unacked);
+        String[] own = new String[1 + reports.size() * REPORT_ARGS];
+        own[0] = Integer.toString(reports.size());
+        int i = 1;
+        for (Report report : reports) {
+            own[i++] = Long.toString(report.number());
+            own[i++] = Integer.toString(report.bits());
+            own[i++] = Long.toString(report.successes());
+            own[i++] = report.successesFrom() == null ? "" : report.successesFrom().incarnation();
+            own[i++] = report.successesFrom() == null ? "0" : Long.toString(report.successesFrom().epoch());
+            own[i++] = report.successesFrom() == null ? "0" : Long.toString(report.successesFrom().seq());
+            own[i++] = report.reportedIn() == null ? "" : report.reportedIn().incarnation();
+            own[i++] = report.reportedIn() == null ? "0" : Long.toString(report.reportedIn().epoch());
+        }
+        return args(own);
     }
 
     private String[] args(String... own) {
@@ -245,13 +412,22 @@ final class RedisSharedState implements SharedState {
         return all;
     }
 
-    /** A caller's answer, adopted by the breaker itself; remembered so a slower refresh cannot undo it. */
-    private SharedVerdict answerOrFallback(List<?> answer) {
-        RedisStateStore.Answer read = answer == null ? null : store.read(answer);
-        if (read == null) {
-            return store.unavailable();
-        }
-        note(read);
-        return read.verdict();
+    /** A place in the fleet's window: which incarnation and epoch, and how many outcomes it held. */
+    private record Position(String incarnation, long epoch, long seq) {
+    }
+
+    /**
+     * One report: a failed or slow call ({@code bits}, 0 for none), the successes counted before it
+     * and where they began, and the window the instance knew when it reported.
+     */
+    private record Report(long number, int bits, long successes, Position successesFrom, Position reportedIn) {
+    }
+
+    /** An applied answer, when it came (breaker clock) and its receipt number (orders requests against it). */
+    private record Applied(RedisStateStore.Answer answer, long receivedNanos, long receipt) {
+    }
+
+    /** An operator's change and when (wall clock, ms) it was made: the newest one wins in Redis. */
+    private record OperatorChange(State target, long atMillis) {
     }
 }

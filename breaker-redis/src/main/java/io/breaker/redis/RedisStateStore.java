@@ -16,9 +16,10 @@ import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadFactory;
@@ -27,6 +28,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 /**
@@ -120,7 +122,10 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
         return shared;
     }
 
-    /** Whether Redis answered the last operation tried. */
+    /**
+     * Whether Redis is taken to be reachable: {@code false} during an outage (see {@link StoreHealth}
+     * for when one starts), while breakers protect each instance on its own or reject calls.
+     */
     public boolean isAvailable() {
         return health.isAvailable();
     }
@@ -131,6 +136,11 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
      */
     public long getFailureCount() {
         return health.failures();
+    }
+
+    /** Outages since the store was created: episodes during which each instance acted on its own. */
+    public long getOutageCount() {
+        return health.outages();
     }
 
     /** This instance's id in the fleet (the owner of the probe leases it wins). */
@@ -162,66 +172,135 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
     }
 
     /**
-     * Runs one script and waits at most the timeout. Returns {@code null} (and counts a failure)
-     * on timeout, error, or when Redis is known to be down and {@code evenIfDown} is false.
+     * Runs one script and waits at most the timeout. Returns the answer, or {@code null} on timeout,
+     * error, interruption, or when Redis is known to be down and {@code evenIfDown} is false. An
+     * answer that arrives after the caller stopped waiting is not lost: it goes to {@code late}
+     * (on a command thread), and it tells the store that Redis is up, only slow.
      */
-    List<?> run(RedisScript<List> script, List<String> keys, String[] args, boolean evenIfDown) {
+    Answer run(RedisScript<List> script, List<String> keys, String[] args, boolean evenIfDown, Consumer<Answer> late) {
         if (!evenIfDown && !health.isAvailable()) {
             health.skipped();
             return null;
         }
-        Future<List> pending;
+        CompletableFuture<List> pending;
         try {
-            pending = commands.submit(() -> redis.execute(script, keys, (Object[]) args));
+            pending = CompletableFuture.supplyAsync(() -> redis.execute(script, keys, (Object[]) args), commands);
         } catch (RejectedExecutionException busy) {
-            health.failed(busy);
+            health.failed(busy, false);
             return null;
         }
         try {
             List<?> answer = pending.get(evenIfDown && !warm ? WARM_UP_NANOS : timeoutNanos, TimeUnit.NANOSECONDS);
-            warm = true;
-            if (health.succeeded()) {
-                attached.forEach(RedisSharedState::storeRecovered);
-            }
-            return answer;
+            return answered(answer);
         } catch (TimeoutException e) {
-            pending.cancel(true);
-            health.failed(new TimeoutException("no answer from Redis within " + settings.timeout().toMillis() + "ms"));
+            health.failed(new TimeoutException("no answer from Redis within " + settings.timeout().toMillis() + "ms"),
+                    false);
         } catch (ExecutionException e) {
-            health.failed(e.getCause() != null ? e.getCause() : e);
+            Throwable cause = e.getCause() != null ? e.getCause() : e;
+            health.failed(cause, true);
+            return null;
         } catch (InterruptedException e) {
-            pending.cancel(true);
+            // The caller was interrupted, not Redis: no failure of the store; the answer still counts.
             Thread.currentThread().interrupt();
-            health.skipped();
         }
+        pending.whenComplete((answer, error) -> {
+            if (error == null) {
+                Answer read = answered(answer);
+                if (read != null && late != null) {
+                    late.accept(read);
+                }
+            }
+        });
         return null;
     }
 
-    /** What a breaker adopts when Redis gave no answer: nothing (fail open) or OPEN until the next refresh. */
-    SharedVerdict unavailable() {
-        return settings.failureMode() == StoreFailureMode.OPEN ? null
-                : new SharedVerdict(State.OPEN, settings.stateCacheTtl().toNanos(), TransitionCause.FAILURE_RATE);
+    /**
+     * Runs one script without waiting for it: for a caller on a thread that must not block (a Redis
+     * client's or Reactor's event loop, which may be the very thread that has to deliver the answer).
+     * The answer goes to {@code then}, on a command thread; none comes when Redis does not answer.
+     */
+    void runAsync(RedisScript<List> script, List<String> keys, String[] args, Consumer<Answer> then) {
+        if (!health.isAvailable()) {
+            health.skipped();
+            return;
+        }
+        try {
+            CompletableFuture.supplyAsync(() -> redis.execute(script, keys, (Object[]) args), commands)
+                    .orTimeout(evenIfWarm(), TimeUnit.NANOSECONDS)
+                    .whenComplete((answer, error) -> {
+                        if (error == null) {
+                            Answer read = answered(answer);
+                            if (read != null) {
+                                then.accept(read);
+                            }
+                        } else {
+                            Throwable cause = error instanceof CompletionException && error.getCause() != null
+                                    ? error.getCause() : error;
+                            health.failed(cause, !(cause instanceof TimeoutException));
+                        }
+                    });
+        } catch (RejectedExecutionException busy) {
+            health.failed(busy, false);
+        }
+    }
+
+    private long evenIfWarm() {
+        return warm ? timeoutNanos : WARM_UP_NANOS;
+    }
+
+    /** Redis answered (in time or late): reads the answer, and ends an outage if there was one. */
+    private Answer answered(List<?> answer) {
+        warm = true;
+        if (health.succeeded()) {
+            attached.forEach(RedisSharedState::storeRecovered);
+        }
+        return read(answer);
     }
 
     /**
-     * Reads a script's answer, {@code [state, ms until a probe may be tried, cause, changed, since]};
-     * an answer that cannot be read (another version of the scripts?) counts as a store failure.
+     * What a breaker adopts when Redis is known to be unavailable: nothing with protect-locally (the
+     * instance's own breaker decides), OPEN until the next refresh with reject.
+     */
+    SharedVerdict unavailable() {
+        return settings.failureMode() == StoreFailureMode.OPEN ? null
+                : new SharedVerdict(State.OPEN, settings.stateCacheTtl().toNanos(), TransitionCause.STORE_UNAVAILABLE);
+    }
+
+    /**
+     * Reads a script's answer (see common.lua); an answer that cannot be read (another version of the
+     * scripts?) counts as a store failure.
      */
     Answer read(List<?> answer) {
         try {
             State state = State.valueOf(String.valueOf(answer.get(0)));
             long remainingMillis = Long.parseLong(String.valueOf(answer.get(1)));
             TransitionCause cause = TransitionCause.valueOf(String.valueOf(answer.get(2)));
-            long since = Long.parseLong(String.valueOf(answer.get(4)));
-            return new Answer(new SharedVerdict(state, remainingMillis * 1_000_000L, cause), since);
+            return new Answer(new SharedVerdict(state, remainingMillis * 1_000_000L, cause),
+                    Long.parseLong(String.valueOf(answer.get(5))), String.valueOf(answer.get(6)),
+                    Long.parseLong(String.valueOf(answer.get(7))), Long.parseLong(String.valueOf(answer.get(8))),
+                    Long.parseLong(String.valueOf(answer.get(9))), Long.parseLong(String.valueOf(answer.get(10))),
+                    "1".equals(String.valueOf(answer.get(11))));
         } catch (RuntimeException unreadable) {
-            health.failed(new IllegalStateException("unreadable answer from a breaker script: " + answer, unreadable));
+            health.failed(new IllegalStateException("unreadable answer from a breaker script: " + answer, unreadable),
+                    true);
             return null;
         }
     }
 
-    /** A script's answer and the Redis time of the last change it reflects (newer answers win). */
-    record Answer(SharedVerdict verdict, long since) {
+    /**
+     * A script's answer.
+     *
+     * @param verdict     the fleet's state, seen from this instance
+     * @param version     raised by every change of the shared state: orders answers within an incarnation
+     * @param incarnation the shared state's incarnation: a new one means Redis lost the state
+     * @param windowEpoch the version at which the current window started
+     * @param windowSeq   outcomes added to that window so far
+     * @param acked       this instance's newest report that Redis applied
+     * @param operatorAt  time (ms) of the newest operator action applied
+     * @param fresh       nothing has happened to this incarnation yet but seeds
+     */
+    record Answer(SharedVerdict verdict, long version, String incarnation, long windowEpoch, long windowSeq,
+                  long acked, long operatorAt, boolean fresh) {
     }
 
     String instanceIdArg() {
@@ -234,6 +313,10 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
 
     long ttlNanos() {
         return ttlNanos;
+    }
+
+    long timeoutNanos() {
+        return timeoutNanos;
     }
 
     /**
@@ -261,7 +344,7 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
         } catch (RejectedExecutionException busy) {
             refreshSlots.release();
             if (!closed) {
-                health.failed(busy);
+                health.failed(busy, false);
             }
             return true;
         }
@@ -270,8 +353,8 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
     /** On a command thread: one breaker's refresh (which waits, bounded, for its command on the pool). */
     private void refreshNow(RedisSharedState shared) {
         try {
-            if (!shared.refresh() && settings.failureMode() == StoreFailureMode.CLOSED) {
-                // Redis did not answer: it would not for the others either; they read OPEN too.
+            if (!shared.refresh() && settings.failureMode() == StoreFailureMode.CLOSED && !health.isAvailable()) {
+                // Redis is down: it would not answer the others either; they read OPEN too.
                 attached.forEach(RedisSharedState::holdOpen);
             }
         } catch (Throwable unexpected) {

@@ -5,10 +5,8 @@ local changed = false
 local due = st.state == 'OPEN' and NOW >= st.probe_at
 local expired = st.state == 'HALF_OPEN' and st.lease_until <= NOW
 if due or expired then
-  save(st, 'HALF_OPEN', st.cause)
-  st.owner = OWNER
-  st.lease_until = NOW + LEASE
-  redis.call('HSET', S, 'lease_owner', OWNER, 'lease_until', st.lease_until)
+  save(st, 'HALF_OPEN', 'WAIT_ELAPSED')
+  set_lease(st, OWNER, NOW + LEASE)
   changed = true
 end
 return answer(st, changed)

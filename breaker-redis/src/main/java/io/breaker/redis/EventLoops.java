@@ -1,0 +1,35 @@
+package io.breaker.redis;
+
+/**
+ * Whether the current thread is an event loop that must never wait for Redis: a Netty event loop
+ * (Lettuce's own, which may be the very thread that has to deliver the answer, or Reactor Netty's)
+ * or a Reactor non-blocking scheduler thread. Decided once per thread class, by name, so that
+ * neither Netty nor Reactor needs to be on the classpath.
+ */
+final class EventLoops {
+
+    private static final ClassValue<Boolean> NON_BLOCKING = new ClassValue<>() {
+        @Override
+        protected Boolean computeValue(Class<?> type) {
+            for (Class<?> c = type; c != null; c = c.getSuperclass()) {
+                if (c.getName().equals("io.netty.util.concurrent.FastThreadLocalThread")) {
+                    return true;
+                }
+                for (Class<?> contract : c.getInterfaces()) {
+                    if (contract.getName().equals("reactor.core.scheduler.NonBlocking")) {
+                        return true;
+                    }
+                }
+            }
+            return false;
+        }
+    };
+
+    private EventLoops() {
+    }
+
+    /** Whether the calling thread must not block. */
+    static boolean isCurrent() {
+        return NON_BLOCKING.get(Thread.currentThread().getClass());
+    }
+}
