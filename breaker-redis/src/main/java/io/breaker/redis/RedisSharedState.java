@@ -320,8 +320,11 @@ final class RedisSharedState implements SharedState {
                     batchStart = new Position(applying.incarnation(), applying.windowEpoch(), applying.windowSeq());
                 }
                 OperatorChange pending = pendingOperator.get();
-                if (pending != null && applying.operatorAt() < pending.atMillis()) {
-                    return null; // the fleet has not seen this instance's operator change yet: keep it
+                if (pending != null) {
+                    if (applying.operatorAt() < pending.atMillis()) {
+                        return null; // the fleet has not seen this instance's operator change yet: keep it
+                    }
+                    pendingOperator.compareAndSet(pending, null); // taken (or overtaken by a newer one)
                 }
                 return applying.verdict();
             }
