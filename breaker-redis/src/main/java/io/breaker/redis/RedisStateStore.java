@@ -115,6 +115,7 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
         if (!sharedNames.test(name)) {
             return null;
         }
+        settings.requireKeyExpiryCovers(name, config);
         RedisSharedState shared = new RedisSharedState(this, name, config);
         attached.add(shared);
         return shared;
@@ -199,7 +200,7 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
 
     /** What a breaker adopts when Redis gave no answer: nothing (fail open) or OPEN until the next refresh. */
     SharedVerdict unavailable() {
-        return settings.failureMode() == StoreFailureMode.OPEN ? null
+        return settings.failureMode() == StoreFailureMode.PROTECT_LOCALLY ? null
                 : new SharedVerdict(State.OPEN, settings.stateCacheTtl().toNanos(), TransitionCause.FAILURE_RATE);
     }
 
@@ -247,7 +248,7 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
         }
         if (!health.isAvailable() && !recoveryAttemptDue()) {
             // Known down and this period's attempt belongs to another breaker: no Redis command.
-            if (settings.failureMode() == StoreFailureMode.CLOSED) {
+            if (settings.failureMode() == StoreFailureMode.REJECT) {
                 shared.holdOpen();
             }
             return true;
@@ -270,7 +271,7 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
     /** On a command thread: one breaker's refresh (which waits, bounded, for its command on the pool). */
     private void refreshNow(RedisSharedState shared) {
         try {
-            if (!shared.refresh() && settings.failureMode() == StoreFailureMode.CLOSED) {
+            if (!shared.refresh() && settings.failureMode() == StoreFailureMode.REJECT) {
                 // Redis did not answer: it would not for the others either; they read OPEN too.
                 attached.forEach(RedisSharedState::holdOpen);
             }

@@ -44,7 +44,7 @@ final class StoreHealth {
         episodeStartNanos = System.nanoTime();
         LOG.warn("Breaker state store unavailable: store=redis failureMode=" + settings.failureMode()
                 + " timeout=" + settings.timeout().toMillis() + "ms error=" + describe(error)
-                + (settings.failureMode() == StoreFailureMode.OPEN
+                + (settings.failureMode() == StoreFailureMode.PROTECT_LOCALLY
                         ? "; breakers protect each instance locally until Redis answers again"
                         : "; breakers reject calls until Redis answers again"));
         return true;
