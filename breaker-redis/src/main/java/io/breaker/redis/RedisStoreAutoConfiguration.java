@@ -75,7 +75,7 @@ public class RedisStoreAutoConfiguration {
             });
         }
 
-        /** {@code breaker.store.failures} and {@code breaker.store.available}, when Micrometer is there. */
+        /** {@code breaker.store.failures}, {@code breaker.store.available} and {@code breaker.store.acting.alone}. */
         @Configuration(proxyBeanMethods = false)
         @ConditionalOnClass(MeterBinder.class)
         static class StoreMetricsConfiguration {
@@ -91,6 +91,11 @@ public class RedisStoreAutoConfiguration {
                             .register(registry);
                     Gauge.builder("breaker.store.available", redis, s -> s.isAvailable() ? 1 : 0)
                             .description("1 while Redis answers the shared breaker state's operations, 0 during an outage")
+                            .tag("store", "redis")
+                            .register(registry);
+                    Gauge.builder("breaker.store.acting.alone", redis, s -> BreakerStoreStatus.isActingAlone(s) ? 1 : 0)
+                            .description("1 while Redis is unavailable and failure-mode is protect-locally: this "
+                                    + "instance's breakers decide on its own calls only; 0 otherwise")
                             .tag("store", "redis")
                             .register(registry);
                 });

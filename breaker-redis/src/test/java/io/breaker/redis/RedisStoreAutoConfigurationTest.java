@@ -121,12 +121,15 @@ class RedisStoreAutoConfigurationTest {
     }
 
     @Test
-    void storeFailuresAreExportedAsAMeter() {
+    void storeFailuresAvailabilityAndActingAloneAreExportedAsDescribedMeters() {
         runner.withPropertyValues("breakers.store.type=redis").run(context -> {
             SimpleMeterRegistry meters = new SimpleMeterRegistry();
             context.getBean("breakerStateStoreMeterBinder", MeterBinder.class).bindTo(meters);
             assertThat(meters.get("breaker.store.failures").tag("store", "redis").functionCounter().count()).isZero();
-            assertThat(meters.get("breaker.store.available").gauge().value()).isEqualTo(1.0);
+            assertThat(meters.get("breaker.store.available").tag("store", "redis").gauge().value()).isEqualTo(1.0);
+            assertThat(meters.get("breaker.store.acting.alone").tag("store", "redis").gauge().value()).isZero();
+            assertThat(meters.getMeters()).hasSize(3)
+                    .allSatisfy(meter -> assertThat(meter.getId().getDescription()).isNotBlank());
         });
     }
 }
