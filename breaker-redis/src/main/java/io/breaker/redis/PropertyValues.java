@@ -32,10 +32,15 @@ final class PropertyValues {
         if (value.isZero()) {
             return "0ms";
         }
+        long total;
+        try {
+            total = value.toNanos();
+        } catch (ArithmeticException beyondNanos) {
+            return value.toString(); // over 292 years: ISO-8601, which Spring Boot reads too
+        }
         for (int i = 0; i < UNITS.length; i++) {
-            long nanos = NANOS[i];
-            if (value.toNanos() % nanos == 0) {
-                return value.toNanos() / nanos + UNITS[i];
+            if (total % NANOS[i] == 0) {
+                return total / NANOS[i] + UNITS[i];
             }
         }
         throw new AssertionError("every duration is a whole number of nanoseconds");

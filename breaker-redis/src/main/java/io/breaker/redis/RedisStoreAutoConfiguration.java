@@ -2,8 +2,6 @@ package io.breaker.redis;
 
 import io.breaker.BreakerRegistry;
 import io.breaker.StateStore;
-import io.micrometer.core.instrument.FunctionCounter;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
@@ -69,13 +67,12 @@ public class RedisStoreAutoConfiguration {
             return () -> registry.ifUnique(breakers -> {
                 if (breakers.getStateStore() instanceof RedisStateStore store
                         && StoreTypes.from(environment).sharesByDefault()) {
-                    store.getSettings().requireKeyExpiryCovers(breakers.getDefaultConfig(),
-                            "of breakers.defaults, which every shared breaker without settings of its own uses");
+                    store.getSettings().requireKeyExpiryCoversDefaults(breakers.getDefaultConfig());
                 }
             });
         }
 
-        /** {@code breaker.store.failures}, {@code breaker.store.available} and {@code breaker.store.acting.alone}. */
+        /** The store's meters ({@link RedisStoreMeters}), when Micrometer is there. */
         @Configuration(proxyBeanMethods = false)
         @ConditionalOnClass(MeterBinder.class)
         static class StoreMetricsConfiguration {
@@ -83,22 +80,7 @@ public class RedisStoreAutoConfiguration {
             @Bean
             @ConditionalOnMissingBean(name = "breakerStateStoreMeterBinder")
             MeterBinder breakerStateStoreMeterBinder(ObjectProvider<RedisStateStore> store) {
-                return registry -> store.ifAvailable(redis -> {
-                    FunctionCounter.builder("breaker.store.failures", redis, RedisStateStore::getFailureCount)
-                            .description("Redis operations of the shared breaker state that got no answer "
-                                    + "(timed out, failed, or skipped while Redis was down)")
-                            .tag("store", "redis")
-                            .register(registry);
-                    Gauge.builder("breaker.store.available", redis, s -> s.isAvailable() ? 1 : 0)
-                            .description("1 while Redis answers the shared breaker state's operations, 0 during an outage")
-                            .tag("store", "redis")
-                            .register(registry);
-                    Gauge.builder("breaker.store.acting.alone", redis, s -> BreakerStoreStatus.isActingAlone(s) ? 1 : 0)
-                            .description("1 while Redis is unavailable and failure-mode is protect-locally: this "
-                                    + "instance's breakers decide on its own calls only; 0 otherwise")
-                            .tag("store", "redis")
-                            .register(registry);
-                });
+                return registry -> store.ifAvailable(redis -> new RedisStoreMeters(redis).bindTo(registry));
             }
         }
     }

@@ -92,11 +92,15 @@ public record RedisStoreSettings(Duration stateCacheTtl, Duration timeout, Store
      *                                       than the breaker's wait in OPEN plus its probe lease
      */
     public void requireKeyExpiryCovers(String breakerName, BreakerConfig config) {
-        requireKeyExpiryCovers(config, "of the shared breaker '" + breakerName + "'");
+        keyExpiryCovers(config, "of the shared breaker '" + breakerName + "'");
     }
 
-    /** The same check for the settings in {@code whose}, such as "of breakers.defaults (...)". */
-    void requireKeyExpiryCovers(BreakerConfig config, String whose) {
+    /** The same check for {@code breakers.defaults}, which breakers named only in code or annotations get. */
+    void requireKeyExpiryCoversDefaults(BreakerConfig defaults) {
+        keyExpiryCovers(defaults, "of breakers.defaults, which every shared breaker without settings of its own uses");
+    }
+
+    private void keyExpiryCovers(BreakerConfig config, String whose) {
         Duration wait = config.getWaitDurationInOpenState();
         Duration lease = config.getProbeLease();
         Duration minimum = wait.plus(lease);
