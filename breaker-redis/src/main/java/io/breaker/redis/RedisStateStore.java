@@ -117,6 +117,7 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
         if (!sharedNames.test(name)) {
             return null;
         }
+        settings.requireKeyExpiryCovers(name, config);
         RedisSharedState shared = new RedisSharedState(this, name, config);
         attached.add(shared);
         return shared;
@@ -262,7 +263,7 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
      * instance's own breaker decides), OPEN until the next refresh with reject.
      */
     SharedVerdict unavailable() {
-        return settings.failureMode() == StoreFailureMode.OPEN ? null
+        return settings.failureMode() == StoreFailureMode.PROTECT_LOCALLY ? null
                 : new SharedVerdict(State.OPEN, settings.stateCacheTtl().toNanos(), TransitionCause.STORE_UNAVAILABLE);
     }
 
@@ -330,7 +331,7 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
         }
         if (!health.isAvailable() && !recoveryAttemptDue()) {
             // Known down and this period's attempt belongs to another breaker: no Redis command.
-            if (settings.failureMode() == StoreFailureMode.CLOSED) {
+            if (settings.failureMode() == StoreFailureMode.REJECT) {
                 shared.holdOpen();
             }
             return true;
@@ -353,7 +354,7 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
     /** On a command thread: one breaker's refresh (which waits, bounded, for its command on the pool). */
     private void refreshNow(RedisSharedState shared) {
         try {
-            if (!shared.refresh() && settings.failureMode() == StoreFailureMode.CLOSED && !health.isAvailable()) {
+            if (!shared.refresh() && settings.failureMode() == StoreFailureMode.REJECT && !health.isAvailable()) {
                 // Redis is down: it would not answer the others either; they read OPEN too.
                 attached.forEach(RedisSharedState::holdOpen);
             }

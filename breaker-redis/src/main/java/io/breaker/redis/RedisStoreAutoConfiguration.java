@@ -1,10 +1,10 @@
 package io.breaker.redis;
 
+import io.breaker.BreakerRegistry;
 import io.breaker.StateStore;
-import io.micrometer.core.instrument.FunctionCounter;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -22,46 +22,66 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 /**
  * Shares breakers' states through the application's Redis when {@code breakers.store.type=redis}
  * (or {@code breakers.instances.<name>.store.type=redis} for some breakers): a {@link StateStore}
- * bean that the starter's breaker registry picks up.
+ * bean that the starter's breaker registry picks up. The {@code breakers.store.*} settings are
+ * checked even while every breaker stays in memory, so a bad value never waits for the day the
+ * store is switched on.
  */
 @AutoConfiguration(afterName = "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration",
         beforeName = "io.breaker.spring.autoconfigure.BreakerAutoConfiguration")
 @ConditionalOnClass(RedisConnectionFactory.class)
-@Conditional(RedisStoreAutoConfiguration.OnRedisStore.class)
 @EnableConfigurationProperties(RedisStoreProperties.class)
 public class RedisStoreAutoConfiguration {
 
     @Bean
-    @ConditionalOnMissingBean(StateStore.class)
-    public RedisStateStore breakerStateStore(ObjectProvider<RedisConnectionFactory> connectionFactory,
-                                             RedisStoreProperties properties, Environment environment) {
-        RedisConnectionFactory factory = connectionFactory.getIfUnique();
-        if (factory == null) {
-            throw new IllegalStateException("breakers.store.type=redis needs one RedisConnectionFactory bean: "
-                    + "set spring.data.redis.host (or url, sentinel, cluster) so Spring Boot creates it, or define one");
-        }
-        return new RedisStateStore(factory, properties.toSettings(), StoreTypes.from(environment));
+    @ConditionalOnMissingBean
+    public RedisStoreSettings breakerStoreSettings(RedisStoreProperties properties) {
+        return properties.toSettings();
     }
 
-    /** {@code breaker.store.failures} and {@code breaker.store.available}, when Micrometer is there. */
+    /** The store itself, its start-up check of the defaults, and its meters. */
     @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(MeterBinder.class)
-    static class StoreMetricsConfiguration {
+    @Conditional(OnRedisStore.class)
+    static class SharedStoreConfiguration {
 
         @Bean
-        @ConditionalOnMissingBean(name = "breakerStateStoreMeterBinder")
-        MeterBinder breakerStateStoreMeterBinder(ObjectProvider<RedisStateStore> store) {
-            return registry -> store.ifAvailable(redis -> {
-                FunctionCounter.builder("breaker.store.failures", redis, RedisStateStore::getFailureCount)
-                        .description("Redis operations of the shared breaker state that got no answer "
-                                + "(timed out, failed, or skipped while Redis was down)")
-                        .tag("store", "redis")
-                        .register(registry);
-                Gauge.builder("breaker.store.available", redis, s -> s.isAvailable() ? 1 : 0)
-                        .description("1 while Redis answers the shared breaker state's operations, 0 during an outage")
-                        .tag("store", "redis")
-                        .register(registry);
+        @ConditionalOnMissingBean(StateStore.class)
+        public RedisStateStore breakerStateStore(ObjectProvider<RedisConnectionFactory> connectionFactory,
+                                                 RedisStoreSettings settings, Environment environment) {
+            RedisConnectionFactory factory = connectionFactory.getIfUnique();
+            if (factory == null) {
+                throw new IllegalStateException("breakers.store.type=redis needs one RedisConnectionFactory bean: "
+                        + "set spring.data.redis.host (or url, sentinel, cluster) so Spring Boot creates it, or define one");
+            }
+            return new RedisStateStore(factory, settings, StoreTypes.from(environment));
+        }
+
+        /**
+         * Configured breakers are checked against the key expiry when the registry creates them; a breaker
+         * named only in code or in an annotation gets {@code breakers.defaults} at its first call, so the
+         * defaults are checked at start-up instead.
+         */
+        @Bean
+        @ConditionalOnMissingBean(name = "breakerStoreDefaultsCheck")
+        SmartInitializingSingleton breakerStoreDefaultsCheck(ObjectProvider<BreakerRegistry> registry,
+                                                             Environment environment) {
+            return () -> registry.ifUnique(breakers -> {
+                if (breakers.getStateStore() instanceof RedisStateStore store
+                        && StoreTypes.from(environment).sharesByDefault()) {
+                    store.getSettings().requireKeyExpiryCoversDefaults(breakers.getDefaultConfig());
+                }
             });
+        }
+
+        /** The store's meters ({@link RedisStoreMeters}), when Micrometer is there. */
+        @Configuration(proxyBeanMethods = false)
+        @ConditionalOnClass(MeterBinder.class)
+        static class StoreMetricsConfiguration {
+
+            @Bean
+            @ConditionalOnMissingBean(name = "breakerStateStoreMeterBinder")
+            MeterBinder breakerStateStoreMeterBinder(ObjectProvider<RedisStateStore> store) {
+                return registry -> store.ifAvailable(redis -> new RedisStoreMeters(redis).bindTo(registry));
+            }
         }
     }
 

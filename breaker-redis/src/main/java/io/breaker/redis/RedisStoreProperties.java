@@ -1,5 +1,7 @@
 package io.breaker.redis;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 import java.time.Duration;
@@ -8,19 +10,21 @@ import java.time.Duration;
 @ConfigurationProperties(prefix = "breakers.store")
 public class RedisStoreProperties {
 
+    private static final Log LOG = LogFactory.getLog(RedisStoreProperties.class);
+
     /** Where breakers keep their state: memory (each instance on its own) or redis (shared by all instances). */
     private StoreType type = StoreType.MEMORY;
 
-    /** How long an instance serves calls from its cached copy of the shared state before refreshing it. */
+    /** How long an instance serves calls from its cached copy of the shared state before refreshing it (at least 1ms). */
     private Duration stateCacheTtl = Duration.ofSeconds(1);
 
-    /** The longest a call waits for one Redis operation before falling back to the failure mode. */
+    /** The longest a call waits for one Redis operation before falling back to the failure mode (at least 1ms, shorter than the cache TTL). */
     private Duration timeout = Duration.ofMillis(50);
 
-    /** What breakers do while Redis cannot be reached: open (keep serving, protect locally) or closed (reject calls). */
-    private StoreFailureMode failureMode = StoreFailureMode.OPEN;
+    /** What breakers do while Redis cannot be reached: protect-locally (keep serving, each instance on its own breaker) or reject (reject every call). */
+    private StoreFailureMode failureMode = StoreFailureMode.PROTECT_LOCALLY;
 
-    /** How long a breaker's keys stay in Redis once no instance touches them any more (cleanup only). */
+    /** How long a breaker's keys stay in Redis once no instance touches them any more (cleanup only; longer than each shared breaker's wait plus probe lease). */
     private Duration keyExpiry = Duration.ofDays(7);
 
     public StoreType getType() {
@@ -63,25 +67,16 @@ public class RedisStoreProperties {
         this.keyExpiry = keyExpiry;
     }
 
-    /** The store settings, each value checked with a message naming its property. */
+    /**
+     * The store settings, checked by {@link RedisStoreSettings} (a bad value names its property). A
+     * deprecated failure mode is accepted and logged once, with the value to write instead.
+     */
     RedisStoreSettings toSettings() {
-        positive("breakers.store.state-cache-ttl", stateCacheTtl, "a positive duration, such as 1s or 500ms");
-        positive("breakers.store.timeout", timeout, "a positive duration, such as 50ms");
-        positive("breakers.store.key-expiry", keyExpiry, "a positive duration, such as 7d");
-        if (timeout.compareTo(stateCacheTtl) >= 0) {
-            throw new InvalidStorePropertyException("breakers.store.timeout", timeout.toMillis() + "ms",
-                    "shorter than breakers.store.state-cache-ttl (" + stateCacheTtl.toMillis()
-                            + "ms): tens of milliseconds, such as 50ms");
+        RedisStoreSettings settings = new RedisStoreSettings(stateCacheTtl, timeout, failureMode, keyExpiry);
+        if (failureMode.isDeprecatedAlias()) {
+            LOG.warn(RedisStoreSettings.FAILURE_MODE + "=" + failureMode + " is deprecated: write "
+                    + RedisStoreSettings.FAILURE_MODE + "=" + failureMode.canonical() + " instead (same behaviour)");
         }
-        if (failureMode == null) {
-            throw new InvalidStorePropertyException("breakers.store.failure-mode", "", "open or closed");
-        }
-        return new RedisStoreSettings(stateCacheTtl, timeout, failureMode, keyExpiry);
-    }
-
-    private static void positive(String property, Duration value, String allowed) {
-        if (value == null || value.isNegative() || value.isZero()) {
-            throw new InvalidStorePropertyException(property, value == null ? "" : value.toMillis() + "ms", allowed);
-        }
+        return settings;
     }
 }

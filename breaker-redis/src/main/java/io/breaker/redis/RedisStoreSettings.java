@@ -1,17 +1,24 @@
 package io.breaker.redis;
 
+import io.breaker.BreakerConfig;
+
 import java.time.Duration;
-import java.util.Objects;
 
 /**
- * Settings of a {@link RedisStateStore}.
+ * Settings of a {@link RedisStateStore}, checked once here whether they come from
+ * {@code breakers.store.*} or from code: a bad value throws an {@link InvalidStorePropertyException}
+ * that names the property setting it, so a start-up report and a programmatic error read the same.
  *
  * @param stateCacheTtl how long an instance serves calls from its cached copy of the shared state
  *                      before its first call after that refreshes it (at most one Redis round trip
- *                      per called breaker per period; none for a breaker nobody calls)
- * @param timeout       the longest a caller waits for one Redis operation before it falls back
- * @param failureMode   what breakers do while Redis cannot be reached
- * @param keyExpiry     how long the keys of a breaker no instance touches any more stay in Redis
+ *                      per called breaker per period; none for a breaker nobody calls); at least 1 ms
+ * @param timeout       the longest a caller waits for one Redis operation before it falls back; at
+ *                      least 1 ms and shorter than {@code stateCacheTtl}
+ * @param failureMode   what breakers do while Redis cannot be reached; a deprecated alias is kept as
+ *                      its {@link StoreFailureMode#canonical() canonical} value
+ * @param keyExpiry     how long the keys of a breaker no instance touches any more stay in Redis; at
+ *                      least 1 ms, and longer than each shared breaker's wait plus probe lease
+ *                      ({@link #requireKeyExpiryCovers})
  */
 public record RedisStoreSettings(Duration stateCacheTtl, Duration timeout, StoreFailureMode failureMode,
                                  Duration keyExpiry) {
@@ -22,21 +29,35 @@ public record RedisStoreSettings(Duration stateCacheTtl, Duration timeout, Store
     public static final Duration DEFAULT_TIMEOUT = Duration.ofMillis(50);
     /** Default key expiry: 7 days without any instance touching the breaker. */
     public static final Duration DEFAULT_KEY_EXPIRY = Duration.ofDays(7);
+    /**
+     * The shortest store duration: Redis and the store work in whole milliseconds, so a shorter one
+     * would be 0 (a key expiring at once, a timeout that never waits, a cache that is always due).
+     */
+    public static final Duration MINIMUM_DURATION = Duration.ofMillis(1);
+
+    static final String STATE_CACHE_TTL = "breakers.store.state-cache-ttl";
+    static final String TIMEOUT = "breakers.store.timeout";
+    static final String FAILURE_MODE = "breakers.store.failure-mode";
+    static final String KEY_EXPIRY = "breakers.store.key-expiry";
 
     public RedisStoreSettings {
-        positive("stateCacheTtl", stateCacheTtl);
-        positive("timeout", timeout);
-        positive("keyExpiry", keyExpiry);
-        Objects.requireNonNull(failureMode, "failureMode must not be null");
+        atLeastMinimum(STATE_CACHE_TTL, stateCacheTtl, "1s or 500ms");
+        atLeastMinimum(TIMEOUT, timeout, "50ms");
+        atLeastMinimum(KEY_EXPIRY, keyExpiry, "7d");
+        if (failureMode == null) {
+            throw new InvalidStorePropertyException(FAILURE_MODE, "",
+                    "one of " + PropertyValues.allowed(StoreFailureMode.class));
+        }
+        failureMode = failureMode.canonical();
         if (timeout.compareTo(stateCacheTtl) >= 0) {
-            throw new IllegalArgumentException("timeout must be shorter than stateCacheTtl (" + stateCacheTtl
-                    + "), was " + timeout);
+            throw new InvalidStorePropertyException(TIMEOUT, PropertyValues.of(timeout), "shorter than "
+                    + STATE_CACHE_TTL + " (" + PropertyValues.of(stateCacheTtl) + "): tens of milliseconds, such as 50ms");
         }
     }
 
-    /** The defaults: 1 s cache, 50 ms timeout, fail open, 7 days key expiry. */
+    /** The defaults: 1 s cache, 50 ms timeout, protect locally, 7 days key expiry. */
     public static RedisStoreSettings defaults() {
-        return new RedisStoreSettings(DEFAULT_STATE_CACHE_TTL, DEFAULT_TIMEOUT, StoreFailureMode.OPEN,
+        return new RedisStoreSettings(DEFAULT_STATE_CACHE_TTL, DEFAULT_TIMEOUT, StoreFailureMode.PROTECT_LOCALLY,
                 DEFAULT_KEY_EXPIRY);
     }
 
@@ -60,9 +81,40 @@ public record RedisStoreSettings(Duration stateCacheTtl, Duration timeout, Store
         return new RedisStoreSettings(stateCacheTtl, timeout, failureMode, expiry);
     }
 
-    private static void positive(String name, Duration value) {
-        if (value == null || value.isNegative() || value.isZero()) {
-            throw new IllegalArgumentException(name + " must be a positive duration, was " + value);
+    /**
+     * Checks that a shared breaker's keys outlive its longest episode without a script call: the keys'
+     * expiry is renewed by every script call, and after a trip nobody may call Redis until the wait is
+     * over and then until the probe's lease runs out. A shorter expiry would let Redis drop an OPEN
+     * state (and its probe lease) before anyone probes.
+     *
+     * @throws InvalidStorePropertyException naming {@code breakers.store.key-expiry}, its value, the
+     *                                       breaker and the minimum, unless {@code keyExpiry} is longer
+     *                                       than the breaker's wait in OPEN plus its probe lease
+     */
+    public void requireKeyExpiryCovers(String breakerName, BreakerConfig config) {
+        keyExpiryCovers(config, "of the shared breaker '" + breakerName + "'");
+    }
+
+    /** The same check for {@code breakers.defaults}, which breakers named only in code or annotations get. */
+    void requireKeyExpiryCoversDefaults(BreakerConfig defaults) {
+        keyExpiryCovers(defaults, "of breakers.defaults, which every shared breaker without settings of its own uses");
+    }
+
+    private void keyExpiryCovers(BreakerConfig config, String whose) {
+        Duration wait = config.getWaitDurationInOpenState();
+        Duration lease = config.getProbeLease();
+        Duration minimum = wait.plus(lease);
+        if (keyExpiry.compareTo(minimum) <= 0) {
+            throw new InvalidStorePropertyException(KEY_EXPIRY, PropertyValues.of(keyExpiry), "longer than "
+                    + PropertyValues.of(minimum) + ", the wait-duration-in-open-state (" + PropertyValues.of(wait)
+                    + ") plus the probe-lease (" + PropertyValues.of(lease) + ") " + whose + " (or those two shorter)");
+        }
+    }
+
+    private static void atLeastMinimum(String property, Duration value, String example) {
+        if (value == null || value.compareTo(MINIMUM_DURATION) < 0) {
+            throw new InvalidStorePropertyException(property, PropertyValues.of(value),
+                    "a duration of at least " + PropertyValues.of(MINIMUM_DURATION) + ", such as " + example);
         }
     }
 }

@@ -1,17 +1,57 @@
 package io.breaker.redis;
 
-/** What a Redis-backed breaker does while Redis cannot be reached. */
+/**
+ * What a Redis-backed breaker does while Redis cannot be reached ({@code breakers.store.failure-mode}).
+ * Settings keep only {@link #canonical()} values: code that reads a store's failure mode sees
+ * {@link #PROTECT_LOCALLY} or {@link #REJECT}, never a deprecated alias.
+ */
 public enum StoreFailureMode {
 
     /**
-     * Keep serving: each instance falls back to its own in-memory breaker (its local window trips it,
-     * its own probes close it) until Redis answers again. The default.
+     * Keep serving: each instance acts alone, protected by its own in-memory breaker (its local window
+     * trips it, its own probes close it) until Redis answers again. The default.
      */
+    PROTECT_LOCALLY,
+
+    /**
+     * Stop calling: the breaker reads OPEN on every instance and rejects every call until Redis
+     * answers again (for a dependency that must not be called without the fleet's verdict).
+     */
+    REJECT,
+
+    /**
+     * The old name of {@link #PROTECT_LOCALLY} (the circuit was "fail open").
+     *
+     * @deprecated write {@code protect-locally}: {@code open} read as if breakers opened
+     */
+    @Deprecated(since = "0.1.0")
     OPEN,
 
     /**
-     * Stop calling: the breaker reads OPEN on every instance until Redis answers again (for a
-     * dependency that must not be hit without the fleet's verdict).
+     * The old name of {@link #REJECT} (the circuit was "fail closed").
+     *
+     * @deprecated write {@code reject}: {@code closed} read as if breakers let calls through, the opposite
      */
-    CLOSED
+    @Deprecated(since = "0.1.0")
+    CLOSED;
+
+    /** This mode under its current name: {@link #PROTECT_LOCALLY} for {@code OPEN}, {@link #REJECT} for {@code CLOSED}. */
+    public StoreFailureMode canonical() {
+        return switch (this) {
+            case OPEN -> PROTECT_LOCALLY;
+            case CLOSED -> REJECT;
+            default -> this;
+        };
+    }
+
+    /** Whether this is an old name kept for compatibility. */
+    public boolean isDeprecatedAlias() {
+        return canonical() != this;
+    }
+
+    /** The value as written in {@code breakers.store.failure-mode}: {@code protect-locally}, {@code reject}. */
+    @Override
+    public String toString() {
+        return PropertyValues.of(this);
+    }
 }

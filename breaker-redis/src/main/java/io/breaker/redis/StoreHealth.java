@@ -91,7 +91,7 @@ final class StoreHealth {
                 + " timeout=" + settings.timeout().toMillis() + "ms unansweredFor="
                 + TimeUnit.NANOSECONDS.toMillis(now - streakStartNanos) + "ms failedInARow=" + streak.get()
                 + " error=" + describe(cause)
-                + (settings.failureMode() == StoreFailureMode.OPEN
+                + (settings.failureMode() == StoreFailureMode.PROTECT_LOCALLY
                         ? "; each instance protects itself with its own breaker until Redis answers again"
                         : "; breakers reject calls until Redis answers again"));
         return true;

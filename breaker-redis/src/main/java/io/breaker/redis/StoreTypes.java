@@ -41,6 +41,11 @@ final class StoreTypes implements Predicate<String> {
         return global == StoreType.REDIS || overrides.containsValue(StoreType.REDIS);
     }
 
+    /** Whether a breaker without a store type of its own (named only in code or annotations) is shared. */
+    boolean sharesByDefault() {
+        return global == StoreType.REDIS;
+    }
+
     @Override
     public boolean test(String breakerName) {
         return overrides.getOrDefault(breakerName, global) == StoreType.REDIS;

@@ -208,7 +208,7 @@ class FleetPromiseTest {
 
     @Test
     void withRejectAsFailureModeABlipNeverOverridesAnOperatorsForcedClosed() throws Exception {
-        RedisStoreSettings reject = SETTINGS.withFailureMode(StoreFailureMode.CLOSED);
+        RedisStoreSettings reject = SETTINGS.withFailureMode(StoreFailureMode.REJECT);
         try (Fleet fleet = new Fleet(redis, 1, window(10, 5).build(), reject)) {
             CircuitBreaker breaker = fleet.breakers(unique("forced")).get(0);
             breaker.forceClosed();

@@ -40,10 +40,10 @@ class RedisStoreAutoConfigurationTest {
     @Test
     void storeTypeRedisSharesEveryBreakerOfTheStartersRegistry() {
         runner.withPropertyValues("breakers.store.type=redis", "breakers.store.state-cache-ttl=2s",
-                "breakers.store.timeout=80ms", "breakers.store.failure-mode=closed").run(context -> {
+                "breakers.store.timeout=80ms", "breakers.store.failure-mode=reject").run(context -> {
             RedisStateStore store = context.getBean(RedisStateStore.class);
             assertThat(store.getSettings()).isEqualTo(new RedisStoreSettings(Duration.ofSeconds(2),
-                    Duration.ofMillis(80), StoreFailureMode.CLOSED, RedisStoreSettings.DEFAULT_KEY_EXPIRY));
+                    Duration.ofMillis(80), StoreFailureMode.REJECT, RedisStoreSettings.DEFAULT_KEY_EXPIRY));
             BreakerRegistry registry = context.getBean(BreakerRegistry.class);
             assertThat(registry.getStateStore()).isSameAs(store);
             assertThat(registry.breaker("anything").isShared()).isTrue();
@@ -72,17 +72,42 @@ class RedisStoreAutoConfigurationTest {
             assertThat(context).hasFailed();
             assertThat(context.getStartupFailure()).rootCause()
                     .isInstanceOf(InvalidStorePropertyException.class)
-                    .hasMessage("breakers.store.timeout must be shorter than breakers.store.state-cache-ttl (1000ms): "
-                            + "tens of milliseconds, such as 50ms, was 5000ms");
+                    .hasMessage("breakers.store.timeout must be shorter than breakers.store.state-cache-ttl (1s): "
+                            + "tens of milliseconds, such as 50ms, was 5s");
             FailureAnalysis analysis = new InvalidStorePropertyFailureAnalyzer().analyze(context.getStartupFailure());
-            assertThat(analysis.getDescription()).contains("'breakers.store.timeout'", "'5000ms'");
+            assertThat(analysis.getDescription()).contains("'breakers.store.timeout'", "'5s'");
             assertThat(analysis.getAction()).startsWith("Set breakers.store.timeout to shorter than");
         });
     }
 
     @Test
-    void anUnknownStoreTypeStopsStartUp() {
-        runner.withPropertyValues("breakers.store.type=mongo").run(context -> assertThat(context).hasFailed());
+    void anUnknownStoreTypeStopsStartUpListingTheStoreTypes() {
+        for (String property : new String[] {"breakers.store.type", "breakers.instances.payments.store.type"}) {
+            runner.withPropertyValues(property + "=mongo").run(context -> {
+                assertThat(context).hasFailed();
+                FailureAnalysis analysis = new InvalidStorePropertyFailureAnalyzer().analyze(context.getStartupFailure());
+                assertThat(analysis.getDescription()).contains("'" + property + "'", "'mongo'");
+                assertThat(analysis.getAction()).isEqualTo("Set " + property + " to one of memory, redis.");
+            });
+        }
+    }
+
+    @Test
+    void theStoreSettingsAreCheckedWhileEveryBreakerIsInMemory() {
+        runner.withPropertyValues("breakers.store.timeout=0").run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(context.getStartupFailure()).rootCause().isInstanceOf(InvalidStorePropertyException.class)
+                    .hasMessageStartingWith("breakers.store.timeout must be a duration of at least 1ms");
+        });
+        runner.run(context -> {
+            assertThat(context).doesNotHaveBean(StateStore.class);
+            assertThat(context.getBean(RedisStoreSettings.class)).isEqualTo(RedisStoreSettings.defaults());
+        });
+    }
+
+    @Test
+    void thePropertiesDefaultsAreTheSettingsDefaults() {
+        assertThat(new RedisStoreProperties().toSettings()).isEqualTo(RedisStoreSettings.defaults());
     }
 
     @Test
@@ -96,12 +121,15 @@ class RedisStoreAutoConfigurationTest {
     }
 
     @Test
-    void storeFailuresAreExportedAsAMeter() {
+    void storeFailuresAvailabilityAndActingAloneAreExportedAsDescribedMeters() {
         runner.withPropertyValues("breakers.store.type=redis").run(context -> {
             SimpleMeterRegistry meters = new SimpleMeterRegistry();
             context.getBean("breakerStateStoreMeterBinder", MeterBinder.class).bindTo(meters);
             assertThat(meters.get("breaker.store.failures").tag("store", "redis").functionCounter().count()).isZero();
-            assertThat(meters.get("breaker.store.available").gauge().value()).isEqualTo(1.0);
+            assertThat(meters.get("breaker.store.available").tag("store", "redis").gauge().value()).isEqualTo(1.0);
+            assertThat(meters.get("breaker.store.acting.alone").tag("store", "redis").gauge().value()).isZero();
+            assertThat(meters.getMeters()).hasSize(3)
+                    .allSatisfy(meter -> assertThat(meter.getId().getDescription()).isNotBlank());
         });
     }
 }

@@ -113,7 +113,7 @@ class StoreFailureTest {
 
     @Test
     void failClosedRejectsCallsWhileRedisIsDownAndReopensTheTrafficWhenItIsBack() throws Exception {
-        RedisStoreSettings failClosed = SETTINGS.withFailureMode(StoreFailureMode.CLOSED);
+        RedisStoreSettings failClosed = SETTINGS.withFailureMode(StoreFailureMode.REJECT);
         try (Fleet fleet = new Fleet(redis, 2, config(5), failClosed)) {
             List<CircuitBreaker> breakers = fleet.breakers(unique("closed"));
             redis.kill();

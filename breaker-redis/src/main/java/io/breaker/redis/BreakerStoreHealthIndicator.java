@@ -1,0 +1,25 @@
+package io.breaker.redis;
+
+import org.springframework.boot.actuate.health.Health;
+import org.springframework.boot.actuate.health.HealthIndicator;
+
+/** Adapts {@link BreakerStoreStatus} to Spring Boot's health contributor {@code breakerStore}: always UP. */
+public class BreakerStoreHealthIndicator implements HealthIndicator {
+
+    private final BreakerStoreStatus status;
+
+    public BreakerStoreHealthIndicator(BreakerStoreStatus status) {
+        this.status = status;
+    }
+
+    @Override
+    public Health health() {
+        BreakerStoreStatus.Report report = status.check();
+        return Health.up()
+                .withDetail("available", report.available())
+                .withDetail("actingAlone", report.actingAlone())
+                .withDetail("failureMode", report.failureMode().toString())
+                .withDetail("failedOperations", report.failedOperations())
+                .build();
+    }
+}

@@ -1,0 +1,40 @@
+package io.breaker.redis;
+
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
+
+import java.util.Objects;
+
+/**
+ * The store's meters, each tagged {@code store=redis}: {@code breaker.store.failures},
+ * {@code breaker.store.available} and {@code breaker.store.acting.alone}. They read the store when
+ * scraped; nothing is recorded on the call path.
+ */
+public final class RedisStoreMeters implements MeterBinder {
+
+    private final RedisStateStore store;
+
+    public RedisStoreMeters(RedisStateStore store) {
+        this.store = Objects.requireNonNull(store, "store");
+    }
+
+    @Override
+    public void bindTo(MeterRegistry registry) {
+        FunctionCounter.builder("breaker.store.failures", store, RedisStateStore::getFailureCount)
+                .description("Redis operations of the shared breaker state that got no answer "
+                        + "(timed out, failed, or skipped while Redis was down)")
+                .tag("store", "redis")
+                .register(registry);
+        Gauge.builder("breaker.store.available", store, s -> s.isAvailable() ? 1 : 0)
+                .description("1 while Redis answers the shared breaker state's operations, 0 during an outage")
+                .tag("store", "redis")
+                .register(registry);
+        Gauge.builder("breaker.store.acting.alone", store, s -> BreakerStoreStatus.isActingAlone(s) ? 1 : 0)
+                .description("1 while Redis is unavailable and failure-mode is protect-locally: this "
+                        + "instance's breakers decide on its own calls only; 0 otherwise")
+                .tag("store", "redis")
+                .register(registry);
+    }
+}
