@@ -27,6 +27,9 @@ public class RedisStoreProperties {
     /** How long a breaker's keys stay in Redis once no instance touches them any more (cleanup only; longer than each shared breaker's wait plus probe lease). */
     private Duration keyExpiry = Duration.ofDays(7);
 
+    /** How long Redis operations may go unanswered, not even late, before Redis is taken to be down and the failure mode applies (at least the timeout); one slow answer is not an outage. */
+    private Duration outageAfter = Duration.ofSeconds(1);
+
     public StoreType getType() {
         return type;
     }
@@ -67,12 +70,20 @@ public class RedisStoreProperties {
         this.keyExpiry = keyExpiry;
     }
 
+    public Duration getOutageAfter() {
+        return outageAfter;
+    }
+
+    public void setOutageAfter(Duration outageAfter) {
+        this.outageAfter = outageAfter;
+    }
+
     /**
      * The store settings, checked by {@link RedisStoreSettings} (a bad value names its property). A
      * deprecated failure mode is accepted and logged once, with the value to write instead.
      */
     RedisStoreSettings toSettings() {
-        RedisStoreSettings settings = new RedisStoreSettings(stateCacheTtl, timeout, failureMode, keyExpiry);
+        RedisStoreSettings settings = new RedisStoreSettings(stateCacheTtl, timeout, failureMode, keyExpiry, outageAfter);
         if (failureMode.isDeprecatedAlias()) {
             LOG.warn(RedisStoreSettings.FAILURE_MODE + "=" + failureMode + " is deprecated: write "
                     + RedisStoreSettings.FAILURE_MODE + "=" + failureMode.canonical() + " instead (same behaviour)");

@@ -19,9 +19,12 @@ import java.time.Duration;
  * @param keyExpiry     how long the keys of a breaker no instance touches any more stay in Redis; at
  *                      least 1 ms, and longer than each shared breaker's wait plus probe lease
  *                      ({@link #requireKeyExpiryCovers})
+ * @param outageAfter   how long operations may go unanswered (not even late) before the store takes
+ *                      Redis to be down and the failure mode applies; at least {@code timeout}. One
+ *                      slow answer is not an outage (see {@code StoreHealth})
  */
 public record RedisStoreSettings(Duration stateCacheTtl, Duration timeout, StoreFailureMode failureMode,
-                                 Duration keyExpiry) {
+                                 Duration keyExpiry, Duration outageAfter) {
 
     /** Default cache period: 1 s. */
     public static final Duration DEFAULT_STATE_CACHE_TTL = Duration.ofSeconds(1);
@@ -29,6 +32,8 @@ public record RedisStoreSettings(Duration stateCacheTtl, Duration timeout, Store
     public static final Duration DEFAULT_TIMEOUT = Duration.ofMillis(50);
     /** Default key expiry: 7 days without any instance touching the breaker. */
     public static final Duration DEFAULT_KEY_EXPIRY = Duration.ofDays(7);
+    /** Default time without any answer before an outage: 1 s. */
+    public static final Duration DEFAULT_OUTAGE_AFTER = Duration.ofSeconds(1);
     /**
      * The shortest store duration: Redis and the store work in whole milliseconds, so a shorter one
      * would be 0 (a key expiring at once, a timeout that never waits, a cache that is always due).
@@ -39,11 +44,13 @@ public record RedisStoreSettings(Duration stateCacheTtl, Duration timeout, Store
     static final String TIMEOUT = "breakers.store.timeout";
     static final String FAILURE_MODE = "breakers.store.failure-mode";
     static final String KEY_EXPIRY = "breakers.store.key-expiry";
+    static final String OUTAGE_AFTER = "breakers.store.outage-after";
 
     public RedisStoreSettings {
         atLeastMinimum(STATE_CACHE_TTL, stateCacheTtl, "1s or 500ms");
         atLeastMinimum(TIMEOUT, timeout, "50ms");
         atLeastMinimum(KEY_EXPIRY, keyExpiry, "7d");
+        atLeastMinimum(OUTAGE_AFTER, outageAfter, "1s");
         if (failureMode == null) {
             throw new InvalidStorePropertyException(FAILURE_MODE, "",
                     "one of " + PropertyValues.allowed(StoreFailureMode.class));
@@ -53,6 +60,15 @@ public record RedisStoreSettings(Duration stateCacheTtl, Duration timeout, Store
             throw new InvalidStorePropertyException(TIMEOUT, PropertyValues.of(timeout), "shorter than "
                     + STATE_CACHE_TTL + " (" + PropertyValues.of(stateCacheTtl) + "): tens of milliseconds, such as 50ms");
         }
+        if (outageAfter.compareTo(timeout) < 0) {
+            throw new InvalidStorePropertyException(OUTAGE_AFTER, PropertyValues.of(outageAfter), "at least "
+                    + TIMEOUT + " (" + PropertyValues.of(timeout) + "), such as 1s: one slow answer must not make an outage");
+        }
+    }
+
+    /** Settings with the default {@link #outageAfter()}. */
+    public RedisStoreSettings(Duration stateCacheTtl, Duration timeout, StoreFailureMode failureMode, Duration keyExpiry) {
+        this(stateCacheTtl, timeout, failureMode, keyExpiry, DEFAULT_OUTAGE_AFTER);
     }
 
     /** The defaults: 1 s cache, 50 ms timeout, protect locally, 7 days key expiry. */
@@ -63,22 +79,27 @@ public record RedisStoreSettings(Duration stateCacheTtl, Duration timeout, Store
 
     /** A copy with another cache period. */
     public RedisStoreSettings withStateCacheTtl(Duration ttl) {
-        return new RedisStoreSettings(ttl, timeout, failureMode, keyExpiry);
+        return new RedisStoreSettings(ttl, timeout, failureMode, keyExpiry, outageAfter);
     }
 
     /** A copy with another operation timeout. */
     public RedisStoreSettings withTimeout(Duration operationTimeout) {
-        return new RedisStoreSettings(stateCacheTtl, operationTimeout, failureMode, keyExpiry);
+        return new RedisStoreSettings(stateCacheTtl, operationTimeout, failureMode, keyExpiry, outageAfter);
     }
 
     /** A copy with another failure mode. */
     public RedisStoreSettings withFailureMode(StoreFailureMode mode) {
-        return new RedisStoreSettings(stateCacheTtl, timeout, mode, keyExpiry);
+        return new RedisStoreSettings(stateCacheTtl, timeout, mode, keyExpiry, outageAfter);
     }
 
     /** A copy with another key expiry. */
     public RedisStoreSettings withKeyExpiry(Duration expiry) {
-        return new RedisStoreSettings(stateCacheTtl, timeout, failureMode, expiry);
+        return new RedisStoreSettings(stateCacheTtl, timeout, failureMode, expiry, outageAfter);
+    }
+
+    /** A copy with another time without answers before an outage. */
+    public RedisStoreSettings withOutageAfter(Duration silence) {
+        return new RedisStoreSettings(stateCacheTtl, timeout, failureMode, keyExpiry, silence);
     }
 
     /**

@@ -15,7 +15,7 @@ import java.util.concurrent.atomic.LongAdder;
  * <ul>
  * <li>{@link #ERRORS_FOR_OUTAGE} operations in a row failed with an error (Redis refused or dropped
  *     the connection), or</li>
- * <li>operations kept going unanswered for {@link #OUTAGE_AFTER}: a failure is
+ * <li>operations kept going unanswered for {@link RedisStoreSettings#outageAfter()}: a failure is
  *     noticed that long after the first failure of the streak, and nothing answered in between,
  *     not even late.</li>
  * </ul>
@@ -33,8 +33,6 @@ final class StoreHealth {
     static final int ERRORS_FOR_OUTAGE = 3;
     /** Until Redis has answered once, how long operations may go unanswered before it is an outage. */
     static final Duration WARM_UP = Duration.ofSeconds(10);
-    /** How long operations may go unanswered (not even late) before it is an outage. */
-    static final Duration OUTAGE_AFTER = Duration.ofSeconds(1);
 
     private final AtomicBoolean available = new AtomicBoolean(true);
     private final LongAdder failures = new LongAdder();
@@ -52,7 +50,7 @@ final class StoreHealth {
 
     StoreHealth(RedisStoreSettings settings) {
         this.settings = settings;
-        this.outageAfterNanos = OUTAGE_AFTER.toNanos();
+        this.outageAfterNanos = settings.outageAfter().toNanos();
     }
 
     boolean isAvailable() {

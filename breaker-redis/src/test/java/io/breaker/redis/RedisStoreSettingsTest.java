@@ -44,11 +44,12 @@ class RedisStoreSettingsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"state-cache-ttl", "timeout", "key-expiry"})
+    @ValueSource(strings = {"state-cache-ttl", "timeout", "key-expiry", "outage-after"})
     void aDurationBelowOneMillisecondIsRejectedNamingTheProperty(String property) {
         Function<Duration, RedisStoreSettings> with = switch (property) {
             case "state-cache-ttl" -> DEFAULTS::withStateCacheTtl;
             case "timeout" -> DEFAULTS::withTimeout;
+            case "outage-after" -> DEFAULTS::withOutageAfter;
             default -> DEFAULTS::withKeyExpiry;
         };
         for (Duration tooShort : new Duration[] {Duration.ofNanos(500_000), Duration.ofNanos(999_999), Duration.ZERO,
@@ -106,5 +107,15 @@ class RedisStoreSettingsTest {
         assertThatCode(() -> DEFAULTS.withKeyExpiry(Duration.ofMillis(90_001)).requireKeyExpiryCovers("payments", config))
                 .doesNotThrowAnyException();
         assertThatCode(() -> DEFAULTS.requireKeyExpiryCovers("payments", config)).doesNotThrowAnyException();
+    }
+
+    @Test
+    void anOutageCannotBeDeclaredFasterThanOneTimeout() {
+        assertThatThrownBy(() -> DEFAULTS.withOutageAfter(Duration.ofMillis(20)))
+                .isInstanceOf(InvalidStorePropertyException.class)
+                .hasMessageContaining("breakers.store.outage-after")
+                .hasMessageContaining("at least breakers.store.timeout (50ms)");
+        assertThat(DEFAULTS.withOutageAfter(Duration.ofMillis(50)).outageAfter()).isEqualTo(Duration.ofMillis(50));
+        assertThat(DEFAULTS.outageAfter()).isEqualTo(Duration.ofSeconds(1));
     }
 }
