@@ -145,7 +145,8 @@ public class BreakerFailureAnalyzer implements FailureAnalyzer, Ordered {
     }
 
     private static FailureAnalysis annotation(InvalidCircuitProtectedException invalid) {
-        String action = invalid.getAcceptedSignatures().isEmpty()
+        String action = invalid.getRemedy() != null ? invalid.getRemedy()
+                : invalid.getAcceptedSignatures().isEmpty()
                 ? "Fix @CircuitProtected on " + invalid.getBeanClass() + "." + invalid.getMethod() + "."
                 : "Declare a fallback in " + invalid.getBeanClass() + " with one of these signatures (any visibility;"
                 + " the exception parameter may be any Throwable subtype, the most specific overload wins):\n    "

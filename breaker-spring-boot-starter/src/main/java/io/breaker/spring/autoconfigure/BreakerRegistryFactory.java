@@ -6,6 +6,7 @@ import io.breaker.InvalidSettingException;
 import io.breaker.NanoClock;
 import io.breaker.Setting;
 import io.breaker.StateStore;
+import io.breaker.spring.BreakerNames;
 import org.springframework.beans.PropertyAccessorFactory;
 import org.springframework.util.ClassUtils;
 
@@ -56,8 +57,20 @@ public final class BreakerRegistryFactory {
     public BreakerRegistry create() {
         BreakerConfig defaults = build(null, new BreakerProperties.Settings());
         Set<String> names = new LinkedHashSet<>(properties.getInstances().keySet());
+        for (String name : names) {
+            String problem = BreakerNames.problem(name);
+            if (problem != null) {
+                throw new InvalidBreakerPropertyException("breakers.instances." + BreakerNames.propertyKey(name), "", problem,
+                        "a key naming a breaker with " + BreakerNames.RULE, null);
+            }
+        }
         for (BreakerConfigCustomizer customizer : customizers) {
             if (customizer.breakerName() != null) {
+                String problem = BreakerNames.problem(customizer.breakerName());
+                if (problem != null) {
+                    throw new IllegalArgumentException("BreakerConfigCustomizer.of(\"" + customizer.breakerName()
+                            + "\", ...): " + problem + "; a breaker name is " + BreakerNames.RULE);
+                }
                 names.add(customizer.breakerName());
             }
         }
@@ -77,7 +90,7 @@ public final class BreakerRegistryFactory {
      * {@code breakers.defaults}, else the setting's default; then the predicate and the customizers run.
      */
     private BreakerConfig build(String name, BreakerProperties.Settings own) {
-        String prefix = name == null ? DEFAULTS : "breakers.instances." + name + ".";
+        String prefix = name == null ? DEFAULTS : "breakers.instances." + BreakerNames.propertyKey(name) + ".";
         BreakerConfig.Builder builder = BreakerConfig.builder();
         Map<Setting<?>, Source> sources = new HashMap<>();
         for (Setting<?> setting : BreakerConfig.settings()) {
