@@ -5,6 +5,7 @@ import io.breaker.BreakerRegistry;
 import io.breaker.InvalidSettingException;
 import io.breaker.NanoClock;
 import io.breaker.Setting;
+import io.breaker.SlidingWindowType;
 import io.breaker.StateStore;
 import io.breaker.spring.BreakerNames;
 import org.springframework.beans.PropertyAccessorFactory;
@@ -140,7 +141,7 @@ public final class BreakerRegistryFactory {
                 && (minimum == null || minimum.inherited())) {
             return new InvalidBreakerPropertyException(size.path(), PropertyValues.of(size.value()), "the window can never hold "
                     + "minimum-number-of-calls (" + invalid.getValue() + ") calls",
-                    "at least minimum-number-of-calls (" + invalid.getValue() + ") for a COUNT_BASED window", invalid);
+                    "at least minimum-number-of-calls (" + invalid.getValue() + ") for a count-based window", invalid);
         }
         Source source = sources.get(invalid.getSetting());
         return source == null ? invalid : invalid(source.path(), invalid);
@@ -151,11 +152,17 @@ public final class BreakerRegistryFactory {
                 "it is outside the allowed range", inPropertyTerms(invalid.getAllowed()), invalid);
     }
 
-    /** The core's phrase with settings named as properties: {@code at most sliding-window-size (20)}. */
+    /**
+     * The core's phrase as a property file says it: settings and window types named as properties are
+     * ({@code at most sliding-window-size (20) for a count-based window}).
+     */
     static String inPropertyTerms(String allowed) {
         String result = allowed;
         for (Setting<?> setting : BreakerConfig.settings()) {
             result = result.replace(setting.name(), setting.propertyName());
+        }
+        for (SlidingWindowType type : SlidingWindowType.values()) {
+            result = result.replace(type.name(), PropertyValues.of(type));
         }
         return result;
     }

@@ -71,7 +71,7 @@ class BadBreakerConfigurationTest {
                 "breakers.instances.wholesaler.minimum-number-of-calls=50");
         assertThat(analysis.getDescription()).contains("'breakers.instances.wholesaler.minimum-number-of-calls'")
                 .contains("'50'");
-        assertThat(analysis.getAction()).contains("at most sliding-window-size (20) for a COUNT_BASED window");
+        assertThat(analysis.getAction()).contains("at most sliding-window-size (20) for a count-based window");
     }
 
     @Test
@@ -88,7 +88,7 @@ class BadBreakerConfigurationTest {
                 "breakers.instances.wholesaler.sliding-window-size=7200");
         assertThat(analysis.getDescription()).contains("'breakers.instances.wholesaler.sliding-window-size'")
                 .contains("'7200'");
-        assertThat(analysis.getAction()).contains("in [1, 3600] (seconds) for a TIME_BASED window");
+        assertThat(analysis.getAction()).contains("in [1, 3600] (seconds) for a time-based window");
     }
 
     @Test
