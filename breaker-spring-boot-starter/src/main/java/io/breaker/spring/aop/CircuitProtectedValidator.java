@@ -64,6 +64,13 @@ public final class CircuitProtectedValidator implements BeanPostProcessor, Smart
         return bean;
     }
 
+    /** Also after: a FactoryBean's product is seen only here. Preparing a class twice does nothing. */
+    @Override
+    public Object postProcessAfterInitialization(Object bean, String beanName) {
+        methods.prepare(AopProxyUtils.ultimateTargetClass(bean));
+        return bean;
+    }
+
     @Override
     public void afterSingletonsInstantiated() {
         Set<String> names = methods.breakerNames();
