@@ -37,12 +37,18 @@ public class BreakerAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    public BreakerRegistry breakerRegistry(BreakerProperties properties,
+    public BreakerPropertiesCheck breakerPropertiesCheck(Environment environment) {
+        return new BreakerPropertiesCheck(environment, DeclaredKeys.load(BreakerAutoConfiguration.class.getClassLoader()));
+    }
+
+    /** @param propertiesCheck asked for so that every key is checked before the settings are read */
+    @Bean
+    @ConditionalOnMissingBean
+    public BreakerRegistry breakerRegistry(BreakerPropertiesCheck propertiesCheck, BreakerProperties properties,
                                            ObjectProvider<BreakerConfigCustomizer> customizers,
                                            ObjectProvider<BreakerFailurePredicate> failurePredicate,
                                            ObjectProvider<NanoClock> clock,
-                                           ObjectProvider<StateStore> stateStore, Environment environment) {
-        UnknownPropertyCheck.check(environment, DeclaredKeys.load(BreakerAutoConfiguration.class.getClassLoader()));
+                                           ObjectProvider<StateStore> stateStore) {
         return new BreakerRegistryFactory(properties, customizers.orderedStream().toList(),
                 failurePredicate.getIfUnique(), clock.getIfUnique(NanoClock::system),
                 BreakerAutoConfiguration.class.getClassLoader()).withStateStore(stateStore.getIfUnique()).create();

@@ -77,7 +77,7 @@ public class BreakerFailureAnalyzer implements FailureAnalyzer, Ordered {
     private static FailureAnalysis binding(BindException bind) {
         ConfigurationProperty property = bind.getProperty();
         String value = property == null ? "" : String.valueOf(property.getValue());
-        String variable = UnknownPropertyCheck.environmentVariable(property);
+        String variable = BreakerPropertiesCheck.environmentVariable(property);
         String origin = variable != null ? " (from the environment variable " + variable + ")"
                 : property == null || property.getOrigin() == null ? "" : " (from " + property.getOrigin() + ")";
         Class<?> type = ClassUtils.resolvePrimitiveIfNecessary(bind.getTarget().getType().resolve(Object.class));

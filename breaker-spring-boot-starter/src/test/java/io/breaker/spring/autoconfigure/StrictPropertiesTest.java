@@ -42,6 +42,13 @@ class StrictPropertiesTest {
     }
 
     @Test
+    void keysAreCheckedAlsoWhenTheApplicationDefinesItsOwnRegistry() {
+        assertThat(failure(runner.withBean(BreakerRegistry.class, BreakerRegistry::ofDefaults)
+                .withPropertyValues("breakers.default.failure-rate-threshold=30")).getAction())
+                .contains("'breakers.defaults.failure-rate-threshold'");
+    }
+
+    @Test
     void aMisspeltEnabledDoesNotLeaveBreakersOnSilently() {
         assertThat(failureFor("breakers.enable=false").getAction()).contains("'breakers.enabled'");
     }

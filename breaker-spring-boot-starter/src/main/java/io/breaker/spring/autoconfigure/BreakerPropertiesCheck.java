@@ -1,5 +1,6 @@
 package io.breaker.spring.autoconfigure;
 
+import org.springframework.beans.factory.InitializingBean;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
@@ -13,13 +14,25 @@ import org.springframework.core.env.SystemEnvironmentPropertySource;
 /**
  * Rejects every key under {@code breakers.} that no breaker module declares ({@link DeclaredKeys}):
  * {@code breakers.default.failure-rate-threshold}, {@code breakers.enable}, a misspelt setting. Binding
- * alone would silently ignore them.
+ * alone would silently ignore them. A bean of its own, so that it runs also when the application
+ * defines its own registry; the starter's registry waits for it.
  */
-final class UnknownPropertyCheck {
+public class BreakerPropertiesCheck implements InitializingBean {
 
     private static final ConfigurationPropertyName BREAKERS = ConfigurationPropertyName.of("breakers");
 
-    private UnknownPropertyCheck() {
+    private final Environment environment;
+    private final DeclaredKeys declared;
+
+    public BreakerPropertiesCheck(Environment environment, DeclaredKeys declared) {
+        this.environment = environment;
+        this.declared = declared;
+    }
+
+    /** @throws UnknownBreakerPropertyException naming the first unknown key found and the nearest declared one */
+    @Override
+    public void afterPropertiesSet() {
+        check(environment, declared);
     }
 
     /** @throws UnknownBreakerPropertyException naming the first unknown key found and the nearest declared one */
