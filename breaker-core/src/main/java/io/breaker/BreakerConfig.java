@@ -26,6 +26,92 @@ public final class BreakerConfig {
     /** Largest time-based window (seconds). */
     public static final int MAX_TIME_WINDOW_SECONDS = 3_600;
 
+    /** Most probes a half-open breaker lets through at once. */
+    public static final int MAX_PERMITTED_CALLS_IN_HALF_OPEN_STATE = 1_000;
+
+    /** Longest duration a setting accepts: about 292 years, the most a {@code long} of nanoseconds holds. */
+    public static final Duration MAX_DURATION = Duration.ofDays(106_751);
+
+    private static final String DURATION = "a positive duration of at most 106751d (about 292 years)";
+
+    // ---------------------------------------------------------------- the settings, each defined once
+
+    /** Whether the window counts the last N calls or the calls of the last N seconds. */
+    public static final Setting<SlidingWindowType> SLIDING_WINDOW_TYPE = new Setting<>("slidingWindowType",
+            SlidingWindowType.class, SlidingWindowType.COUNT_BASED, "COUNT_BASED or TIME_BASED",
+            "Whether the window holds the last N calls (COUNT_BASED) or the calls of the last N seconds (TIME_BASED).",
+            Objects::nonNull, BreakerConfig::getSlidingWindowType, Builder::slidingWindowType);
+
+    /** The window's size: calls for a count-based window, seconds for a time-based one. */
+    public static final Setting<Integer> SLIDING_WINDOW_SIZE = new Setting<>("slidingWindowSize", Integer.class, 100,
+            "a whole number in [1, " + MAX_COUNT_WINDOW + "] (calls) for a COUNT_BASED window or in [1, "
+                    + MAX_TIME_WINDOW_SECONDS + "] (seconds) for a TIME_BASED window",
+            "Size of the window: a number of calls for COUNT_BASED, a number of seconds for TIME_BASED.",
+            size -> size >= 1 && size <= MAX_COUNT_WINDOW, BreakerConfig::getSlidingWindowSize,
+            Builder::slidingWindowSize);
+
+    /** Calls the window must hold before a rate is evaluated. */
+    public static final Setting<Integer> MINIMUM_NUMBER_OF_CALLS = new Setting<>("minimumNumberOfCalls",
+            Integer.class, 10, "a whole number of at least 1 (for a COUNT_BASED window, at most slidingWindowSize)",
+            "Calls the window must hold before a failure or slow-call rate is evaluated.",
+            calls -> calls >= 1, BreakerConfig::getMinimumNumberOfCalls, Builder::minimumNumberOfCalls);
+
+    /** Failure rate (percent) at or above which the breaker trips. */
+    public static final Setting<Float> FAILURE_RATE_THRESHOLD = new Setting<>("failureRateThreshold", Float.class,
+            50f, "a number in (0, 100]",
+            "Percentage of failed calls in the window at or above which the breaker opens.",
+            BreakerConfig::isPercent, BreakerConfig::getFailureRateThreshold, Builder::failureRateThreshold);
+
+    /** Slow-call rate (percent) at or above which the breaker trips. */
+    public static final Setting<Float> SLOW_CALL_RATE_THRESHOLD = new Setting<>("slowCallRateThreshold", Float.class,
+            100f, "a number in (0, 100]",
+            "Percentage of slow calls in the window at or above which the breaker opens (with slow-call detection on).",
+            BreakerConfig::isPercent, BreakerConfig::getSlowCallRateThreshold, Builder::slowCallRateThreshold);
+
+    /** Duration from which a call counts as slow; none turns slow-call detection off. */
+    public static final Setting<Duration> SLOW_CALL_DURATION_THRESHOLD = new Setting<>("slowCallDurationThreshold",
+            Duration.class, null, DURATION + ", or none to turn slow-call detection off",
+            "Duration from which a call counts as slow; unset turns slow-call detection off.",
+            threshold -> threshold == null || isDuration(threshold), BreakerConfig::getSlowCallDurationThreshold,
+            Builder::slowCallDurationThreshold);
+
+    /** How long the breaker stays OPEN before it lets a probe through. */
+    public static final Setting<Duration> WAIT_DURATION_IN_OPEN_STATE = new Setting<>("waitDurationInOpenState",
+            Duration.class, Duration.ofSeconds(30), DURATION,
+            "How long the breaker stays open before it lets a probe through.",
+            BreakerConfig::isDuration, BreakerConfig::getWaitDurationInOpenState, Builder::waitDurationInOpenState);
+
+    /** Probes let through in HALF_OPEN. */
+    public static final Setting<Integer> PERMITTED_CALLS_IN_HALF_OPEN_STATE = new Setting<>(
+            "permittedCallsInHalfOpenState", Integer.class, 1,
+            "a whole number in [1, " + MAX_PERMITTED_CALLS_IN_HALF_OPEN_STATE + "]",
+            "Probes let through when half-open; all of them must succeed to close the breaker.",
+            probes -> probes >= 1 && probes <= MAX_PERMITTED_CALLS_IN_HALF_OPEN_STATE,
+            BreakerConfig::getPermittedCallsInHalfOpenState, Builder::permittedCallsInHalfOpenState);
+
+    /** How long a probe may stay unreported before its permit is given to another caller. */
+    public static final Setting<Duration> PROBE_LEASE = new Setting<>("probeLease", Duration.class,
+            Duration.ofSeconds(60), DURATION,
+            "How long a probe may stay unreported before another caller may take its permit.",
+            BreakerConfig::isDuration, BreakerConfig::getProbeLease, Builder::probeLease);
+
+    /** Exceptions that count as failures. */
+    public static final Setting<List<Class<? extends Throwable>>> RECORD_EXCEPTIONS = new Setting<>(
+            "recordExceptions", List.class, List.of(), "a list of classes that extend java.lang.Throwable",
+            "Exception classes that count as failures (subclasses too); empty means every exception that is not ignored.",
+            BreakerConfig::isThrowables, BreakerConfig::getRecordExceptions, Builder::recordExceptions);
+
+    /** Exceptions that count neither as success nor as failure. */
+    public static final Setting<List<Class<? extends Throwable>>> IGNORE_EXCEPTIONS = new Setting<>(
+            "ignoreExceptions", List.class, List.of(), "a list of classes that extend java.lang.Throwable",
+            "Exception classes that count neither as success nor as failure and get no fallback (subclasses too).",
+            BreakerConfig::isThrowables, BreakerConfig::getIgnoreExceptions, Builder::ignoreExceptions);
+
+    private static final List<Setting<?>> SETTINGS = List.of(SLIDING_WINDOW_TYPE, SLIDING_WINDOW_SIZE,
+            MINIMUM_NUMBER_OF_CALLS, FAILURE_RATE_THRESHOLD, SLOW_CALL_RATE_THRESHOLD, SLOW_CALL_DURATION_THRESHOLD,
+            WAIT_DURATION_IN_OPEN_STATE, PERMITTED_CALLS_IN_HALF_OPEN_STATE, PROBE_LEASE, RECORD_EXCEPTIONS,
+            IGNORE_EXCEPTIONS);
+
     private static final BreakerConfig DEFAULTS = new Builder().build();
 
     private final SlidingWindowType slidingWindowType;
@@ -59,6 +145,14 @@ public final class BreakerConfig {
     /** The defaults: a count window of 100 calls, 10 calls minimum, 50% failures, 30 s open, 1 probe. */
     public static BreakerConfig ofDefaults() {
         return DEFAULTS;
+    }
+
+    /**
+     * Every setting a configuration source may set, in a stable order. The failure predicate
+     * ({@link Builder#recordFailurePredicate}) is code, not a setting, and is not among them.
+     */
+    public static List<Setting<?>> settings() {
+        return SETTINGS;
     }
 
     /** A builder holding the defaults. */
@@ -185,17 +279,17 @@ public final class BreakerConfig {
     /** Builds a {@link BreakerConfig}; each setter validates its argument at once. */
     public static final class Builder {
 
-        private SlidingWindowType slidingWindowType = SlidingWindowType.COUNT_BASED;
-        private int slidingWindowSize = 100;
-        private int minimumNumberOfCalls = 10;
-        private float failureRateThreshold = 50;
-        private float slowCallRateThreshold = 100;
-        private Duration slowCallDurationThreshold;
-        private Duration waitDurationInOpenState = Duration.ofSeconds(30);
-        private int permittedCallsInHalfOpenState = 1;
-        private Duration probeLease = Duration.ofSeconds(60);
-        private List<Class<? extends Throwable>> recordExceptions = List.of();
-        private List<Class<? extends Throwable>> ignoreExceptions = List.of();
+        private SlidingWindowType slidingWindowType = SLIDING_WINDOW_TYPE.defaultValue();
+        private int slidingWindowSize = SLIDING_WINDOW_SIZE.defaultValue();
+        private int minimumNumberOfCalls = MINIMUM_NUMBER_OF_CALLS.defaultValue();
+        private float failureRateThreshold = FAILURE_RATE_THRESHOLD.defaultValue();
+        private float slowCallRateThreshold = SLOW_CALL_RATE_THRESHOLD.defaultValue();
+        private Duration slowCallDurationThreshold = SLOW_CALL_DURATION_THRESHOLD.defaultValue();
+        private Duration waitDurationInOpenState = WAIT_DURATION_IN_OPEN_STATE.defaultValue();
+        private int permittedCallsInHalfOpenState = PERMITTED_CALLS_IN_HALF_OPEN_STATE.defaultValue();
+        private Duration probeLease = PROBE_LEASE.defaultValue();
+        private List<Class<? extends Throwable>> recordExceptions = RECORD_EXCEPTIONS.defaultValue();
+        private List<Class<? extends Throwable>> ignoreExceptions = IGNORE_EXCEPTIONS.defaultValue();
         private Predicate<Throwable> recordFailurePredicate;
 
         private Builder() {
@@ -221,62 +315,69 @@ public final class BreakerConfig {
          * the last {@code size} seconds ({@code TIME_BASED}, 1 to 3,600).
          */
         public Builder slidingWindow(SlidingWindowType type, int size) {
-            Objects.requireNonNull(type, "slidingWindowType must be COUNT_BASED or TIME_BASED, was null");
-            int max = type == SlidingWindowType.COUNT_BASED ? MAX_COUNT_WINDOW : MAX_TIME_WINDOW_SECONDS;
-            if (size < 1 || size > max) {
-                throw new IllegalArgumentException("slidingWindowSize must be in [1, " + max + "] for a " + type
-                        + " window, was " + size);
-            }
-            this.slidingWindowType = type;
-            this.slidingWindowSize = size;
+            slidingWindowType(type);
+            this.slidingWindowSize = SLIDING_WINDOW_SIZE.check(size);
+            checkWindowSizeForType();
+            return this;
+        }
+
+        /** Whether the window counts calls or seconds; the size is checked against it by {@link #build()}. */
+        public Builder slidingWindowType(SlidingWindowType type) {
+            this.slidingWindowType = SLIDING_WINDOW_TYPE.check(type);
+            return this;
+        }
+
+        /**
+         * The window's size: 1 to 1,000,000 calls for a count window, 1 to 3,600 seconds for a time
+         * window (that narrower limit is checked by {@link #build()}, once the type is known).
+         */
+        public Builder slidingWindowSize(int size) {
+            this.slidingWindowSize = SLIDING_WINDOW_SIZE.check(size);
             return this;
         }
 
         /** Calls the window must hold before a rate is evaluated: at least 1 (and for a count window, at most its size). */
         public Builder minimumNumberOfCalls(int calls) {
-            if (calls < 1) {
-                throw new IllegalArgumentException("minimumNumberOfCalls must be at least 1, was " + calls);
-            }
-            this.minimumNumberOfCalls = calls;
+            this.minimumNumberOfCalls = MINIMUM_NUMBER_OF_CALLS.check(calls);
             return this;
         }
 
         /** Failure rate, in percent, that trips the breaker: in (0, 100]. */
         public Builder failureRateThreshold(float percent) {
-            this.failureRateThreshold = percent("failureRateThreshold", percent);
+            this.failureRateThreshold = FAILURE_RATE_THRESHOLD.check(percent);
             return this;
         }
 
         /** Slow-call rate, in percent, that trips the breaker: in (0, 100]. */
         public Builder slowCallRateThreshold(float percent) {
-            this.slowCallRateThreshold = percent("slowCallRateThreshold", percent);
+            this.slowCallRateThreshold = SLOW_CALL_RATE_THRESHOLD.check(percent);
             return this;
         }
 
-        /** A call at least this long counts as slow (positive), or {@code null} to turn slow-call detection off. */
+        /**
+         * A call at least this long counts as slow (positive, at most {@link #MAX_DURATION}), or
+         * {@code null} to turn slow-call detection off.
+         */
         public Builder slowCallDurationThreshold(Duration threshold) {
-            this.slowCallDurationThreshold = threshold == null ? null : positive("slowCallDurationThreshold", threshold);
+            this.slowCallDurationThreshold = SLOW_CALL_DURATION_THRESHOLD.check(threshold);
             return this;
         }
 
-        /** How long to stay OPEN before a probe: positive. */
+        /** How long to stay OPEN before a probe: positive, at most {@link #MAX_DURATION}. */
         public Builder waitDurationInOpenState(Duration wait) {
-            this.waitDurationInOpenState = positive("waitDurationInOpenState", wait);
+            this.waitDurationInOpenState = WAIT_DURATION_IN_OPEN_STATE.check(wait);
             return this;
         }
 
         /** Probes let through in HALF_OPEN: 1 to 1,000. */
         public Builder permittedCallsInHalfOpenState(int probes) {
-            if (probes < 1 || probes > 1_000) {
-                throw new IllegalArgumentException("permittedCallsInHalfOpenState must be in [1, 1000], was " + probes);
-            }
-            this.permittedCallsInHalfOpenState = probes;
+            this.permittedCallsInHalfOpenState = PERMITTED_CALLS_IN_HALF_OPEN_STATE.check(probes);
             return this;
         }
 
-        /** How long an unreported probe keeps its permit before another caller may take it: positive. */
+        /** How long an unreported probe keeps its permit before another caller may take it: positive, at most {@link #MAX_DURATION}. */
         public Builder probeLease(Duration lease) {
-            this.probeLease = positive("probeLease", lease);
+            this.probeLease = PROBE_LEASE.check(lease);
             return this;
         }
 
@@ -288,7 +389,7 @@ public final class BreakerConfig {
 
         /** Exceptions that count as failures (subclasses match). */
         public Builder recordExceptions(List<Class<? extends Throwable>> types) {
-            this.recordExceptions = throwables("recordExceptions", types);
+            this.recordExceptions = List.copyOf(RECORD_EXCEPTIONS.check(types));
             return this;
         }
 
@@ -300,7 +401,7 @@ public final class BreakerConfig {
 
         /** Exceptions that count neither as success nor as failure (subclasses match). */
         public Builder ignoreExceptions(List<Class<? extends Throwable>> types) {
-            this.ignoreExceptions = throwables("ignoreExceptions", types);
+            this.ignoreExceptions = List.copyOf(IGNORE_EXCEPTIONS.check(types));
             return this;
         }
 
@@ -312,36 +413,36 @@ public final class BreakerConfig {
 
         /** The config; checks the settings that depend on each other. */
         public BreakerConfig build() {
+            checkWindowSizeForType();
             if (slidingWindowType == SlidingWindowType.COUNT_BASED && minimumNumberOfCalls > slidingWindowSize) {
-                throw new IllegalArgumentException("minimumNumberOfCalls must be at most slidingWindowSize ("
-                        + slidingWindowSize + ") for a COUNT_BASED window, was " + minimumNumberOfCalls);
+                throw new InvalidSettingException(MINIMUM_NUMBER_OF_CALLS, minimumNumberOfCalls,
+                        "at most slidingWindowSize (" + slidingWindowSize + ") for a COUNT_BASED window");
             }
             return new BreakerConfig(this);
         }
 
-        private static float percent(String setting, float value) {
-            if (!(value > 0 && value <= 100)) {
-                throw new IllegalArgumentException(setting + " must be in (0, 100], was " + value);
+        private void checkWindowSizeForType() {
+            if (slidingWindowType == SlidingWindowType.TIME_BASED && slidingWindowSize > MAX_TIME_WINDOW_SECONDS) {
+                throw new InvalidSettingException(SLIDING_WINDOW_SIZE, slidingWindowSize,
+                        "a whole number in [1, " + MAX_TIME_WINDOW_SECONDS + "] (seconds) for a TIME_BASED window");
             }
-            return value;
         }
+    }
 
-        private static Duration positive(String setting, Duration value) {
-            if (value == null || value.isNegative() || value.isZero()) {
-                throw new IllegalArgumentException(setting + " must be a positive duration, was " + value);
-            }
-            return value;
-        }
+    private static boolean isPercent(Float value) {
+        return value > 0 && value <= 100;
+    }
 
-        private static List<Class<? extends Throwable>> throwables(String setting,
-                                                                  List<Class<? extends Throwable>> types) {
-            Objects.requireNonNull(types, setting + " must be a list of Throwable classes, was null");
-            for (Class<?> type : types) {
-                if (type == null || !Throwable.class.isAssignableFrom(type)) {
-                    throw new IllegalArgumentException(setting + " must hold Throwable classes, was " + type);
-                }
+    private static boolean isDuration(Duration value) {
+        return !value.isNegative() && !value.isZero() && value.compareTo(MAX_DURATION) <= 0;
+    }
+
+    private static boolean isThrowables(List<Class<? extends Throwable>> types) {
+        for (Class<?> type : types) {
+            if (type == null || !Throwable.class.isAssignableFrom(type)) {
+                return false;
             }
-            return List.copyOf(types);
         }
+        return true;
     }
 }

@@ -1,31 +1,16 @@
 package io.breaker.redis;
 
-/** A {@code breakers.store.*} property with a value the store cannot use; stops start-up. */
-public class InvalidStorePropertyException extends IllegalArgumentException {
+import io.breaker.spring.autoconfigure.InvalidBreakerPropertyException;
 
-    private final String property;
-    private final String value;
-    private final String allowed;
+/**
+ * A {@code breakers.store.*} property with a value the store cannot use; stops start-up, explained by
+ * the starter's failure analyzer like every other bad breaker property.
+ */
+public class InvalidStorePropertyException extends InvalidBreakerPropertyException {
+
+    private static final long serialVersionUID = 1L;
 
     public InvalidStorePropertyException(String property, String value, String allowed) {
-        super(property + " must be " + allowed + ", was " + value);
-        this.property = property;
-        this.value = value;
-        this.allowed = allowed;
-    }
-
-    /** The property's full name, such as {@code breakers.store.timeout}. */
-    public String getProperty() {
-        return property;
-    }
-
-    /** The value found. */
-    public String getValue() {
-        return value;
-    }
-
-    /** What the property accepts. */
-    public String getAllowed() {
-        return allowed;
+        super(property, value, "", allowed, null);
     }
 }

@@ -1,6 +1,7 @@
 package io.breaker.redis;
 
 import io.breaker.BreakerConfig;
+import io.breaker.spring.autoconfigure.PropertyValues;
 
 import java.time.Duration;
 

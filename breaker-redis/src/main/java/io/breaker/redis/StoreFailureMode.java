@@ -1,5 +1,7 @@
 package io.breaker.redis;
 
+import io.breaker.spring.autoconfigure.PropertyValues;
+
 /**
  * What a Redis-backed breaker does while Redis cannot be reached ({@code breakers.store.failure-mode}).
  * Settings keep only {@link #canonical()} values: code that reads a store's failure mode sees

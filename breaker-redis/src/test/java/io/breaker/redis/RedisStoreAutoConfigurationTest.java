@@ -4,6 +4,7 @@ import io.breaker.BreakerConfig;
 import io.breaker.BreakerRegistry;
 import io.breaker.StateStore;
 import io.breaker.spring.autoconfigure.BreakerAutoConfiguration;
+import io.breaker.spring.autoconfigure.BreakerFailureAnalyzer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import org.junit.jupiter.api.Test;
@@ -74,9 +75,9 @@ class RedisStoreAutoConfigurationTest {
                     .isInstanceOf(InvalidStorePropertyException.class)
                     .hasMessage("breakers.store.timeout must be shorter than breakers.store.state-cache-ttl (1s): "
                             + "tens of milliseconds, such as 50ms, was 5s");
-            FailureAnalysis analysis = new InvalidStorePropertyFailureAnalyzer().analyze(context.getStartupFailure());
+            FailureAnalysis analysis = new BreakerFailureAnalyzer().analyze(context.getStartupFailure());
             assertThat(analysis.getDescription()).contains("'breakers.store.timeout'", "'5s'");
-            assertThat(analysis.getAction()).startsWith("Set breakers.store.timeout to shorter than");
+            assertThat(analysis.getAction()).startsWith("Set 'breakers.store.timeout' to shorter than");
         });
     }
 
@@ -85,9 +86,9 @@ class RedisStoreAutoConfigurationTest {
         for (String property : new String[] {"breakers.store.type", "breakers.instances.payments.store.type"}) {
             runner.withPropertyValues(property + "=mongo").run(context -> {
                 assertThat(context).hasFailed();
-                FailureAnalysis analysis = new InvalidStorePropertyFailureAnalyzer().analyze(context.getStartupFailure());
+                FailureAnalysis analysis = new BreakerFailureAnalyzer().analyze(context.getStartupFailure());
                 assertThat(analysis.getDescription()).contains("'" + property + "'", "'mongo'");
-                assertThat(analysis.getAction()).isEqualTo("Set " + property + " to one of memory, redis.");
+                assertThat(analysis.getAction()).isEqualTo("Set '" + property + "' to one of memory, redis.");
             });
         }
     }
@@ -103,6 +104,31 @@ class RedisStoreAutoConfigurationTest {
             assertThat(context).doesNotHaveBean(StateStore.class);
             assertThat(context.getBean(RedisStoreSettings.class)).isEqualTo(RedisStoreSettings.defaults());
         });
+    }
+
+    @Test
+    void aWrongFailureModeListsTheCurrentModesAlsoWhileEveryBreakerIsInMemory() {
+        runner.withPropertyValues("breakers.store.type=memory", "breakers.store.failure-mode=maybe").run(context -> {
+            assertThat(context).hasFailed();
+            FailureAnalysis analysis = new BreakerFailureAnalyzer().analyze(context.getStartupFailure());
+            assertThat(analysis.getDescription()).contains("'breakers.store.failure-mode'", "'maybe'");
+            assertThat(analysis.getAction()).isEqualTo("Set 'breakers.store.failure-mode' to one of protect-locally, reject.");
+        });
+    }
+
+    @Test
+    void thisModuleDeclaresItsKeysSoAMisspeltOneStopsStartUpNamingTheNearest() {
+        runner.withPropertyValues("breakers.instances.dep.store.tpye=redis").run(context -> {
+            assertThat(context).hasFailed();
+            FailureAnalysis analysis = new BreakerFailureAnalyzer().analyze(context.getStartupFailure());
+            assertThat(analysis.getDescription()).contains("'breakers.instances.dep.store.tpye'");
+            assertThat(analysis.getAction()).contains("'breakers.instances.dep.store.type'");
+        });
+        runner.withPropertyValues("breakers.store.timout=40ms").run(context -> assertThat(
+                new BreakerFailureAnalyzer().analyze(context.getStartupFailure()).getAction())
+                .contains("'breakers.store.timeout'"));
+        runner.withPropertyValues("breakers.instances.dep.store.type=memory", "breakers.store.outage-after=2s")
+                .run(context -> assertThat(context).hasNotFailed());
     }
 
     @Test

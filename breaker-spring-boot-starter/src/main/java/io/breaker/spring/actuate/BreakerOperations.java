@@ -1,9 +1,11 @@
 package io.breaker.spring.actuate;
 
+import io.breaker.BreakerListener;
 import io.breaker.BreakerMetrics;
 import io.breaker.BreakerRegistry;
 import io.breaker.CircuitBreaker;
 import io.breaker.State;
+import io.breaker.Transition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,6 +33,12 @@ public final class BreakerOperations {
     private final BreakerRegistry registry;
     private final BreakerTransitionHistory history;
     private final Clock wallClock;
+    /**
+     * Operator changes run one at a time: each one's transitions reach the listeners (the history among
+     * them) before the next one starts, so concurrent requests cannot reorder the recent transitions.
+     * Never taken on the call path.
+     */
+    private final Object changes = new Object();
 
     /**
      * @param registry  the breakers to show and steer
@@ -70,17 +78,64 @@ public final class BreakerOperations {
             return new ChangeResult.Refused(ErrorDescriptor.badState(requested));
         }
         CircuitBreaker breaker = found.get();
-        State before = breaker.getState();
-        boolean changed = switch (target.get()) {
-            case OPEN -> breaker.forceOpen();
-            case CLOSED -> breaker.forceClosed();
-            case AUTO -> breaker.release();
-        };
-        State after = breaker.getState();
-        LOGGER.warn("breaker={} requested={} from={} to={} changed={} principal={}", name, target.get(), before,
-                after, changed, principal == null ? "none" : principal);
-        return new ChangeResult.Applied(new StateChangeDescriptor(name, target.get(), before, after, changed,
-                principal));
+        synchronized (changes) {
+            OwnTransitions own = new OwnTransitions(Thread.currentThread());
+            breaker.addListener(own);
+            boolean changed;
+            try {
+                changed = switch (target.get()) {
+                    case OPEN -> breaker.forceOpen();
+                    case CLOSED -> breaker.forceClosed();
+                    case AUTO -> breaker.release();
+                };
+            } finally {
+                breaker.removeListener(own);
+            }
+            State before;
+            State after;
+            if (own.first != null) {
+                before = own.first.from();
+                after = own.last.to();
+            } else {
+                before = breaker.getState();
+                after = before;
+            }
+            LOGGER.warn("breaker={} requested={} from={} to={} changed={} principal={}", name, target.get(), before,
+                    after, changed, principal == null ? "none" : principal);
+            return new ChangeResult.Applied(new StateChangeDescriptor(name, target.get(), before, after, changed,
+                    principal));
+        }
+    }
+
+    /**
+     * The transitions this request itself made, told to listeners on its own thread by the breaker: the
+     * answer's {@code previousState} and {@code state} are theirs, never two reads with another
+     * caller's transition in between. Added only for the length of one change.
+     */
+    private static final class OwnTransitions implements BreakerListener {
+
+        private final Thread requester;
+        private Transition first;
+        private Transition last;
+
+        OwnTransitions(Thread requester) {
+            this.requester = requester;
+        }
+
+        @Override
+        public void onStateTransition(Transition transition) {
+            if (Thread.currentThread() == requester) {
+                if (first == null) {
+                    first = transition;
+                }
+                last = transition;
+            }
+        }
+
+        @Override
+        public boolean wantsCallDurations() {
+            return false;
+        }
     }
 
     private BreakerDescriptor describe(CircuitBreaker breaker) {

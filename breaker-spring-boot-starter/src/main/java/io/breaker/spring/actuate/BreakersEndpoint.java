@@ -38,11 +38,16 @@ public class BreakersEndpoint {
 
     /**
      * {@code POST /actuator/breakers/{name}} with {@code {"state": "OPEN" | "CLOSED" | "AUTO"}}: 200
-     * with the change, 404 for an unknown breaker, 400 for a missing or unknown state.
+     * with the change, 404 for an unknown breaker, 400 for a missing or unknown state, and 400 when the
+     * body or the query tries to name another breaker or puts the state in the query.
      */
     @WriteOperation
     public WebEndpointResponse<Object> changeState(@Selector String name, @Nullable String state,
                                                    @Nullable Principal principal) {
+        String refusal = UrlOnlyWrites.refusal(name);
+        if (refusal != null) {
+            return error(ErrorDescriptor.badRequest(refusal));
+        }
         BreakerOperations.ChangeResult result = operations.change(name, state,
                 principal == null ? null : principal.getName());
         if (result instanceof BreakerOperations.ChangeResult.Applied applied) {

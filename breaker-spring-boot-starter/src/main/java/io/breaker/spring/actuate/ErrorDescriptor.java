@@ -16,6 +16,10 @@ public record ErrorDescriptor(int status, String error, String message, List<Req
         return new ErrorDescriptor(404, "Not Found", "No circuit breaker named '" + name + "'", null);
     }
 
+    static ErrorDescriptor badRequest(String message) {
+        return new ErrorDescriptor(400, "Bad Request", message, null);
+    }
+
     static ErrorDescriptor badState(String requested) {
         String was = requested == null ? "it is missing" : "was '" + requested + "'";
         return new ErrorDescriptor(400, "Bad Request",

@@ -14,7 +14,8 @@ import java.util.stream.Collectors;
 
 /**
  * Finds the fallback of a protected method, once, and explains why none fits. Rules: a method of the
- * bean's class (or a superclass), any visibility, named as in {@code fallbackMethod}, with the
+ * bean's class (or a superclass, or a default method of an interface it implements), any visibility,
+ * named as in {@code fallbackMethod}, with the
  * protected method's parameter types, optionally followed by one {@link Throwable} (or subtype)
  * parameter, and a return type the protected method may return.
  */
@@ -27,16 +28,22 @@ final class FallbackResolver {
      * @throws InvalidCircuitProtectedException when no method of that name exists or one does not fit
      */
     static Fallback resolve(Class<?> targetClass, Method method, String fallbackName) {
+        if (!isMethodName(fallbackName)) {
+            throw new InvalidCircuitProtectedException(targetClass.getName(), describe(method), "fallbackMethod '"
+                    + fallbackName + "' is not the name of a method: a fallback is a method of "
+                    + targetClass.getName() + " itself (declared there, in a superclass or as an interface's default"
+                    + " method), named without a class or parameters", List.of(),
+                    "Declare the fallback in " + targetClass.getName() + " (it may call " + fallbackName
+                            + " in turn) and name it alone, as in fallbackMethod = \"" + simpleName(fallbackName) + "\".");
+        }
         List<Method> named = new ArrayList<>();
         List<List<Class<?>>> seen = new ArrayList<>();
         for (Class<?> type = targetClass; type != null && type != Object.class; type = type.getSuperclass()) {
-            for (Method candidate : type.getDeclaredMethods()) {
-                List<Class<?>> parameters = Arrays.asList(candidate.getParameterTypes());
-                if (candidate.getName().equals(fallbackName) && !candidate.isBridge() && !seen.contains(parameters)) {
-                    seen.add(parameters);
-                    named.add(candidate);
-                }
-            }
+            collect(type.getDeclaredMethods(), fallbackName, seen, named);
+        }
+        for (Class<?> type : ClassUtils.getAllInterfacesForClassAsSet(targetClass)) {
+            Method[] defaults = Arrays.stream(type.getDeclaredMethods()).filter(Method::isDefault).toArray(Method[]::new);
+            collect(defaults, fallbackName, seen, named); // a class's own method wins over an interface's default
         }
         List<String> accepted = acceptedSignatures(method, fallbackName);
         if (named.isEmpty()) {
@@ -49,6 +56,12 @@ final class FallbackResolver {
             int extra = candidate.getParameterCount() - method.getParameterCount();
             if (!parametersFit(method, candidate, extra)) {
                 continue;
+            }
+            if (method.getReturnType().isPrimitive() && !candidate.getReturnType().isPrimitive()
+                    && ClassUtils.resolvePrimitiveIfNecessary(method.getReturnType()) == candidate.getReturnType()) {
+                throw invalid(targetClass, method, "fallback " + signature(candidate) + " returns "
+                        + shortName(candidate.getGenericReturnType()) + ", which may be null, but " + method.getName()
+                        + " returns " + method.getReturnType().getName() + ", which cannot be null", accepted);
             }
             if (!returnFits(targetClass, method, candidate)) {
                 throw invalid(targetClass, method, "fallback " + signature(candidate) + " returns "
@@ -70,6 +83,29 @@ final class FallbackResolver {
         withException.sort(Comparator.comparingInt((Method m) -> depth(m.getParameterTypes()[m.getParameterCount() - 1]))
                 .reversed());
         return new Fallback(withException.toArray(new Method[0]), withoutException);
+    }
+
+    private static void collect(Method[] methods, String fallbackName, List<List<Class<?>>> seen, List<Method> named) {
+        for (Method candidate : methods) {
+            List<Class<?>> parameters = Arrays.asList(candidate.getParameterTypes());
+            if (candidate.getName().equals(fallbackName) && !candidate.isBridge() && !seen.contains(parameters)) {
+                seen.add(parameters);
+                named.add(candidate);
+            }
+        }
+    }
+
+    private static boolean isMethodName(String name) {
+        if (name.isEmpty() || !Character.isJavaIdentifierStart(name.charAt(0))) {
+            return false;
+        }
+        return name.chars().allMatch(Character::isJavaIdentifierPart);
+    }
+
+    /** {@code Helper.fb} is {@code fb}; {@code fb(String)} is {@code fb}. */
+    private static String simpleName(String written) {
+        String name = written.contains("(") ? written.substring(0, written.indexOf('(')) : written;
+        return name.substring(Math.max(name.lastIndexOf('.'), name.lastIndexOf('#')) + 1).trim();
     }
 
     /** The protected method, as {@code name(ParamType, ...)}. */

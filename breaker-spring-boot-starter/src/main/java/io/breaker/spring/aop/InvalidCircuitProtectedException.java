@@ -14,6 +14,7 @@ public class InvalidCircuitProtectedException extends RuntimeException {
     private final String method;
     private final String problem;
     private final List<String> acceptedSignatures;
+    private final String remedy;
 
     /**
      * @param beanClass          the bean's class name
@@ -23,6 +24,15 @@ public class InvalidCircuitProtectedException extends RuntimeException {
      */
     public InvalidCircuitProtectedException(String beanClass, String method, String problem,
                                             List<String> acceptedSignatures) {
+        this(beanClass, method, problem, acceptedSignatures, null);
+    }
+
+    /**
+     * @param remedy what to do, when it is neither "declare a fitting fallback" nor obvious from the
+     *               problem; {@code null} otherwise
+     */
+    public InvalidCircuitProtectedException(String beanClass, String method, String problem,
+                                            List<String> acceptedSignatures, String remedy) {
         super("@CircuitProtected on " + beanClass + "." + method + ": " + problem
                 + (acceptedSignatures.isEmpty() ? "" : ". Accepted fallback signatures: "
                 + String.join(" or ", acceptedSignatures)));
@@ -30,6 +40,7 @@ public class InvalidCircuitProtectedException extends RuntimeException {
         this.method = method;
         this.problem = problem;
         this.acceptedSignatures = List.copyOf(acceptedSignatures);
+        this.remedy = remedy;
     }
 
     /** The bean's class name. */
@@ -45,6 +56,11 @@ public class InvalidCircuitProtectedException extends RuntimeException {
     /** What is wrong. */
     public String getProblem() {
         return problem;
+    }
+
+    /** What to do about it, or {@code null} when the accepted signatures or the problem say it. */
+    public String getRemedy() {
+        return remedy;
     }
 
     /** Fallback signatures that would be accepted; empty when the problem is not about the fallback. */

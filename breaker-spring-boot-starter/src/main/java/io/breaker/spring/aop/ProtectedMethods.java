@@ -2,6 +2,7 @@ package io.breaker.spring.aop;
 
 import io.breaker.BreakerRegistry;
 import io.breaker.CircuitBreaker;
+import io.breaker.spring.BreakerNames;
 import io.breaker.spring.CircuitProtected;
 import org.aopalliance.intercept.MethodInvocation;
 import org.springframework.aop.support.AopUtils;
@@ -12,6 +13,7 @@ import org.springframework.util.ReflectionUtils;
 
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -33,7 +35,8 @@ public final class ProtectedMethods {
 
     private final Supplier<BreakerRegistry> registry;
     private final Map<Class<?>, Map<Method, ProtectedCall>> calls = new ConcurrentHashMap<>();
-    private final Set<String> breakerNames = ConcurrentHashMap.newKeySet();
+    /** Each breaker name used so far, with the first method using it (for start-up messages). */
+    private final Map<String, Use> breakerNames = new ConcurrentHashMap<>();
     private final Set<Class<?>> prepared = ConcurrentHashMap.newKeySet();
 
     /**
@@ -74,9 +77,29 @@ public final class ProtectedMethods {
         }
     }
 
+    /** The methods of {@code targetClass} that {@code @CircuitProtected} protects. */
+    List<Method> protectedMethodsOf(Class<?> targetClass) {
+        List<Method> found = new ArrayList<>();
+        for (Method method : ReflectionUtils.getUniqueDeclaredMethods(targetClass, ReflectionUtils.USER_DECLARED_METHODS)) {
+            if (findAnnotation(method, targetClass) != null) {
+                found.add(method);
+            }
+        }
+        return found;
+    }
+
     /** Breaker names used by the methods resolved so far, sorted. */
     public Set<String> breakerNames() {
-        return new TreeSet<>(breakerNames);
+        return new TreeSet<>(breakerNames.keySet());
+    }
+
+    /** A method protected by the named breaker, or {@code null}. */
+    Use usedBy(String breakerName) {
+        return breakerNames.get(breakerName);
+    }
+
+    /** Where a breaker name is used: a bean class and one of its methods, as {@code name(ParamType, ...)}. */
+    record Use(String beanClass, String method) {
     }
 
     /**
@@ -128,8 +151,11 @@ public final class ProtectedMethods {
                     + " method cannot be intercepted by a proxy; make it a public (or protected) instance method that is not final",
                     List.of());
         }
-        if (annotation.name().isBlank()) {
-            throw FallbackResolver.invalid(targetClass, method, "name must not be empty", List.of());
+        String nameProblem = BreakerNames.problem(annotation.name());
+        if (nameProblem != null) {
+            throw new InvalidCircuitProtectedException(targetClass.getName(), FallbackResolver.describe(method),
+                    nameProblem, List.of(), "Name the breaker with " + BreakerNames.RULE + ", in @CircuitProtected(name = ...)"
+                    + " as under breakers.instances.");
         }
         Fallback fallback = annotation.fallbackMethod().isEmpty() ? null
                 : FallbackResolver.resolve(targetClass, method, annotation.fallbackMethod());
@@ -139,7 +165,7 @@ public final class ProtectedMethods {
                     + " is not supported; asynchronous methods must return CompletionStage or CompletableFuture", List.of());
         }
         CircuitBreaker breaker = registry.get().breaker(annotation.name());
-        breakerNames.add(annotation.name());
+        breakerNames.putIfAbsent(annotation.name(), new Use(targetClass.getName(), FallbackResolver.describe(method)));
         if (CompletionStage.class.isAssignableFrom(returnType)) {
             return new CompletionStageCall(breaker, fallback);
         }

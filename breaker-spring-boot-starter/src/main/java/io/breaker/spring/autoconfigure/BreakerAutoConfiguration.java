@@ -13,34 +13,42 @@ import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.ImportBeanDefinitionRegistrar;
 import org.springframework.context.annotation.Role;
-import org.springframework.core.Ordered;
 import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotationMetadata;
 
 /**
  * Breakers from {@code breakers.*} properties in one {@link BreakerRegistry}, and the
- * {@code @CircuitProtected} advice. {@code breakers.enabled=false} turns all of it off.
+ * {@code @CircuitProtected} advice. {@code breakers.enabled=false} turns all of it off. Before the
+ * registry is built, every key under {@code breakers.} is checked against the keys the breaker
+ * modules declare ({@link BreakerPropertyKeys}).
  */
 @AutoConfiguration(after = AopAutoConfiguration.class)
-@ConditionalOnProperty(prefix = "breakers", name = "enabled", matchIfMissing = true)
+@Conditional(OnBreakersEnabledCondition.class)
 @EnableConfigurationProperties(BreakerProperties.class)
 public class BreakerAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    public BreakerRegistry breakerRegistry(BreakerProperties properties,
+    public BreakerPropertiesCheck breakerPropertiesCheck(Environment environment) {
+        return new BreakerPropertiesCheck(environment, DeclaredKeys.load(BreakerAutoConfiguration.class.getClassLoader()));
+    }
+
+    /** @param propertiesCheck asked for so that every key is checked before the settings are read */
+    @Bean
+    @ConditionalOnMissingBean
+    public BreakerRegistry breakerRegistry(BreakerPropertiesCheck propertiesCheck, BreakerProperties properties,
                                            ObjectProvider<BreakerConfigCustomizer> customizers,
                                            ObjectProvider<BreakerFailurePredicate> failurePredicate,
                                            ObjectProvider<NanoClock> clock,
-                                           ObjectProvider<StateStore> stateStore, Environment environment) {
-        UnknownSettingCheck.check(environment);
+                                           ObjectProvider<StateStore> stateStore) {
         return new BreakerRegistryFactory(properties, customizers.orderedStream().toList(),
                 failurePredicate.getIfUnique(), clock.getIfUnique(NanoClock::system),
                 BreakerAutoConfiguration.class.getClassLoader()).withStateStore(stateStore.getIfUnique()).create();
@@ -62,9 +70,12 @@ public class BreakerAutoConfiguration {
         @ConditionalOnMissingBean
         @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
         static CircuitProtectedAdvisor circuitProtectedAdvisor(ProtectedMethods methods, Environment environment) {
-            // Read from the environment: binding BreakerProperties this early would skip post-processors.
+            // Advisors are created while post-processors are still being registered: depending on the
+            // BreakerProperties bean here would create it then, unseen by the later post-processors. So
+            // the order is bound from the environment into a BreakerProperties of its own, with the same
+            // binding rules and error reports as the bean.
             return new CircuitProtectedAdvisor(methods,
-                    environment.getProperty("breakers.aspect-order", Integer.class, Ordered.LOWEST_PRECEDENCE));
+                    Binder.get(environment).bindOrCreate("breakers", BreakerProperties.class).getAspectOrder());
         }
 
         @Bean

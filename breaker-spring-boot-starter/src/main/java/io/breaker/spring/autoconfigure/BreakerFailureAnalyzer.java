@@ -1,80 +1,152 @@
 package io.breaker.spring.autoconfigure;
 
-import io.breaker.SlidingWindowType;
+import io.breaker.BreakerConfig;
+import io.breaker.Setting;
 import io.breaker.spring.aop.InvalidCircuitProtectedException;
 import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.diagnostics.FailureAnalyzer;
 import org.springframework.core.Ordered;
+import org.springframework.util.ClassUtils;
 
+import java.math.BigDecimal;
 import java.time.Duration;
-import java.util.Arrays;
-import java.util.stream.Collectors;
 
 /**
- * Explains a start-up failure caused by breaker configuration: a bad {@code breakers.*} value (one the
- * breaker rejects, or one that cannot even be converted, such as an unknown window type) or an invalid
- * {@code @CircuitProtected} method. Runs before Spring Boot's generic binding analyzer.
+ * Explains every start-up failure caused by breaker configuration, for all breaker modules: a key no
+ * module reads ({@link UnknownBreakerPropertyException}), a value a module rejects
+ * ({@link InvalidBreakerPropertyException}), a value under {@code breakers.} that cannot even be
+ * converted to its type, and an invalid {@code @CircuitProtected} method. One rule per type, not per
+ * setting: an enum lists its values as written in YAML (leaving out deprecated ones), a number or a
+ * duration its allowed range, and a value that came from an environment variable names the variable.
+ * Runs before Spring Boot's generic binding analyzer.
  */
 public class BreakerFailureAnalyzer implements FailureAnalyzer, Ordered {
+
+    private static final ConfigurationPropertyName BREAKERS = ConfigurationPropertyName.of("breakers");
+    private static final ConfigurationPropertyName DEFAULTS = ConfigurationPropertyName.of("breakers.defaults");
+    private static final ConfigurationPropertyName INSTANCES = ConfigurationPropertyName.of("breakers.instances");
 
     @Override
     public FailureAnalysis analyze(Throwable failure) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof UnknownBreakerPropertyException unknown) {
+                return unknown(unknown);
+            }
             if (cause instanceof InvalidBreakerPropertyException invalid) {
-                return property(invalid.getProperty(), invalid.getValue(), invalid.getProblem(), invalid.getAllowed(),
-                        cause);
+                return analysis(invalid.getProperty(), invalid.getValue(), "", invalid.getProblem(),
+                        invalid.getAllowed(), cause);
             }
             if (cause instanceof InvalidCircuitProtectedException invalid) {
                 return annotation(invalid);
             }
-            if (cause instanceof BindException bind && bind.getName().toString().startsWith("breakers.")) {
+            if (cause instanceof BindException bind && BREAKERS.isAncestorOf(bind.getName())) {
                 return binding(bind);
             }
         }
         return null;
     }
 
-    private static FailureAnalysis property(String property, String value, String problem, String allowed,
-                                            Throwable cause) {
-        return new FailureAnalysis(
-                "The breaker property '" + property + "' has the value '" + value + "', which is invalid: " + problem + ".",
+    private static FailureAnalysis analysis(String property, String value, String origin, String problem,
+                                            String allowed, Throwable cause) {
+        return new FailureAnalysis("The breaker property '" + property + "' has the value '" + value + "'" + origin
+                + ", which is invalid" + (problem.isEmpty() ? "." : ": " + problem + "."),
                 "Set '" + property + "' to " + allowed + ".", cause);
+    }
+
+    private static FailureAnalysis unknown(UnknownBreakerPropertyException unknown) {
+        String variable = unknown.getEnvironmentVariable();
+        String description = "The breaker property '" + unknown.getProperty() + "' (value '" + unknown.getValue() + "')"
+                + (variable == null ? "" : ", from the environment variable " + variable + ",")
+                + " is not read by any breaker module: it would be ignored.";
+        String action = variable == null
+                ? "Replace '" + unknown.getProperty() + "' with '" + unknown.getNearest()
+                + "', the nearest key that is read (check the spelling), or remove it."
+                : "Replace the environment variable " + variable + " with " + PropertyValues.environmentVariable(
+                unknown.getNearest()) + ", which sets '" + unknown.getNearest() + "' (in an environment variable, '_'"
+                + " separates the parts of a key and dashes are left out), or remove it.";
+        if (unknown.getNearest().contains("[")) {
+            action += " A breaker name with characters other than letters, digits and '-' must be written in brackets"
+                    + " to be kept as it is (in YAML, quote it: \"[a.b]\":).";
+        }
+        return new FailureAnalysis(description, action, unknown);
     }
 
     private static FailureAnalysis binding(BindException bind) {
         ConfigurationProperty property = bind.getProperty();
         String value = property == null ? "" : String.valueOf(property.getValue());
-        String origin = property == null || property.getOrigin() == null ? "" : " (from " + property.getOrigin() + ")";
-        Class<?> type = bind.getTarget().getType().resolve(Object.class);
-        String allowed;
+        String variable = BreakerPropertiesCheck.environmentVariable(property);
+        String origin = variable != null ? " (from the environment variable " + variable + ")"
+                : property == null || property.getOrigin() == null ? "" : " (from " + property.getOrigin() + ")";
+        Class<?> type = ClassUtils.resolvePrimitiveIfNecessary(bind.getTarget().getType().resolve(Object.class));
+        Setting<?> setting = setting(bind.getName());
+        String range = setting == null ? null : BreakerRegistryFactory.inPropertyTerms(setting.allowed());
         String problem;
-        if (type == SlidingWindowType.class) {
-            problem = "it is not a window type" + origin;
-            allowed = "one of " + Arrays.stream(SlidingWindowType.values()).map(Enum::name)
-                    .collect(Collectors.joining(", "));
+        String allowed;
+        if (type.isEnum()) {
+            problem = "it is not one of the allowed values";
+            allowed = "one of " + PropertyValues.allowed(type);
+        } else if (type == Integer.class || type == Long.class || type == Short.class || type == Byte.class) {
+            BigDecimal number = number(value);
+            BigDecimal max = maximum(type);
+            problem = number == null ? "it is not a whole number"
+                    : number.abs().compareTo(max) > 0 ? "it is beyond " + max.toPlainString()
+                    + ", the largest whole number a " + type.getSimpleName() + " holds" : "it is not a whole number";
+            allowed = range != null ? range : "a whole number from " + max.negate().subtract(BigDecimal.ONE).toPlainString()
+                    + " to " + max.toPlainString();
+        } else if (type == Float.class || type == Double.class) {
+            problem = "it is not a number";
+            allowed = range != null ? range : "a number";
         } else if (type == Duration.class) {
-            problem = "it is not a duration" + origin;
-            allowed = "a positive duration, such as 800ms or 30s";
-        } else if (type == Integer.class || type == int.class) {
-            problem = "it is not a whole number" + origin;
-            allowed = "a whole number";
-        } else if (type == Float.class || type == float.class) {
-            problem = "it is not a number" + origin;
-            allowed = "a number";
-        } else if (type == Boolean.class || type == boolean.class) {
-            problem = "it is not a boolean" + origin;
+            problem = "it is not a duration (or one too long to hold)";
+            allowed = (range != null ? range : "a duration") + ", such as 800ms or 30s";
+        } else if (type == Boolean.class) {
+            problem = "it is not a boolean";
             allowed = "true or false";
         } else {
-            problem = "it cannot be converted to " + type.getSimpleName() + origin;
-            allowed = "a valid " + type.getSimpleName() + " (see the breakers properties in the documentation)";
+            problem = "it cannot be converted to " + type.getSimpleName();
+            allowed = range != null ? range : "a valid " + type.getSimpleName();
         }
-        return property(bind.getName().toString(), value, problem, allowed, bind);
+        if (variable != null) {
+            allowed += " (in the environment variable " + variable + ")";
+        }
+        return analysis(bind.getName().toString(), value, origin, problem, allowed, bind);
+    }
+
+    /** The breaker setting {@code name} binds to, under {@code breakers.defaults} or {@code breakers.instances.<name>}. */
+    private static Setting<?> setting(ConfigurationPropertyName name) {
+        int index = DEFAULTS.isAncestorOf(name) ? 2 : INSTANCES.isAncestorOf(name) ? 3 : -1;
+        if (index < 0 || name.getNumberOfElements() <= index) {
+            return null;
+        }
+        String element = name.getElement(index, ConfigurationPropertyName.Form.UNIFORM);
+        for (Setting<?> setting : BreakerConfig.settings()) {
+            if (setting.propertyName().replace("-", "").equals(element)) {
+                return setting;
+            }
+        }
+        return null;
+    }
+
+    private static BigDecimal number(String value) {
+        try {
+            return new BigDecimal(value.trim());
+        } catch (NumberFormatException notANumber) {
+            return null;
+        }
+    }
+
+    private static BigDecimal maximum(Class<?> wholeNumberType) {
+        long max = wholeNumberType == Long.class ? Long.MAX_VALUE : wholeNumberType == Integer.class ? Integer.MAX_VALUE
+                : wholeNumberType == Short.class ? Short.MAX_VALUE : Byte.MAX_VALUE;
+        return BigDecimal.valueOf(max);
     }
 
     private static FailureAnalysis annotation(InvalidCircuitProtectedException invalid) {
-        String action = invalid.getAcceptedSignatures().isEmpty()
+        String action = invalid.getRemedy() != null ? invalid.getRemedy()
+                : invalid.getAcceptedSignatures().isEmpty()
                 ? "Fix @CircuitProtected on " + invalid.getBeanClass() + "." + invalid.getMethod() + "."
                 : "Declare a fallback in " + invalid.getBeanClass() + " with one of these signatures (any visibility;"
                 + " the exception parameter may be any Throwable subtype, the most specific overload wins):\n    "

@@ -3,6 +3,7 @@ package io.breaker.spring.autoconfigure;
 import io.breaker.BreakerRegistry;
 import io.breaker.spring.actuate.BreakersHealth;
 import io.breaker.spring.actuate.BreakersHealthIndicator;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.actuate.autoconfigure.health.ConditionalOnEnabledHealthIndicator;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -31,6 +32,14 @@ public class BreakerHealthAutoConfiguration {
         @ConditionalOnMissingBean
         public BreakersHealth breakersHealth(BreakerRegistry registry, BreakerHealthProperties properties) {
             return new BreakersHealth(registry, properties.getDownWhenOpen());
+        }
+
+        /** Once every breaker of the start-up exists: each name in down-when-open must be one of them. */
+        @Bean
+        @ConditionalOnMissingBean(name = "breakersHealthNamesCheck")
+        SmartInitializingSingleton breakersHealthNamesCheck(BreakerRegistry registry,
+                                                             BreakerHealthProperties properties) {
+            return () -> DownWhenOpenNames.check(properties.getDownWhenOpen(), registry);
         }
 
         @Bean

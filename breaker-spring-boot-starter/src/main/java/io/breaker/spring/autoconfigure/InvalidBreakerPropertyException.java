@@ -1,8 +1,9 @@
 package io.breaker.spring.autoconfigure;
 
 /**
- * A {@code breakers.*} property holds a value the breaker cannot use. Stops start-up; the
- * {@link BreakerFailureAnalyzer} turns it into a description and an action.
+ * A {@code breakers.*} property holds a value the breakers cannot use. Stops start-up; the
+ * {@link BreakerFailureAnalyzer} turns it into a description and an action. Every breaker module
+ * reports a bad property with this type (or a subtype), so that one analyzer explains them all.
  */
 public class InvalidBreakerPropertyException extends RuntimeException {
 
@@ -15,13 +16,14 @@ public class InvalidBreakerPropertyException extends RuntimeException {
 
     /**
      * @param property full property path, e.g. {@code breakers.instances.wholesaler.failure-rate-threshold}
-     * @param value    the value as configured
-     * @param problem  what is wrong with it
-     * @param allowed  what would be accepted
+     * @param value    the value as configured (as a user writes it)
+     * @param problem  what is wrong with it, or empty when "not allowed" says it all
+     * @param allowed  what would be accepted, as a phrase that follows "must be"
      */
     public InvalidBreakerPropertyException(String property, String value, String problem, String allowed,
                                            Throwable cause) {
-        super(property + " = '" + value + "' is invalid: " + problem + "; allowed: " + allowed, cause);
+        super(property + " must be " + allowed + ", was " + value + (problem.isEmpty() ? "" : " (" + problem + ")"),
+                cause);
         this.property = property;
         this.value = value;
         this.problem = problem;
@@ -38,7 +40,7 @@ public class InvalidBreakerPropertyException extends RuntimeException {
         return value;
     }
 
-    /** What is wrong with the value. */
+    /** What is wrong with the value; empty when the allowed values say it all. */
     public String getProblem() {
         return problem;
     }

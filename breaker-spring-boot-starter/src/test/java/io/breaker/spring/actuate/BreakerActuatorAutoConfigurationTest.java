@@ -72,7 +72,9 @@ class BreakerActuatorAutoConfigurationTest {
 
     @Test
     void downWhenOpenBindsFromProperties() {
-        withRegistry.withPropertyValues("breakers.health.down-when-open=wholesaler,payments").run(context -> {
+        runner.withBean(BreakerRegistry.class, () -> BreakerRegistry.of(BreakerConfig.ofDefaults(),
+                        Map.of("wholesaler", BreakerConfig.ofDefaults(), "payments", BreakerConfig.ofDefaults())))
+                .withPropertyValues("breakers.health.down-when-open=wholesaler,payments").run(context -> {
             BreakerRegistry registry = context.getBean(BreakerRegistry.class);
             HealthIndicator indicator = context.getBean("breakersHealthIndicator", HealthIndicator.class);
             registry.breaker("audit").forceOpen();

@@ -14,6 +14,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -197,6 +198,56 @@ class BreakerOperationsTest {
             assertThat(refused.error().message()).isEqualTo("state must be one of OPEN, CLOSED, AUTO; was 'HALF_OPEN'");
         });
         assertThat(breaker.getState()).isEqualTo(State.CLOSED);
+    }
+
+    @Test
+    void concurrentChangesAnswerOneSnapshotEachAndKeepTheHistoryInOrder() throws Exception {
+        BreakerTransitionHistory longHistory = BreakerTransitionHistory.bind(registry, 64);
+        BreakerOperations concurrent = new BreakerOperations(registry, longHistory, Clock.fixed(NOW, ZoneOffset.UTC));
+        registry.breaker("contended");
+        int threads = 8;
+        int rounds = 200;
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
+        java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
+        List<java.util.concurrent.Future<List<StateChangeDescriptor>>> results = new java.util.ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            String[] requests = t % 2 == 0 ? new String[] {"OPEN", "AUTO"} : new String[] {"CLOSED", "AUTO"};
+            results.add(pool.submit(() -> {
+                start.await();
+                List<StateChangeDescriptor> answers = new java.util.ArrayList<>();
+                for (int i = 0; i < rounds; i++) {
+                    BreakerOperations.ChangeResult result = concurrent.change("contended", requests[i % 2], "op");
+                    answers.add(((BreakerOperations.ChangeResult.Applied) result).change());
+                }
+                return answers;
+            }));
+        }
+        start.countDown();
+        try {
+            for (java.util.concurrent.Future<List<StateChangeDescriptor>> result : results) {
+                for (StateChangeDescriptor answer : result.get()) {
+                    State target = switch (answer.requested()) {
+                        case OPEN -> State.FORCED_OPEN;
+                        case CLOSED -> State.FORCED_CLOSED;
+                        case AUTO -> State.CLOSED;
+                    };
+                    if (answer.changed()) {
+                        assertThat(answer.previousState()).as(answer.toString()).isNotEqualTo(answer.state());
+                        assertThat(answer.state()).as(answer.toString()).isEqualTo(target);
+                    } else {
+                        assertThat(answer.previousState()).as(answer.toString()).isEqualTo(answer.state());
+                    }
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        List<TransitionDescriptor> newestFirst = longHistory.recent("contended");
+        assertThat(newestFirst).hasSizeGreaterThan(10);
+        for (int i = 0; i + 1 < newestFirst.size(); i++) {
+            assertThat(newestFirst.get(i).from()).as("transition %d follows the one before it", i)
+                    .isEqualTo(newestFirst.get(i + 1).to());
+        }
     }
 
     private void trip(CircuitBreaker breaker) {

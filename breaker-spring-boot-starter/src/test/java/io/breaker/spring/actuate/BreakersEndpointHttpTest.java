@@ -211,6 +211,58 @@ class BreakersEndpointHttpTest {
                 "# HELP breaker_calls_rejected_total Calls the breaker rejected");
     }
 
+    @Test
+    void aNameInTheBodyCannotRedirectAWriteToAnotherBreaker() throws Exception {
+        CircuitBreaker other = registry.breaker("payments");
+        other.release();
+
+        HttpResponse<String> response = post("/actuator/breakers/wholesaler", "{\"state\":\"OPEN\",\"name\":\"payments\"}");
+
+        assertThat(response.statusCode()).isEqualTo(400);
+        assertThat(response.body()).contains("the URL");
+        assertThat(other.getState()).isEqualTo(State.CLOSED);
+        assertThat(wholesaler.getState()).isEqualTo(State.CLOSED);
+    }
+
+    @Test
+    void aNameInTheQueryCannotRedirectAWriteToAnotherBreaker() throws Exception {
+        CircuitBreaker other = registry.breaker("payments");
+        other.release();
+
+        HttpResponse<String> response = post("/actuator/breakers/wholesaler?name=payments", "{\"state\":\"OPEN\"}");
+
+        assertThat(response.statusCode()).isEqualTo(400);
+        assertThat(other.getState()).isEqualTo(State.CLOSED);
+        assertThat(wholesaler.getState()).isEqualTo(State.CLOSED);
+    }
+
+    @Test
+    void aStateInTheQueryIsNotApplied() throws Exception {
+        HttpResponse<String> response = post("/actuator/breakers/wholesaler?state=OPEN", "");
+
+        assertThat(response.statusCode()).isEqualTo(400);
+        assertThat(wholesaler.getState()).isEqualTo(State.CLOSED);
+    }
+
+    @Test
+    void aNameInTheBodyThatRepeatsTheUrlIsHarmless() throws Exception {
+        HttpResponse<String> response = post("/actuator/breakers/wholesaler", "{\"state\":\"OPEN\",\"name\":\"wholesaler\"}");
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(wholesaler.getState()).isEqualTo(State.FORCED_OPEN);
+    }
+
+    @Test
+    void aNameWithLettersOfAnyScriptIsReachable() throws Exception {
+        registry.breaker("zahlung-ü-支付");
+        String encoded = java.net.URLEncoder.encode("zahlung-ü-支付", java.nio.charset.StandardCharsets.UTF_8);
+
+        HttpResponse<String> response = get("/actuator/breakers/" + encoded);
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.body()).contains("zahlung-ü-支付");
+    }
+
     private HttpResponse<String> get(String path) throws IOException, InterruptedException {
         return http.send(HttpRequest.newBuilder(uri(path)).GET().build(), HttpResponse.BodyHandlers.ofString());
     }

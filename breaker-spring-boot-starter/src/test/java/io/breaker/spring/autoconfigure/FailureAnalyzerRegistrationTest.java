@@ -46,14 +46,14 @@ class FailureAnalyzerRegistrationTest {
         assertThatThrownBy(() -> start(App.class, "--breakers.instances.wholesaler.failure-rate-threshold=150"));
         assertThat(output).contains("APPLICATION FAILED TO START")
                 .contains("The breaker property 'breakers.instances.wholesaler.failure-rate-threshold' has the value '150'")
-                .contains("a percentage greater than 0 and at most 100");
+                .contains("a number in (0, 100]");
     }
 
     @Test
     void unknownWindowTypeIsExplainedByOurAnalyzerNotTheGenericOne(CapturedOutput output) {
         assertThatThrownBy(() -> start(App.class, "--breakers.defaults.sliding-window-type=COUNTED"));
         assertThat(output).contains("The breaker property 'breakers.defaults.sliding-window-type' has the value 'COUNTED'")
-                .contains("one of COUNT_BASED, TIME_BASED");
+                .contains("one of count-based, time-based");
     }
 
     @Test

@@ -25,9 +25,13 @@ public record Isbn(String digits) {
             throw new InvalidIsbnException(text, "it is empty");
         }
         String compact = text.replace("-", "").replace(" ", "");
+        if (compact.chars().anyMatch(c -> Character.isDigit(c) && !isAsciiDigit(c))) {
+            // Character.isDigit also accepts fullwidth or Arabic-Indic digits, which c - '0' misreads.
+            throw new InvalidIsbnException(text, "an ISBN is written with the digits 0-9");
+        }
         if (compact.length() == 10) {
-            if (!compact.substring(0, 9).chars().allMatch(Character::isDigit)
-                    || !(Character.isDigit(compact.charAt(9)) || compact.charAt(9) == 'X' || compact.charAt(9) == 'x')) {
+            if (!compact.substring(0, 9).chars().allMatch(Isbn::isAsciiDigit)
+                    || !(isAsciiDigit(compact.charAt(9)) || compact.charAt(9) == 'X' || compact.charAt(9) == 'x')) {
                 throw new InvalidIsbnException(text, "an ISBN-10 has 9 digits followed by a digit or X");
             }
             if (!isValidIsbn10(compact)) {
@@ -37,7 +41,7 @@ public record Isbn(String digits) {
             return new Isbn(twelve + isbn13CheckDigit(twelve));
         }
         if (compact.length() == 13) {
-            if (!compact.chars().allMatch(Character::isDigit)) {
+            if (!compact.chars().allMatch(Isbn::isAsciiDigit)) {
                 throw new InvalidIsbnException(text, "an ISBN-13 has 13 digits");
             }
             if (!compact.startsWith("978") && !compact.startsWith("979")) {
@@ -57,6 +61,10 @@ public record Isbn(String digits) {
         return digits;
     }
 
+    private static boolean isAsciiDigit(int c) {
+        return c >= '0' && c <= '9';
+    }
+
     private static boolean isValidIsbn10(String tenChars) {
         int sum = 0;
         for (int i = 0; i < 10; i++) {
@@ -68,7 +76,7 @@ public record Isbn(String digits) {
     }
 
     private static boolean isValidIsbn13(String digits) {
-        return digits.chars().allMatch(Character::isDigit)
+        return digits.chars().allMatch(Isbn::isAsciiDigit)
                 && isbn13CheckDigit(digits.substring(0, 12)) == digits.charAt(12) - '0';
     }
 

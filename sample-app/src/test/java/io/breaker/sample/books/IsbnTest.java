@@ -41,6 +41,15 @@ class IsbnTest {
     }
 
     @ParameterizedTest
+    @ValueSource(strings = {"\uFF10\uFF12\uFF10\uFF11\uFF16\uFF13\uFF13\uFF16\uFF11\uFF12", // 0201633612, fullwidth
+            "\u0660\u0662\u0660\u0661\u0666\u0663\u0663\u0666\u0661\u0662", // the same, Arabic-Indic
+            "\u0669\u0667\u0668\u0660\u0661\u0663\u0664\u0666\u0668\u0665\u0669\u0669\u0661"})
+    void rejectsDigitsOtherThanAsciiOnesWhichTheWholesalerCannotRead(String input) {
+        assertThatThrownBy(() -> Isbn.parse(input)).isInstanceOf(InvalidIsbnException.class)
+                .hasMessageContaining("digits 0-9");
+    }
+
+    @ParameterizedTest
     @ValueSource(strings = {"", " ", "123", "97801346859911", "abcdefghij", "97801346859X1", "X201633612"})
     void rejectsWhatIsNoIsbnAtAll(String input) {
         assertThatThrownBy(() -> Isbn.parse(input)).isInstanceOf(InvalidIsbnException.class);

@@ -1,0 +1,106 @@
+package io.breaker.spring.autoconfigure;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.breaker.BreakerConfig;
+import io.breaker.Setting;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.BeanUtils;
+
+import java.beans.PropertyDescriptor;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URL;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The IDE metadata the starter ships says about every breaker setting what its definition says: a
+ * setting added to {@link BreakerConfig#settings()} without a field to bind it, or with a description
+ * or a default that drifted, fails here.
+ */
+class ConfigurationMetadataTest {
+
+    private static final String DEFAULTS = "breakers.defaults.";
+
+    @Test
+    void everyDefinedSettingIsBoundAndDescribedAsItsDefinitionSays() throws IOException {
+        Map<String, JsonNode> properties = properties();
+        for (Setting<?> setting : BreakerConfig.settings()) {
+            JsonNode property = properties.get(DEFAULTS + setting.propertyName());
+            assertThat(property).as("metadata for %s%s (a field in BreakerProperties.Settings)", DEFAULTS,
+                    setting.propertyName()).isNotNull();
+            assertThat(property.path("description").asText()).as(setting.name()).isEqualTo(setting.description());
+            assertThat(property.path("type").asText()).as(setting.name()).isEqualTo(expectedType(setting));
+            if (setting.defaultValue() == null) {
+                assertThat(property.has("defaultValue")).as(setting.name()).isFalse();
+            } else {
+                assertThat(PropertyValues.of(json(property.get("defaultValue")))).as("default of " + setting.name())
+                        .isEqualTo(PropertyValues.of((Object) setting.defaultValue()));
+            }
+        }
+    }
+
+    @Test
+    void everyBoundSettingHasADefinition() throws IOException {
+        Set<String> bound = Arrays.stream(BeanUtils.getPropertyDescriptors(BreakerProperties.Settings.class))
+                .map(PropertyDescriptor::getName).filter(name -> !name.equals("class"))
+                .collect(Collectors.toCollection(TreeSet::new));
+        Set<String> inMetadata = properties().keySet().stream().filter(name -> name.startsWith(DEFAULTS))
+                .map(name -> name.substring(DEFAULTS.length())).collect(Collectors.toCollection(TreeSet::new));
+
+        assertThat(bound).containsExactlyInAnyOrderElementsOf(
+                BreakerConfig.settings().stream().map(Setting::name).toList());
+        assertThat(inMetadata).containsExactlyInAnyOrderElementsOf(
+                BreakerConfig.settings().stream().map(Setting::propertyName).toList());
+    }
+
+    @Test
+    void instancesAreTypedSoThatAnIdeCompletesTheirSettingsToo() throws IOException {
+        assertThat(properties().get("breakers.instances").path("type").asText())
+                .isEqualTo("java.util.Map<java.lang.String,io.breaker.spring.autoconfigure.BreakerProperties$Settings>");
+    }
+
+    private static String expectedType(Setting<?> setting) {
+        return setting.type() == List.class ? "java.util.List<java.lang.String>" : setting.type().getName();
+    }
+
+    /** A metadata default as the Java value it stands for, so that it renders as the definition's does. */
+    private static Object json(JsonNode value) {
+        if (value.isArray()) {
+            return List.of();
+        }
+        if (value.isNumber()) {
+            return value.floatValue() == Math.rint(value.floatValue()) ? (Object) value.asText() : value.floatValue();
+        }
+        String text = value.asText();
+        if (text.matches("\\d+[a-z]+")) {
+            return org.springframework.boot.convert.DurationStyle.SIMPLE.parse(text);
+        }
+        return text;
+    }
+
+    private static Map<String, JsonNode> properties() throws IOException {
+        URL metadata = BreakerProperties.class.getResource("/META-INF/spring-configuration-metadata.json");
+        assertThat(metadata).isNotNull();
+        Map<String, JsonNode> byName = new HashMap<>();
+        for (URL url : java.util.Collections.list(
+                BreakerProperties.class.getClassLoader().getResources("META-INF/spring-configuration-metadata.json"))) {
+            try (InputStream in = url.openStream()) {
+                for (JsonNode property : new ObjectMapper().readTree(in).path("properties")) {
+                    if (property.path("name").asText().startsWith("breakers.")) {
+                        byName.put(property.path("name").asText(), property);
+                    }
+                }
+            }
+        }
+        return byName;
+    }
+}

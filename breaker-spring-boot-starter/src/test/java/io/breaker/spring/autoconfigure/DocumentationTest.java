@@ -1,0 +1,98 @@
+package io.breaker.spring.autoconfigure;
+
+import io.breaker.BreakerConfig;
+import io.breaker.Setting;
+import io.breaker.SlidingWindowType;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The README and docs/ describe each property the starter reads exactly once, and each breaker
+ * setting as its definition says: a setting or key added in code without its row fails here.
+ */
+class DocumentationTest {
+
+    private static final Path ROOT = Path.of("..");
+
+    @Test
+    void everySettingHasOneRowThatSaysWhatItsDefinitionSays() throws IOException {
+        List<String> rows = rows();
+        for (Setting<?> setting : BreakerConfig.settings()) {
+            String key = "breakers.defaults." + setting.propertyName();
+            assertThat(rows.stream().filter(row -> row.startsWith("| `" + key + "` |")))
+                    .as("the row of %s, as the definition renders it", key)
+                    .containsExactly(row(setting));
+        }
+    }
+
+    @Test
+    void everyKeyTheStarterReadsIsDocumentedOnce() throws IOException {
+        List<String> rows = rows();
+        for (String pattern : DeclaredKeys.load(getClass().getClassLoader()).patterns()) {
+            String documented = pattern.replace("[*]", "")
+                    .replaceFirst("^breakers\\.instances\\.\\*\\..*$", "breakers.instances.<name>.<setting>");
+            assertThat(rows.stream().filter(row -> row.startsWith("| `" + documented + "` |")))
+                    .as("rows documenting %s", pattern).hasSize(1);
+        }
+    }
+
+    /** The row of docs/configuration.md's property table for a setting. */
+    static String row(Setting<?> setting) {
+        return "| `breakers.defaults." + setting.propertyName() + "` | " + type(setting) + " | " + defaultValue(setting)
+                + " | " + BreakerRegistryFactory.inPropertyTerms(setting.allowed()) + " | " + setting.description() + " |";
+    }
+
+    private static String type(Setting<?> setting) {
+        if (setting.type() == SlidingWindowType.class) {
+            return "enum";
+        }
+        if (setting.type() == Integer.class) {
+            return "whole number";
+        }
+        if (setting.type() == Float.class) {
+            return "number";
+        }
+        if (setting.type() == Duration.class) {
+            return "duration";
+        }
+        return "list of class names";
+    }
+
+    private static String defaultValue(Setting<?> setting) {
+        Object value = setting.defaultValue();
+        if (value == null) {
+            return "unset";
+        }
+        if (value instanceof List<?> list && list.isEmpty()) {
+            return "empty";
+        }
+        return "`" + PropertyValues.of(value) + "`";
+    }
+
+    /** Every table row of README.md and docs/*.md. */
+    private static List<String> rows() throws IOException {
+        List<Path> files = new ArrayList<>(List.of(ROOT.resolve("README.md")));
+        try (Stream<Path> docs = Files.list(ROOT.resolve("docs"))) {
+            docs.filter(path -> path.toString().endsWith(".md")).sorted().forEach(files::add);
+        }
+        List<String> rows = new ArrayList<>();
+        for (Path file : files) {
+            Files.readAllLines(file).stream().filter(line -> line.startsWith("| `breakers.")).forEach(rows::add);
+        }
+        return rows;
+    }
+
+    /** Prints the rows to paste into docs/configuration.md after a definition changed. */
+    public static void main(String[] args) {
+        BreakerConfig.settings().forEach(setting -> System.out.println(row(setting)));
+    }
+}
