@@ -1,0 +1,68 @@
+package io.breaker.redis.fleet;
+
+import io.breaker.redis.RedisServer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Issue 10's proof: N separate JVM processes of a consumer application share one breaker through
+ * one real redis-server, and the fleet must behave as one breaker would. Per round it measures the
+ * calls that reach a failing dependency before every instance stops, the probes per wait window
+ * and the recovery; then it injects faults into Redis under the running fleet.
+ *
+ * <p>The default is the short run (3 instances, 3 rounds, Redis restarted empty while OPEN); see
+ * {@link FleetSettings} for the properties of the full run. The report goes to
+ * {@code target/fleet-report.md} and to standard output, before the goals are asserted.
+ */
+class FleetOfProcessesTest {
+
+    @RegisterExtension
+    static final RedisServer redis = new RedisServer();
+
+    @Test
+    void theFleetStopsTogetherProbesOncePerWaitAndSurvivesRedisFaults() throws Exception {
+        FleetSettings settings = FleetSettings.fromSystemProperties();
+        Instant started = Instant.now();
+        long start = System.nanoTime();
+        Path target = Path.of("target");
+        List<RoundResult> results = new ArrayList<>();
+        try (Dependency dependency = new Dependency();
+             FleetProcesses fleet = FleetProcesses.start(settings, redis.port(), dependency.uri(),
+                     target.resolve("fleet-logs"));
+             Callers callers = new Callers(fleet)) {
+            RoundRunner runner = new RoundRunner(settings, fleet, callers, dependency, redis);
+            for (int round = 1; round <= settings.rounds() && allSettled(results); round++) {
+                results.add(runner.run("round " + round, null));
+            }
+            for (Fault fault : settings.faults()) {
+                if (allSettled(results)) {
+                    results.add(runner.run(fault.description(), fault));
+                }
+            }
+        } finally {
+            Duration took = Duration.ofNanos(System.nanoTime() - start);
+            String report = FleetReport.markdown(settings, results, started, took);
+            Files.writeString(target.resolve("fleet-report.md"), report);
+            System.out.println(report);
+        }
+
+        if (settings.asserting()) {
+            List<String> misses = results.stream().flatMap(result -> result.misses(settings).stream()).toList();
+            assertThat(misses).as("goals of issue 10 missed (report in target/fleet-report.md)").isEmpty();
+        }
+    }
+
+    /** A round that left the fleet broken ends the run: later rounds would measure that, not themselves. */
+    private static boolean allSettled(List<RoundResult> results) {
+        return results.stream().allMatch(RoundResult::settled);
+    }
+}

@@ -1,0 +1,217 @@
+package io.breaker.redis.fleet;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * N instances of {@link FleetInstance}, each in its own JVM, started with the test's own class path
+ * and destroyed together. Each instance logs to {@code <directory>/instance-<i>.log}.
+ */
+final class FleetProcesses implements AutoCloseable {
+
+    private static final Duration START_LIMIT = Duration.ofSeconds(180);
+    /** The logger of the starter's transition log lines. */
+    private static final String TRANSITIONS = "io.breaker.transitions";
+    private static final Pattern STATE = Pattern.compile("\"state\"\\s*:\\s*\"(\\w+)\"");
+
+    private final List<Process> processes = new ArrayList<>();
+    private final List<Path> logs = new ArrayList<>();
+    private final List<URI> bases = new ArrayList<>();
+    private final Thread killOnExit = new Thread(this::destroyAll, "fleet-processes-kill");
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(2)).build();
+
+    private FleetProcesses() {
+        // The test JVM ending abruptly must not leave instances behind (each also exits when its stdin closes).
+        Runtime.getRuntime().addShutdownHook(killOnExit);
+    }
+
+    /** Starts every instance at once (their start-ups overlap, as in a deployment) and waits until each answers. */
+    static FleetProcesses start(FleetSettings settings, int redisPort, URI dependency, Path directory)
+            throws IOException, InterruptedException {
+        Files.createDirectories(directory);
+        FleetProcesses fleet = new FleetProcesses();
+        try {
+            List<Path> portFiles = new ArrayList<>();
+            for (int i = 0; i < settings.instances(); i++) {
+                Path portFile = directory.resolve("instance-" + i + ".port");
+                Files.deleteIfExists(portFile);
+                portFiles.add(portFile);
+                Path log = directory.resolve("instance-" + i + ".log");
+                fleet.launch(command(settings, redisPort, dependency, portFile), log);
+            }
+            long deadline = System.nanoTime() + START_LIMIT.toNanos();
+            for (int i = 0; i < settings.instances(); i++) {
+                int port = fleet.awaitPort(i, portFiles.get(i), deadline);
+                fleet.bases.add(URI.create("http://127.0.0.1:" + port));
+                fleet.awaitAnswer(i, deadline);
+            }
+            return fleet;
+        } catch (IOException | InterruptedException | RuntimeException failed) {
+            fleet.close();
+            throw failed;
+        }
+    }
+
+    private static List<String> command(FleetSettings settings, int redisPort, URI dependency, Path portFile) {
+        String prefix = "--breakers.instances." + FleetInstance.BREAKER + ".";
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(settings.jvmArgs());
+        command.addAll(List.of("-cp", classPath(), FleetInstance.class.getName(),
+                "--server.port=0",
+                "--spring.main.banner-mode=off",
+                "--spring.data.redis.host=127.0.0.1",
+                "--spring.data.redis.port=" + redisPort,
+                "--management.endpoints.web.exposure.include=breakers",
+                "--breakers.store.type=" + settings.store(),
+                "--breakers.store.timeout=" + settings.storeTimeout().toMillis() + "ms",
+                prefix + "sliding-window-type=COUNT_BASED",
+                prefix + "sliding-window-size=" + FleetSettings.WINDOW_SIZE,
+                prefix + "minimum-number-of-calls=" + FleetSettings.MINIMUM_CALLS,
+                prefix + "failure-rate-threshold=" + FleetSettings.FAILURE_RATE_THRESHOLD,
+                prefix + "wait-duration-in-open-state=" + settings.openWait().toMillis() + "ms",
+                "--fleet.dependency-url=" + dependency,
+                "--fleet.port-file=" + portFile));
+        return command;
+    }
+
+    /**
+     * Surefire runs tests from a manifest-only jar, so {@code java.class.path} is that jar alone there;
+     * it passes the real test class path in {@code surefire.test.class.path}. An IDE sets {@code java.class.path}.
+     */
+    static String classPath() {
+        String surefire = System.getProperty("surefire.test.class.path");
+        return surefire != null && !surefire.isBlank() ? surefire : System.getProperty("java.class.path");
+    }
+
+    private void launch(List<String> command, Path log) throws IOException {
+        logs.add(log);
+        processes.add(new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start()); // stdin stays a pipe: it closes when this JVM dies, and the instance exits
+    }
+
+    private int awaitPort(int instance, Path portFile, long deadline) throws IOException, InterruptedException {
+        while (!Files.exists(portFile)) {
+            if (!processes.get(instance).isAlive()) {
+                throw new IllegalStateException("instance " + instance + " exited with "
+                        + processes.get(instance).exitValue() + ":\n" + tail(instance));
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("instance " + instance + " did not start within " + START_LIMIT
+                        + ":\n" + tail(instance));
+            }
+            Thread.sleep(50);
+        }
+        return Integer.parseInt(Files.readString(portFile).trim());
+    }
+
+    private void awaitAnswer(int instance, long deadline) throws InterruptedException {
+        while (true) {
+            try {
+                if (get(instance, "/ping").statusCode() == 200) {
+                    return;
+                }
+            } catch (IOException notYet) {
+                // the port is written as the server starts; it may not accept for a moment
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("instance " + instance + " does not answer:\n" + tail(instance));
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    int size() {
+        return bases.size();
+    }
+
+    /** Where instance {@code i} answers. */
+    URI uri(int instance, String path) {
+        return bases.get(instance).resolve(path);
+    }
+
+    /** The breaker's state as instance {@code i}'s actuator shows it, or what went wrong asking. */
+    String state(int instance) {
+        try {
+            HttpResponse<String> response = get(instance, "/actuator/breakers/" + FleetInstance.BREAKER);
+            Matcher state = STATE.matcher(response.body());
+            return state.find() ? state.group(1) : "HTTP " + response.statusCode();
+        } catch (IOException e) {
+            return "unreachable (" + e.getClass().getSimpleName() + ")";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "interrupted";
+        }
+    }
+
+    /**
+     * WARN and ERROR lines the instances have logged so far, all together, except the breaker's state
+     * transitions (logged at WARN too, and expected in every round): what is left is mostly the store's.
+     */
+    long warnings() {
+        long count = 0;
+        for (Path log : logs) {
+            try (Stream<String> lines = Files.lines(log)) {
+                count += lines.filter(line -> line.contains(" WARN ") || line.contains(" ERROR "))
+                        .filter(line -> !line.contains(TRANSITIONS)).count();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        return count;
+    }
+
+    private HttpResponse<String> get(int instance, String path) throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(uri(instance, path)).timeout(Duration.ofSeconds(5)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    private String tail(int instance) {
+        try {
+            List<String> lines = Files.readAllLines(logs.get(instance));
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
+        } catch (IOException e) {
+            return "(no log: " + e + ")";
+        }
+    }
+
+    private void destroyAll() {
+        processes.forEach(Process::destroy);
+        for (Process process : processes) {
+            try {
+                if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                    process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+                }
+            } catch (InterruptedException e) {
+                process.destroyForcibly();
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        destroyAll();
+        try {
+            Runtime.getRuntime().removeShutdownHook(killOnExit);
+        } catch (IllegalStateException alreadyShuttingDown) {
+            // the hook is running or has run: nothing left to undo
+        }
+    }
+}

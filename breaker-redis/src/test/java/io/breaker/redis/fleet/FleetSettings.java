@@ -1,0 +1,101 @@
+package io.breaker.redis.fleet;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * What a fleet run does, from system properties; the defaults are the short run CI makes.
+ *
+ * <pre>
+ * -Dfleet.instances=3          separate JVM processes
+ * -Dfleet.rounds=3             rounds without a fault
+ * -Dfleet.store=redis          redis (shared state) or memory (each instance alone, the baseline)
+ * -Dfleet.faults=restart       none, all, or a comma list of pause-healthy, pause-trip, pause-open, restart
+ * -Dfleet.wait=3s              wait-duration-in-open-state of every instance
+ * -Dfleet.store-timeout=50ms   breakers.store.timeout of every instance (the latency goal uses it)
+ * -Dfleet.assert=true          false: only write the report
+ * -Dfleet.jvm-args="-Xmx128m -XX:+UseSerialGC"
+ * </pre>
+ */
+record FleetSettings(int instances, int rounds, String store, List<Fault> faults, Duration openWait,
+                     Duration storeTimeout, boolean asserting, List<String> jvmArgs) {
+
+    /** The breaker's settings, the same on every instance (the consumer application). */
+    static final int WINDOW_SIZE = 10;
+    static final int MINIMUM_CALLS = 5;
+    static final int FAILURE_RATE_THRESHOLD = 50;
+    static final int WARM_UP_CALLS = 20;
+
+    static FleetSettings fromSystemProperties() {
+        String store = property("fleet.store", "redis").toLowerCase(Locale.ROOT);
+        if (!store.equals("redis") && !store.equals("memory")) {
+            throw new IllegalArgumentException("fleet.store must be redis or memory, not " + store);
+        }
+        return new FleetSettings(
+                Integer.parseInt(property("fleet.instances", "3")),
+                Integer.parseInt(property("fleet.rounds", "3")),
+                store,
+                faults(property("fleet.faults", "restart")),
+                duration(property("fleet.wait", "3s")),
+                duration(property("fleet.store-timeout", "50ms")),
+                Boolean.parseBoolean(property("fleet.assert", "true")),
+                Arrays.asList(property("fleet.jvm-args", "-Xmx128m -XX:+UseSerialGC").trim().split("\\s+")));
+    }
+
+    /**
+     * Failures the shared window needs to trip once warm-up filled it with successes: one in-memory
+     * breaker seeing every call of the fleet would trip after this many.
+     */
+    int threshold() {
+        return Math.max(MINIMUM_CALLS, (int) Math.ceil(WINDOW_SIZE * FAILURE_RATE_THRESHOLD / 100.0));
+    }
+
+    /** The goal for one round: the threshold, plus one call already under way on each other instance. */
+    int tripGoal() {
+        return threshold() + instances - 1;
+    }
+
+    String describe() {
+        return "instances=" + instances + ", rounds=" + rounds + ", store=" + store + ", faults="
+                + (faults.isEmpty() ? "none" : faults.stream().map(Fault::label).toList()) + ", wait="
+                + openWait.toMillis() + "ms, store-timeout=" + storeTimeout.toMillis() + "ms, assert=" + asserting
+                + ", jvm-args=" + String.join(" ", jvmArgs) + "; breaker: count window " + WINDOW_SIZE
+                + ", minimum calls " + MINIMUM_CALLS + ", failure rate threshold " + FAILURE_RATE_THRESHOLD
+                + "%, " + WARM_UP_CALLS + " warm-up calls per instance";
+    }
+
+    private static List<Fault> faults(String value) {
+        String trimmed = value.trim().toLowerCase(Locale.ROOT);
+        if (trimmed.equals("none") || trimmed.isEmpty()) {
+            return List.of();
+        }
+        if (trimmed.equals("all")) {
+            return List.of(Fault.values());
+        }
+        List<Fault> faults = new ArrayList<>();
+        for (String label : trimmed.split(",")) {
+            faults.add(Fault.of(label.trim()));
+        }
+        return faults;
+    }
+
+    /** {@code 3s}, {@code 500ms} or a number of milliseconds. */
+    static Duration duration(String value) {
+        String trimmed = value.trim().toLowerCase(Locale.ROOT);
+        if (trimmed.endsWith("ms")) {
+            return Duration.ofMillis(Long.parseLong(trimmed.substring(0, trimmed.length() - 2)));
+        }
+        if (trimmed.endsWith("s")) {
+            return Duration.ofMillis(Math.round(Double.parseDouble(trimmed.substring(0, trimmed.length() - 1)) * 1000));
+        }
+        return Duration.ofMillis(Long.parseLong(trimmed));
+    }
+
+    private static String property(String name, String fallback) {
+        String value = System.getProperty(name);
+        return value == null || value.isBlank() ? fallback : value;
+    }
+}

@@ -1,0 +1,255 @@
+package io.breaker.redis.fleet;
+
+import io.breaker.redis.RedisServer;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+
+/**
+ * One round under the running fleet: warm-up, trip, open, recovery, with a fault injected into
+ * Redis at one point if asked. The fleet ends every round CLOSED (recovery is what closes it).
+ */
+final class RoundRunner {
+
+    private static final Duration TRIP_LIMIT = Duration.ofSeconds(20);
+    /**
+     * How long a fleet that missed its recovery limit gets to recover anyway before the run stops: longer
+     * than the default probe lease (60 s), which can hold a lost probe's permit that long.
+     */
+    private static final Duration SETTLE_LIMIT = Duration.ofSeconds(90);
+    private static final Duration FAULT = Duration.ofSeconds(3);
+    /** Traffic before a fault, to know the normal latency, and after it, to catch calls it delayed. */
+    private static final Duration AROUND_FAULT = Duration.ofSeconds(1);
+    /**
+     * Two probes a full wait apart must not land in one window because the dependency timestamped
+     * them a few milliseconds late or early on a busy machine.
+     */
+    private static final Duration PROBE_JITTER = Duration.ofMillis(100);
+
+    private final FleetSettings settings;
+    private final FleetProcesses fleet;
+    private final Callers callers;
+    private final Dependency dependency;
+    private final RedisServer redis;
+
+    RoundRunner(FleetSettings settings, FleetProcesses fleet, Callers callers, Dependency dependency,
+                RedisServer redis) {
+        this.settings = settings;
+        this.fleet = fleet;
+        this.callers = callers;
+        this.dependency = dependency;
+        this.redis = redis;
+    }
+
+    /** Runs one round; {@code fault} may be {@code null}. */
+    RoundResult run(String label, Fault fault) throws Exception {
+        dependency.clear();
+        Round round = new Round(fault, fleet.warnings());
+        warmUp(round);
+        trip(round);
+        holdOpen(round);
+        recover(round);
+        return result(label, round);
+    }
+
+    /** What a round has seen so far; times are {@code System.nanoTime}, -1 until they happen. */
+    private static final class Round {
+
+        final Fault fault;
+        final long warningsBefore;
+        final CallLog log = new CallLog();
+        Callers.Traffic traffic;
+        CallLog.Watch rejected;
+        long faultStart = -1;
+        long faultEnd = -1;
+        long switchedToFailing;
+        OptionalLong everyRejected;
+        /** When every instance had answered "rejected" (or the trip limit, if some never did). */
+        long stopped;
+        long healed;
+        OptionalLong everyLive;
+        /** When every instance had answered "live", however long it took (up to the settle limit). */
+        OptionalLong settled;
+        final List<String> states = new ArrayList<>();
+
+        Round(Fault fault, long warningsBefore) {
+            this.fault = fault;
+            this.warningsBefore = warningsBefore;
+        }
+    }
+
+    private void warmUp(Round round) throws Exception {
+        dependency.healthy();
+        callers.callEach(FleetSettings.WARM_UP_CALLS, round.log);
+        if (round.fault == Fault.PAUSE_HEALTHY) {
+            Callers.Traffic healthy = callers.start(round.log);
+            sleep(AROUND_FAULT);
+            round.faultStart = pause();
+            round.faultEnd = resumeAt(round.faultStart + FAULT.toNanos());
+            sleep(AROUND_FAULT);
+            healthy.stop();
+        }
+    }
+
+    /** Switches the dependency to failing and waits until every instance rejects; traffic goes on after. */
+    private void trip(Round round) throws Exception {
+        if (round.fault == Fault.PAUSE_TRIP) {
+            round.traffic = callers.start(round.log); // a second of healthy traffic: the normal latency
+            sleep(AROUND_FAULT);
+            round.faultStart = pause();
+        }
+        round.rejected = round.log.watch(fleet.size(), CallLog.REJECTED);
+        round.switchedToFailing = dependency.failing();
+        if (round.traffic == null) {
+            round.traffic = callers.start(round.log);
+        }
+        if (round.fault == Fault.PAUSE_TRIP) {
+            awaitEvery(round.rejected, round.faultStart + FAULT.toNanos());
+            round.faultEnd = resumeAt(round.faultStart + FAULT.toNanos());
+        }
+        round.everyRejected = awaitEvery(round.rejected, round.switchedToFailing + TRIP_LIMIT.toNanos());
+        round.stopped = round.everyRejected.orElse(System.nanoTime());
+    }
+
+    /** Keeps calling the still failing dependency through the fleet for a few wait windows. */
+    private void holdOpen(Round round) throws Exception {
+        long openEnd = round.stopped + openDuration();
+        if (round.fault == Fault.PAUSE_OPEN || round.fault == Fault.RESTART) {
+            sleepUntil(round.stopped + AROUND_FAULT.toNanos());
+            if (round.fault == Fault.PAUSE_OPEN) {
+                round.faultStart = pause();
+                round.faultEnd = resumeAt(round.faultStart + FAULT.toNanos());
+                openEnd = Math.max(openEnd, round.faultEnd + AROUND_FAULT.toNanos());
+            } else {
+                round.faultStart = System.nanoTime();
+                redis.kill();
+                redis.start(); // on the same port, with no data: persistence is off
+                round.faultEnd = System.nanoTime();
+                openEnd = round.faultEnd + openDuration();
+            }
+        }
+        sleepUntil(openEnd);
+    }
+
+    /** Heals the dependency and waits until every instance answers "live": the fleet is CLOSED for the next round. */
+    private void recover(Round round) throws Exception {
+        CallLog.Watch live = round.log.watch(fleet.size(), CallLog.LIVE);
+        round.healed = dependency.healthy();
+        round.everyLive = awaitEvery(live, round.healed + recoveryLimit().toNanos());
+        for (int i = 0; i < fleet.size(); i++) {
+            round.states.add(fleet.state(i));
+        }
+        // A late recovery is still a miss, but the next round must start from a CLOSED fleet, or it measures nothing.
+        round.settled = round.everyLive.isPresent() ? round.everyLive
+                : awaitEvery(live, round.healed + SETTLE_LIMIT.toNanos());
+        round.traffic.stop();
+    }
+
+    private RoundResult result(String label, Round round) {
+        List<CallLog.Call> calls = round.log.all();
+        List<CallLog.Call> errors = CallLog.errors(calls);
+        List<Dependency.Arrival> probes = dependency.arrivals(round.stopped + 1, round.healed - 1);
+        int tripCalls = (int) dependency.arrivals(round.switchedToFailing, round.stopped).stream()
+                .filter(Dependency.Arrival::failed).count();
+        double normal = -1;
+        double faultMax = -1;
+        int slow = 0;
+        if (round.fault != null) {
+            long before = round.faultStart - AROUND_FAULT.toNanos();
+            long normalNanos = CallLog.percentile(round.log.endedBetween(before, round.faultStart), 99);
+            long after = round.faultEnd + AROUND_FAULT.toNanos();
+            List<CallLog.Call> duringFault = round.log.overlapping(round.faultStart, after);
+            long bound = normalNanos + settings.storeTimeout().toNanos();
+            normal = millis(normalNanos);
+            faultMax = millis(CallLog.max(duringFault));
+            slow = (int) duringFault.stream().filter(call -> call.latencyNanos() > bound).count();
+        }
+        return new RoundResult(label, round.fault, tripCalls,
+                round.everyRejected.isPresent() ? List.of() : round.rejected.missing(),
+                probes.size(), maxInOneWait(probes),
+                probes.stream().map(probe -> seconds(probe.nanos() - round.stopped)).toList(),
+                seconds(round.healed - round.stopped),
+                sinceHealed(round, round.everyLive), sinceHealed(round, round.settled),
+                round.states, millis(CallLog.percentile(calls, 50)), millis(CallLog.max(calls)),
+                errors.size(), errors.isEmpty() ? null : errors.get(0).error(),
+                fleet.warnings() - round.warningsBefore, normal, faultMax, slow);
+    }
+
+    private static long sinceHealed(Round round, OptionalLong moment) {
+        return moment.isPresent() ? Math.round(millis(moment.getAsLong() - round.healed)) : -1;
+    }
+
+    /** Two to three wait windows: enough to see whether the fleet probes once per window. */
+    private long openDuration() {
+        return settings.openWait().toNanos() * 5 / 2;
+    }
+
+    /** Long enough for the wait to end, a probe to close the breaker, and every cache to notice. */
+    private Duration recoveryLimit() {
+        return settings.openWait().multipliedBy(3).plusSeconds(10);
+    }
+
+    /** The most probes in any interval of one wait duration (less the measurement jitter). */
+    private int maxInOneWait(List<Dependency.Arrival> probes) {
+        return mostInAnyInterval(probes, settings.openWait().minus(PROBE_JITTER));
+    }
+
+    /** The most arrivals (oldest first) in any half-open interval {@code [t, t + length)}. */
+    static int mostInAnyInterval(List<Dependency.Arrival> probes, Duration length) {
+        long window = length.toNanos();
+        int most = 0;
+        int first = 0;
+        for (int last = 0; last < probes.size(); last++) {
+            while (probes.get(last).nanos() - probes.get(first).nanos() >= window) {
+                first++;
+            }
+            most = Math.max(most, last - first + 1);
+        }
+        return most;
+    }
+
+    private static OptionalLong awaitEvery(CallLog.Watch watch, long deadline) throws InterruptedException {
+        while (true) {
+            OptionalLong every = watch.everyAnswered();
+            if (every.isPresent() || System.nanoTime() >= deadline) {
+                return every;
+            }
+            Thread.sleep(5);
+        }
+    }
+
+    private long pause() throws Exception {
+        long start = System.nanoTime();
+        redis.pause();
+        return start;
+    }
+
+    private long resumeAt(long at) throws Exception {
+        sleepUntil(at);
+        redis.resume();
+        return System.nanoTime();
+    }
+
+    private static void sleep(Duration duration) throws InterruptedException {
+        sleepUntil(System.nanoTime() + duration.toNanos());
+    }
+
+    /** The fleet runs in real time: the phases are real durations. */
+    private static void sleepUntil(long nanos) throws InterruptedException {
+        long left = nanos - System.nanoTime();
+        if (left > 0) {
+            Thread.sleep(left / 1_000_000, (int) (left % 1_000_000));
+        }
+    }
+
+    /** Rounded to a tenth: the report's precision. */
+    private static double seconds(long nanos) {
+        return Math.round(nanos / 1e8) / 10.0;
+    }
+
+    private static double millis(long nanos) {
+        return nanos / 1_000_000.0;
+    }
+}
