@@ -415,7 +415,10 @@ public final class CircuitBreaker {
                     shared.touch(); // FORCED_CLOSED: the fleet may have changed; refreshed from calls
                 }
             }
-            if (changed && current.state == State.CLOSED) {
+            // A shared breaker asks its local window after every failed or slow call, changed or not:
+            // while the store decides, a full window of failures changes no slot, and it must still
+            // trip the moment the store lets it (an outage of the store starts between two calls).
+            if ((changed || (shared != null && bits != NOT_SLOW_OR_FAILED)) && current.state == State.CLOSED) {
                 int verdict = current.window.evaluate(nowNanos);
                 if (verdict != SlidingWindow.BELOW_THRESHOLDS) {
                     trip(current, verdict == SlidingWindow.FAILURE_RATE_REACHED

@@ -160,9 +160,14 @@ final class RedisSharedState implements SharedState {
         return send(scripts.report, args, false);
     }
 
+    /**
+     * The instance's own window may trip it while Redis is down, and also while its last operations
+     * go unanswered (before that is an outage): protection never waits for a silent store. The
+     * fleet's state, when its answers come, is adopted as usual.
+     */
     @Override
     public boolean allowsLocalTrip() {
-        return !store.isAvailable();
+        return store.isSilent();
     }
 
     @Override

@@ -168,6 +168,11 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
         return warm;
     }
 
+    /** Whether Redis is down, or its last operations went unanswered: a breaker may then trip on its own window. */
+    boolean isSilent() {
+        return !health.isAvailable() || health.isSilent();
+    }
+
     BreakerScripts scripts() {
         return scripts;
     }

@@ -57,6 +57,14 @@ final class StoreHealth {
         return available.get();
     }
 
+    /**
+     * Whether the last operations went unanswered (a streak is under way): not an outage yet, but
+     * the fleet's verdict is not arriving either.
+     */
+    boolean isSilent() {
+        return streak.get() != 0;
+    }
+
     long failures() {
         return failures.sum();
     }

@@ -204,6 +204,23 @@ class SharedStateSeamTest {
     }
 
     /** A store link that answers what the test says and records what it was asked. */
+    @Test
+    void whenTheStoreStartsAllowingLocalTripsTheNextFailureTripsAWindowAlreadyFullOfFailures() {
+        // Found by the fleet of processes: Redis paused while the dependency failed; the local window
+        // filled with failures while the fleet decided, and once the store was down no failure changed
+        // a slot any more, so the local verdict was never asked again: 1,266 calls reached the dependency.
+        CircuitBreaker breaker = sharedBreaker();
+        for (int i = 0; i < 20; i++) {
+            fail(breaker);
+        }
+        assertThat(breaker.getState()).isEqualTo(State.CLOSED); // the fleet decides while the store answers
+
+        shared.localTrip = true; // the store is down: each instance protects itself
+        fail(breaker);
+
+        assertThat(breaker.getState()).isEqualTo(State.OPEN);
+    }
+
     private static final class ScriptedShared implements SharedState {
 
         Consumer<SharedVerdict> adopter;
