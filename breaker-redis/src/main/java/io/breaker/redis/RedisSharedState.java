@@ -54,7 +54,7 @@ final class RedisSharedState implements SharedState {
     /** Values per report in report.lua's arguments. */
     private static final int REPORT_ARGS = 8;
 
-    private final RedisStateStore store;
+    private final ScriptStore store;
     private final BreakerScripts scripts;
     private final String name;
     private final List<String> keys;
@@ -83,7 +83,7 @@ final class RedisSharedState implements SharedState {
     /** An operator change Redis could not take yet: replayed when it answers again. */
     private final AtomicReference<OperatorChange> pendingOperator = new AtomicReference<>();
 
-    RedisSharedState(RedisStateStore store, String name, BreakerConfig config) {
+    RedisSharedState(ScriptStore store, String name, BreakerConfig config) {
         this.store = store;
         this.scripts = store.scripts();
         this.name = name;
@@ -195,7 +195,7 @@ final class RedisSharedState implements SharedState {
 
     @Override
     public SharedVerdict operatorSets(State target) {
-        OperatorChange change = new OperatorChange(target, System.currentTimeMillis());
+        OperatorChange change = new OperatorChange(target, store.currentTimeMillis());
         pendingOperator.set(change); // until Redis takes it: the local breaker changes now, the fleet later
         SharedVerdict verdict = send(scripts.force, args(target.name(), Long.toString(change.atMillis())), false);
         if (verdict != null) {
@@ -305,16 +305,19 @@ final class RedisSharedState implements SharedState {
         while (true) {
             Applied current = newest.get();
             RedisStateStore.Answer applying = answer;
+            boolean seedUnconfirmed = false;
             if (current != null) {
                 boolean sameIncarnation = current.answer().incarnation().equals(answer.incarnation());
                 if (sameIncarnation && answer.version() < current.answer().version() && sentAfter < current.receipt()) {
                     return null; // overtaken by a newer answer: applying it would move the breaker back
                 }
-                if (!sameIncarnation) {
-                    applying = seed(current, answer);
+                if (!sameIncarnation || stillToSeed(current, answer)) {
+                    Seeding seeding = seed(current, answer);
+                    applying = seeding.answer();
+                    seedUnconfirmed = seeding.unconfirmed();
                 }
             }
-            Applied next = new Applied(applying, clock.nanoTime(), receipts.incrementAndGet());
+            Applied next = new Applied(applying, clock.nanoTime(), receipts.incrementAndGet(), seedUnconfirmed);
             if (newest.compareAndSet(current, next)) {
                 if (batchStart == null) {
                     batchStart = new Position(applying.incarnation(), applying.windowEpoch(), applying.windowSeq());
@@ -332,16 +335,35 @@ final class RedisSharedState implements SharedState {
     }
 
     /**
+     * Whether the remembered state this instance kept while its seed got no answer is still missing
+     * from Redis: then it is put back again, rather than adopting the lost state's empty CLOSED (the
+     * seed may never have reached Redis; seed.lua's writes are conditional, so seeding twice is safe).
+     * An automatic state is missing while nothing has happened in the new state (still fresh and
+     * CLOSED); a forced one while Redis has not seen the operator action behind it.
+     */
+    private static boolean stillToSeed(Applied current, RedisStateStore.Answer answer) {
+        if (!current.seedUnconfirmed()) {
+            return false;
+        }
+        RedisStateStore.Answer remembered = current.answer();
+        if (remembered.verdict().state().isForced()) {
+            return answer.operatorAt() < remembered.operatorAt();
+        }
+        return answer.fresh() && answer.verdict().state() == State.CLOSED;
+    }
+
+    /**
      * Redis lost the state (a new incarnation): an instance that remembers a state worth keeping puts
      * it back. Returns the answer to apply: the seed's, or the fresh one when there is nothing to put
-     * back, or (while a seed sent without waiting is on its way) the remembered state in the new
-     * incarnation.
+     * back, or (while the seed's answer is not here: it timed out, or was sent without waiting) the
+     * remembered state in the new incarnation, marked unconfirmed so that the next answer that still
+     * lacks it seeds again (see {@link #stillToSeed}).
      */
-    private RedisStateStore.Answer seed(Applied remembered, RedisStateStore.Answer fresh) {
+    private Seeding seed(Applied remembered, RedisStateStore.Answer fresh) {
         SharedVerdict known = remembered.answer().verdict();
         State state = known.state();
         if (state == State.CLOSED) {
-            return fresh;
+            return new Seeding(fresh, false);
         }
         long remainingNanos = Math.max(0L, known.remainingNanos() - (clock.nanoTime() - remembered.receivedNanos()));
         if (state == State.HALF_OPEN && remainingNanos == 0) {
@@ -356,15 +378,19 @@ final class RedisSharedState implements SharedState {
         if (!EventLoops.isCurrent()) {
             RedisStateStore.Answer seeded = store.run(scripts.seed, keys, args, true, null);
             if (seeded != null && seeded.incarnation().equals(fresh.incarnation())) {
-                return seeded;
+                return new Seeding(seeded, false);
             }
         } else {
             store.runAsync(scripts.seed, keys, args, answer -> adopt(accept(answer, receipts.get())));
         }
         // The seed's answer is not here (yet): keep the remembered state, in the new incarnation.
-        return new RedisStateStore.Answer(new SharedVerdict(state, remainingNanos, TransitionCause.STORE_RESET),
+        return new Seeding(new RedisStateStore.Answer(new SharedVerdict(state, remainingNanos, TransitionCause.STORE_RESET),
                 fresh.version(), fresh.incarnation(), fresh.windowEpoch(), fresh.windowSeq(), fresh.acked(),
-                remembered.answer().operatorAt(), fresh.fresh());
+                remembered.answer().operatorAt(), fresh.fresh()), true);
+    }
+
+    /** What seeding gives: the answer to apply, and whether it is only the remembered state (no seed answer yet). */
+    private record Seeding(RedisStateStore.Answer answer, boolean unconfirmed) {
     }
 
     private void adopt(SharedVerdict verdict) {
@@ -426,8 +452,11 @@ final class RedisSharedState implements SharedState {
     private record Report(long number, int bits, long successes, Position successesFrom, Position reportedIn) {
     }
 
-    /** An applied answer, when it came (breaker clock) and its receipt number (orders requests against it). */
-    private record Applied(RedisStateStore.Answer answer, long receivedNanos, long receipt) {
+    /**
+     * An applied answer, when it came (breaker clock), its receipt number (orders requests against it),
+     * and whether it is a remembered state whose seed Redis has not confirmed yet.
+     */
+    private record Applied(RedisStateStore.Answer answer, long receivedNanos, long receipt, boolean seedUnconfirmed) {
     }
 
     /** An operator's change and when (wall clock, ms) it was made: the newest one wins in Redis. */

@@ -1,0 +1,186 @@
+package io.breaker.redis;
+
+import io.breaker.redis.FleetWorld.Mutation;
+import io.breaker.redis.FleetWorld.Op;
+import io.breaker.redis.FleetWorld.Rules;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * Depth-first over every interleaving of the model's steps, up to a depth: from a start (a fixed
+ * prefix of steps), every enabled step, and for a step that made k script calls, also each variant
+ * in which its i-th call (i ≤ k) times out. A world reached again with no more depth left to explore
+ * than before is pruned (its fingerprint, see {@link FleetWorld#fingerprint()}). When an invariant
+ * breaks, iterative deepening finds a shortest trace to a broken invariant.
+ */
+final class FleetExplorer {
+
+    final Rules rules;
+    final List<Mutation> mutations;
+    final List<Op> prefix;
+
+    long states;
+    long steps;
+    long pruned;
+    private Map<String, Integer> visited;
+    /** Called with the script calls of explored worlds (recording on), for the comparison with real Redis. */
+    Consumer<FleetWorld> leafSink;
+
+    List<Op> failingTrace;
+    List<String> failure;
+    /** Goes on after a broken invariant (not below it): the first trace of each invariant is kept. */
+    boolean keepGoing;
+    final Map<String, List<Op>> firstTraces = new java.util.TreeMap<>();
+
+    FleetExplorer(Rules rules, List<Mutation> mutations, List<Op> prefix) {
+        this.rules = rules;
+        this.mutations = mutations;
+        this.prefix = prefix;
+    }
+
+    long buildNanos, fpNanos;
+    /** Script runs already made, so that replays skip luaj (bounded: the oldest go first). */
+    final Map<String, Object[]> memo = new java.util.LinkedHashMap<>(1 << 16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Object[]> eldest) {
+            return size() > 200_000;
+        }
+    };
+
+    FleetWorld build(List<Op> path) {
+        long t0 = System.nanoTime();
+        try {
+            return build0(path);
+        } finally {
+            buildNanos += System.nanoTime() - t0;
+        }
+    }
+
+    private FleetWorld build0(List<Op> path) {
+        FleetWorld world = new FleetWorld(rules, mutations);
+        world.recording = leafSink != null;
+        world.memo = memo;
+        for (Op op : prefix) {
+            world.apply(op);
+        }
+        if (!world.violations.isEmpty()) {
+            throw new IllegalStateException("the start breaks an invariant: " + world.violations);
+        }
+        for (Op op : path) {
+            world.apply(op);
+        }
+        return world;
+    }
+
+    /** Explores to {@code depth}; returns whether an invariant broke (then see {@link #failingTrace}). */
+    boolean explore(int depth) {
+        visited = new HashMap<>();
+        List<Op> path = new ArrayList<>();
+        return dfs(build(path), path, depth);
+    }
+
+    /** After a failure: the shortest trace that breaks an invariant (iterative deepening). */
+    void shortenFailure() {
+        int length = failingTrace.size();
+        Consumer<FleetWorld> sink = leafSink;
+        leafSink = null;
+        for (int d = 1; d < length; d++) {
+            if (explore(d)) {
+                break;
+            }
+        }
+        leafSink = sink;
+    }
+
+    private boolean dfs(FleetWorld world, List<Op> path, int remaining) {
+        states++;
+        long t0 = System.nanoTime();
+        String fingerprint = world.fingerprint();
+        fpNanos += System.nanoTime() - t0;
+        Integer seen = visited.get(fingerprint);
+        if (seen != null && seen >= remaining) {
+            pruned++;
+            return false;
+        }
+        visited.put(fingerprint, remaining);
+        if (remaining == 0) {
+            if (leafSink != null) {
+                leafSink.accept(world);
+            }
+            return false;
+        }
+        List<Op> ops = new ArrayList<>(world.enabled());
+        Map<Op, Boolean> mayTimeOut = new HashMap<>();
+        for (Op op : ops) {
+            mayTimeOut.put(op, world.mayTimeOut(op));
+        }
+        FleetWorld reusable = world;
+        for (int n = 0; n < ops.size(); n++) {
+            Op op = ops.get(n);
+            FleetWorld child = reusable != null ? reusable : build(path);
+            reusable = null;
+            steps++;
+            path.add(op);
+            int runs;
+            try {
+                runs = child.apply(op);
+            } catch (RuntimeException | AssertionError e) {
+                child.violations.add("exception: " + e);
+                runs = 0;
+            }
+            if (op.timeout() == 0 && mayTimeOut.get(op)) {
+                for (int k = runs; k >= 1; k--) {
+                    ops.add(n + 1, op.withTimeout(k));
+                    mayTimeOut.put(op.withTimeout(k), true);
+                }
+            }
+            if (!child.violations.isEmpty()) {
+                if (keepGoing) {
+                    for (String v : child.violations) {
+                        firstTraces.putIfAbsent(v.substring(0, Math.max(0, v.indexOf(':'))), new ArrayList<>(path));
+                    }
+                    path.remove(path.size() - 1);
+                    continue;
+                }
+                failingTrace = new ArrayList<>(path);
+                failure = new ArrayList<>(child.violations);
+                return true;
+            }
+            if (dfs(child, path, remaining - 1)) {
+                return true;
+            }
+            path.remove(path.size() - 1);
+        }
+        return false;
+    }
+
+    /** The trace, one step a line, with the state of Redis and of each instance after each step. */
+    String describe(List<Op> trace) {
+        StringBuilder out = new StringBuilder();
+        FleetWorld world = new FleetWorld(rules, mutations);
+        out.append("start: ").append(prefix).append('\n');
+        for (Op op : prefix) {
+            world.apply(op);
+        }
+        out.append(world.summary()).append('\n');
+        int i = 1;
+        for (Op op : trace) {
+            int before = world.violations.size();
+            try {
+                world.apply(op);
+            } catch (RuntimeException e) {
+                out.append(i).append(". ").append(op).append("  -> exception ").append(e).append('\n');
+                break;
+            }
+            out.append(i++).append(". ").append(op).append('\n').append(world.summary()).append('\n');
+            for (String v : world.violations.subList(before, world.violations.size())) {
+                out.append("   !! ").append(v).append('\n');
+            }
+        }
+        return out.toString();
+    }
+}
