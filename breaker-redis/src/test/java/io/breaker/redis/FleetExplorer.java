@@ -34,6 +34,13 @@ final class FleetExplorer {
     List<String> failure;
     /** Goes on after a broken invariant (not below it): the first trace of each invariant is kept. */
     boolean keepGoing;
+    /**
+     * Known bugs (a text their violation contains): reaching one is counted and its first trace kept,
+     * and the exploration goes on around it (not below it), so that it still checks everything else.
+     */
+    List<String> knownBugs = List.of();
+    long knownBugHits;
+    final Map<String, List<Op>> knownBugTraces = new java.util.TreeMap<>();
     final Map<String, List<Op>> firstTraces = new java.util.TreeMap<>();
 
     FleetExplorer(Rules rules, List<Mutation> mutations, List<Op> prefix) {
@@ -125,6 +132,7 @@ final class FleetExplorer {
             reusable = null;
             steps++;
             path.add(op);
+            currentPath = path;
             int runs;
             try {
                 runs = child.apply(op);
@@ -137,6 +145,11 @@ final class FleetExplorer {
                     ops.add(n + 1, op.withTimeout(k));
                     mayTimeOut.put(op.withTimeout(k), true);
                 }
+            }
+            if (!child.violations.isEmpty() && known(child.violations)) {
+                knownBugHits++;
+                path.remove(path.size() - 1);
+                continue;
             }
             if (!child.violations.isEmpty()) {
                 if (keepGoing) {
@@ -157,6 +170,26 @@ final class FleetExplorer {
         }
         return false;
     }
+
+    private boolean known(List<String> violations) {
+        for (String v : violations) {
+            String bug = null;
+            for (String k : knownBugs) {
+                if (v.contains(k)) {
+                    bug = k;
+                }
+            }
+            if (bug == null) {
+                return false;
+            }
+            if (!knownBugTraces.containsKey(bug)) {
+                knownBugTraces.put(bug, new ArrayList<>(currentPath));
+            }
+        }
+        return true;
+    }
+
+    private List<Op> currentPath = List.of();
 
     /** The trace, one step a line, with the state of Redis and of each instance after each step. */
     String describe(List<Op> trace) {
