@@ -160,6 +160,11 @@ final class FleetWorld {
     final List<Pending> pending = new ArrayList<>();
     private int nextPendingId;
     static final BreakerScripts SCRIPTS = new BreakerScripts();
+    /** The text Redis runs for each script (common.lua + the script), by name. */
+    static final Map<String, String> SCRIPTS_BY_NAME = Map.of("report", SCRIPTS.report.getScriptAsString(),
+            "acquire-probe", SCRIPTS.acquireProbe.getScriptAsString(), "probe-failed", SCRIPTS.probeFailed.getScriptAsString(),
+            "close", SCRIPTS.close.getScriptAsString(), "force", SCRIPTS.force.getScriptAsString(),
+            "seed", SCRIPTS.seed.getScriptAsString());
     final BreakerScripts scripts = SCRIPTS;
     private final Map<RedisScript<?>, String> scriptNames = new IdentityHashMap<>();
     private final Map<String, String> scriptTexts = new HashMap<>();
@@ -483,7 +488,12 @@ final class FleetWorld {
                 latestChangeApplied = false;
             }
             case TIME -> now += STEP_MS;
-            case LOSE -> redis.flushAll();
+            case LOSE -> {
+                redis.flushAll();
+                if (recording) {
+                    runs.add(new ScriptRun(now, "FLUSH", List.of(), List.of(), null, redis.dump()));
+                }
+            }
             case EXEC -> {
                 Pending p = pending(op.arg());
                 p.answer = execute(p.instance, p.script, p.keys, p.args);
