@@ -173,20 +173,14 @@ final class FleetExplorer {
 
     private boolean known(List<String> violations) {
         for (String v : violations) {
-            String bug = null;
-            for (String k : knownBugs) {
-                if (v.contains(k)) {
-                    bug = k;
+            for (String bug : knownBugs) {
+                if (v.contains(bug)) {
+                    knownBugTraces.putIfAbsent(bug, new ArrayList<>(currentPath));
+                    return true;
                 }
             }
-            if (bug == null) {
-                return false;
-            }
-            if (!knownBugTraces.containsKey(bug)) {
-                knownBugTraces.put(bug, new ArrayList<>(currentPath));
-            }
         }
-        return true;
+        return false;
     }
 
     private List<Op> currentPath = List.of();

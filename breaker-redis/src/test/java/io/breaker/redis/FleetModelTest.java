@@ -39,6 +39,8 @@ class FleetModelTest {
     /** ... and the wait is over. */
     static final List<Op> DUE = concat(OPEN, op(Kind.TIME, -1));
 
+    /** A synced fleet where i0's refresh timed out and Redis ran it since: an old answer is on its way to i0. */
+    static final List<Op> LATE = concat(SYNCED, new Op(Kind.REFRESH, 0, 0, 1), new Op(Kind.EXEC, -1, 0, 0));
     /** ... and i1 won the probe lease: its probe is in flight. */
     static final List<Op> PROBING = concat(DUE, op(Kind.START, 1));
 
@@ -77,6 +79,10 @@ class FleetModelTest {
      */
     static final String LOST_PROBE_RESULT = "admitted a probe without a live lease";
     static final List<String> KNOWN_BUGS = List.of(LOST_PROBE_RESULT);
+    /*
+     * A step that breaks a known bug's check is not explored further, whatever else it breaks (the
+     * second probe of the bug above also counts as two probes in flight at once).
+     */
 
     static FleetExplorer explore(String title, Rules rules, List<Mutation> mutations, List<Op> start, int depth) {
         FleetExplorer explorer = new FleetExplorer(rules, mutations, start);
@@ -122,8 +128,35 @@ class FleetModelTest {
     }
 
     @Test
+    void everyInterleavingWithAnOldAnswerOnItsWay() {
+        assertHolds(explore("all operations, an old answer on its way", Rules.all(2), List.of(), LATE, depth(3)));
+    }
+
+    @Test
     void aFailingDependencyIsCalledAtMostThresholdPlusInstancesMinusOneTimes() {
         assertHolds(explore("failing dependency", Rules.failingDependency(2), List.of(), SYNCED, depth(6)));
+    }
+
+    /** The fingerprint (which prunes worlds seen before) reads every field that decides what happens next. */
+    @Test
+    void theFingerprintKnowsEveryFieldOfTheRealClasses() throws ClassNotFoundException {
+        for (String type : FleetWorld.FINGERPRINTED.keySet()) {
+            java.util.Set<String> declared = new java.util.TreeSet<>();
+            for (java.lang.reflect.Field field : Class.forName(type).getDeclaredFields()) {
+                if (!java.lang.reflect.Modifier.isStatic(field.getModifiers())) {
+                    declared.add(field.getName());
+                }
+            }
+            java.util.Set<String> known = new java.util.TreeSet<>();
+            for (String entry : FleetWorld.FINGERPRINTED.get(type)) {
+                known.add(entry.split(" ")[0]);
+            }
+            for (String entry : FleetWorld.NOT_FINGERPRINTED.getOrDefault(type, List.of())) {
+                known.add(entry.split(" ")[0]);
+            }
+            assertThat(declared).as("fields of %s (update FleetWorld.fingerprint and FINGERPRINTED)", type)
+                    .isEqualTo(known);
+        }
     }
 
     // ---------------------------------------------------------------- the model catches broken scripts
@@ -221,6 +254,16 @@ class FleetModelTest {
     void aFailedProbeIsNotFollowedByASecondProbeInTheSameWaitWindow() {
         FleetWorld world = replay(DUE, new Op(Kind.CALL_FAIL, 1, 0, 2), op(Kind.REFRESH, 1), op(Kind.TIME, -1),
                 op(Kind.CALL_OK, 1));
+        assertThat(world.violations).isEmpty();
+    }
+
+    @Disabled("BUG, not fixed: a probe lease adopted from an answer that came late (or that nobody used before it ran out) "
+            + "still admits a probe after the lease ran out, while another instance probes under the next lease: two "
+            + "probes in flight in one wait window; see docs/fleet-model.md 'Found'")
+    @Test
+    void aLeaseThatRanOutAdmitsNoProbe() {
+        FleetWorld world = replay(DUE, new Op(Kind.START, 1, 0, 1), new Op(Kind.EXEC, -1, 0, 0), op(Kind.REFRESH, 1),
+                op(Kind.TIME, -1), op(Kind.START, 2), op(Kind.START, 1));
         assertThat(world.violations).isEmpty();
     }
 }

@@ -1028,6 +1028,33 @@ final class FleetWorld {
         }
     }
 
+    /**
+     * Every field of the real classes, and whether the fingerprint reads it (true) or why it need not
+     * (false: constant wiring or settings, observability only, or not used by the model's steps). A
+     * test compares this with the classes' declared fields, so a new field cannot be forgotten here.
+     */
+    static final Map<String, List<String>> FINGERPRINTED = Map.of(
+            "io.breaker.redis.RedisSharedState", List.of("successes", "batchStart", "reportNumbers", "unacked", "newest",
+                    "pendingOperator", "receipts (relative: each pending request's sentAfter against it)"),
+            "io.breaker.redis.RedisSharedState$Applied", List.of("answer", "receivedNanos (as time left)", "receipt (see receipts)",
+                    "seedUnconfirmed"),
+            "io.breaker.redis.RedisSharedState$Report", List.of("number", "bits", "successes", "successesFrom", "reportedIn"),
+            "io.breaker.redis.RedisSharedState$Position", List.of("incarnation", "epoch", "seq"),
+            "io.breaker.redis.RedisSharedState$OperatorChange", List.of("target", "atMillis"),
+            "io.breaker.CircuitBreaker", List.of("phase"),
+            "io.breaker.CircuitBreaker$Phase", List.of("state", "episode (whether the call in flight holds a current permit)",
+                    "probeAtNanos", "probes"),
+            "io.breaker.CircuitBreaker$Probes", List.of("generation", "issued", "succeeded", "leaseDeadline"));
+    static final Map<String, List<String>> NOT_FINGERPRINTED = Map.of(
+            "io.breaker.redis.RedisSharedState", List.of("store", "scripts", "name", "keys", "common", "clock", "adopter",
+                    "nextRefreshAt (refreshes are steps of their own in the model)"),
+            "io.breaker.CircuitBreaker", List.of("name", "config", "clock", "waitNanos", "leaseNanos", "slowNanos",
+                    "windowNeedsClock", "shared", "rejectedCalls", "listeners", "listenersWantDurations",
+                    "lastFailureType"),
+            "io.breaker.CircuitBreaker$Phase", List.of("permitsAll (follows state)", "records (follows state)",
+                    "window (the local window decides only while Redis is unavailable: never in the model)",
+                    "openedAtNanos", "sinceEpochMillis", "openedAtEpochMillis"));
+
     /** Reads private fields and record components of the real classes (tests only; cached lookups). */
     static final class Reflect {
         private static final Map<String, Field> FIELDS = new HashMap<>();
