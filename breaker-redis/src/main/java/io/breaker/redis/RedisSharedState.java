@@ -80,6 +80,21 @@ final class RedisSharedState implements SharedState {
     private final AtomicReference<Applied> newest = new AtomicReference<>();
     private final AtomicLong receipts = new AtomicLong();
 
+    /**
+     * Incarnations this instance applied and then left for another one (Redis lost them): a late
+     * answer of one of them is from a state that is gone, not a new one (the newest few are kept).
+     */
+    private final ConcurrentLinkedDeque<String> leftIncarnations = new ConcurrentLinkedDeque<>();
+    private static final int LEFT_INCARNATIONS = 8;
+
+    /**
+     * The probe lease (incarnation and version of the answer that granted it) whose probe outcome this
+     * instance has reported: an answer that hands the same lease back (a refresh sent before the
+     * outcome reached Redis, or an outcome report that got no answer in time) must not start a second
+     * probe under it.
+     */
+    private volatile Lease spentLease;
+
     /** An operator change Redis could not take yet: replayed when it answers again. */
     private final AtomicReference<OperatorChange> pendingOperator = new AtomicReference<>();
 
@@ -185,12 +200,28 @@ final class RedisSharedState implements SharedState {
 
     @Override
     public SharedVerdict probeFailed() {
+        spendLease();
         return transition(scripts.probeFailed);
     }
 
     @Override
     public SharedVerdict probesSucceeded() {
+        spendLease();
         return transition(scripts.close);
+    }
+
+    /** The probe under this instance's lease ended: the lease admits no other probe. */
+    private void spendLease() {
+        Applied known = newest.get();
+        if (known != null && known.answer().verdict().state() == State.HALF_OPEN) {
+            spentLease = new Lease(known.answer().incarnation(), known.answer().version());
+        }
+    }
+
+    private boolean isSpent(RedisStateStore.Answer answer) {
+        Lease spent = spentLease;
+        return answer.verdict().state() == State.HALF_OPEN && spent != null
+                && spent.incarnation().equals(answer.incarnation()) && spent.version() == answer.version();
     }
 
     @Override
@@ -311,6 +342,9 @@ final class RedisSharedState implements SharedState {
                 if (sameIncarnation && answer.version() < current.answer().version() && sentAfter < current.receipt()) {
                     return null; // overtaken by a newer answer: applying it would move the breaker back
                 }
+                if (!sameIncarnation && sentAfter < current.receipt() && leftIncarnations.contains(answer.incarnation())) {
+                    return null; // from a state Redis has lost since, and this instance has left: not a new one
+                }
                 if (!sameIncarnation || stillToSeed(current, answer)) {
                     Seeding seeding = seed(current, answer);
                     applying = seeding.answer();
@@ -319,6 +353,12 @@ final class RedisSharedState implements SharedState {
             }
             Applied next = new Applied(applying, clock.nanoTime(), receipts.incrementAndGet(), seedUnconfirmed);
             if (newest.compareAndSet(current, next)) {
+                if (current != null && !current.answer().incarnation().equals(applying.incarnation())) {
+                    leftIncarnations.addLast(current.answer().incarnation());
+                    while (leftIncarnations.size() > LEFT_INCARNATIONS) {
+                        leftIncarnations.pollFirst();
+                    }
+                }
                 if (batchStart == null) {
                     batchStart = new Position(applying.incarnation(), applying.windowEpoch(), applying.windowSeq());
                 }
@@ -328,6 +368,10 @@ final class RedisSharedState implements SharedState {
                         return null; // the fleet has not seen this instance's operator change yet: keep it
                     }
                     pendingOperator.compareAndSet(pending, null); // taken (or overtaken by a newer one)
+                }
+                if (isSpent(applying)) {
+                    // This instance's probe under that lease has ended: nobody probes until the lease runs out.
+                    return new SharedVerdict(State.OPEN, applying.verdict().remainingNanos(), applying.verdict().cause());
                 }
                 return applying.verdict();
             }
@@ -366,8 +410,8 @@ final class RedisSharedState implements SharedState {
             return new Seeding(fresh, false);
         }
         long remainingNanos = Math.max(0L, known.remainingNanos() - (clock.nanoTime() - remembered.receivedNanos()));
-        if (state == State.HALF_OPEN && remainingNanos == 0) {
-            state = State.OPEN; // this instance's lease ran out meanwhile: a probe is due
+        if (state == State.HALF_OPEN && (remainingNanos == 0 || isSpent(remembered.answer()))) {
+            state = State.OPEN; // this instance's lease ran out meanwhile (a probe is due), or its probe ended
         }
         long remainingMillis = TimeUnit.NANOSECONDS.toMillis(remainingNanos);
         String[] args = args(state.name(), Long.toString(remainingMillis),
@@ -457,6 +501,10 @@ final class RedisSharedState implements SharedState {
      * and whether it is a remembered state whose seed Redis has not confirmed yet.
      */
     private record Applied(RedisStateStore.Answer answer, long receivedNanos, long receipt, boolean seedUnconfirmed) {
+    }
+
+    /** A probe lease, by the answer that granted it. */
+    private record Lease(String incarnation, long version) {
     }
 
     /** An operator's change and when (wall clock, ms) it was made: the newest one wins in Redis. */

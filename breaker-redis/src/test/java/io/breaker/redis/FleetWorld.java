@@ -667,7 +667,7 @@ final class FleetWorld {
                     + "ms before the fleet's wait was over");
         }
         if ("OPEN".equals(state)) {
-            violation("one-probe", in.id + " admitted a probe while the fleet is OPEN (probe_at in "
+            violation("one-probe", in.id + " admitted a probe without a live lease (the fleet is OPEN, probe_at in "
                     + (Long.parseLong(s.get("probe_at")) - now) + "ms)");
         } else if ("HALF_OPEN".equals(state)) {
             long until = Long.parseLong(s.getOrDefault("lease_until", "0"));
@@ -939,6 +939,16 @@ final class FleetWorld {
             b.append(" newest=").append(c.answer(a)).append("/left ").append(left)
                     .append(Boolean.TRUE.equals(Reflect.component(applied, "seedUnconfirmed")) ? "/unconfirmed" : "");
         }
+        TreeSet<String> left = new TreeSet<>();
+        for (Object inc : (Iterable<?>) Reflect.get(sh, "leftIncarnations")) {
+            left.add(c.inc((String) inc));
+        }
+        b.append(" left=").append(left);
+        Object spent = Reflect.get(sh, "spentLease");
+        if (spent != null) {
+            b.append(" spent=").append(c.inc((String) Reflect.component(spent, "incarnation"))).append('/')
+                    .append(Reflect.component(spent, "version"));
+        }
         Object op = ((AtomicReference<?>) Reflect.get(sh, "pendingOperator")).get();
         if (op != null) {
             b.append(" pendingOp=").append(Reflect.component(op, "target")).append('/')
@@ -1035,7 +1045,9 @@ final class FleetWorld {
      */
     static final Map<String, List<String>> FINGERPRINTED = Map.of(
             "io.breaker.redis.RedisSharedState", List.of("successes", "batchStart", "reportNumbers", "unacked", "newest",
-                    "pendingOperator", "receipts (relative: each pending request's sentAfter against it)"),
+                    "pendingOperator", "receipts (relative: each pending request's sentAfter against it)",
+                    "leftIncarnations", "spentLease"),
+            "io.breaker.redis.RedisSharedState$Lease", List.of("incarnation", "version"),
             "io.breaker.redis.RedisSharedState$Applied", List.of("answer", "receivedNanos (as time left)", "receipt (see receipts)",
                     "seedUnconfirmed"),
             "io.breaker.redis.RedisSharedState$Report", List.of("number", "bits", "successes", "successesFrom", "reportedIn"),
