@@ -382,18 +382,20 @@ final class RedisSharedState implements SharedState {
      * Whether the remembered state this instance kept while its seed got no answer is still missing
      * from Redis: then it is put back again, rather than adopting the lost state's empty CLOSED (the
      * seed may never have reached Redis; seed.lua's writes are conditional, so seeding twice is safe).
-     * An automatic state is missing while nothing has happened in the new state (still fresh and
-     * CLOSED); a forced one while Redis has not seen the operator action behind it.
+     * Missing: the operator action behind it (its time), or for OPEN or a lease, while nothing has
+     * happened in the new state (still fresh and CLOSED).
      */
     private static boolean stillToSeed(Applied current, RedisStateStore.Answer answer) {
         if (!current.seedUnconfirmed()) {
             return false;
         }
         RedisStateStore.Answer remembered = current.answer();
-        if (remembered.verdict().state().isForced()) {
-            return answer.operatorAt() < remembered.operatorAt();
+        if (answer.operatorAt() < remembered.operatorAt()) {
+            return true; // Redis has not seen the operator action behind the remembered state
         }
-        return answer.fresh() && answer.verdict().state() == State.CLOSED;
+        State state = remembered.verdict().state();
+        return (state == State.OPEN || state == State.HALF_OPEN)
+                && answer.fresh() && answer.verdict().state() == State.CLOSED;
     }
 
     /**
@@ -406,8 +408,8 @@ final class RedisSharedState implements SharedState {
     private Seeding seed(Applied remembered, RedisStateStore.Answer fresh) {
         SharedVerdict known = remembered.answer().verdict();
         State state = known.state();
-        if (state == State.CLOSED) {
-            return new Seeding(fresh, false);
+        if (state == State.CLOSED && remembered.answer().operatorAt() <= fresh.operatorAt()) {
+            return new Seeding(fresh, false); // nothing to put back (a CLOSED after an operator's release puts its time back)
         }
         long remainingNanos = Math.max(0L, known.remainingNanos() - (clock.nanoTime() - remembered.receivedNanos()));
         if (state == State.HALF_OPEN && (remainingNanos == 0 || isSpent(remembered.answer()))) {

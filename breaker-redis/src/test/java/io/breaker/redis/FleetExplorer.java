@@ -49,7 +49,6 @@ final class FleetExplorer {
         this.prefix = prefix;
     }
 
-    long buildNanos, fpNanos;
     /** Script runs already made, so that replays skip luaj (bounded: the oldest go first). */
     final Map<String, Object[]> memo = new java.util.LinkedHashMap<>(1 << 16, 0.75f, true) {
         @Override
@@ -59,15 +58,6 @@ final class FleetExplorer {
     };
 
     FleetWorld build(List<Op> path) {
-        long t0 = System.nanoTime();
-        try {
-            return build0(path);
-        } finally {
-            buildNanos += System.nanoTime() - t0;
-        }
-    }
-
-    private FleetWorld build0(List<Op> path) {
         FleetWorld world = new FleetWorld(rules, mutations);
         world.recording = leafSink != null;
         world.memo = memo;
@@ -105,9 +95,7 @@ final class FleetExplorer {
 
     private boolean dfs(FleetWorld world, List<Op> path, int remaining) {
         states++;
-        long t0 = System.nanoTime();
         String fingerprint = world.fingerprint();
-        fpNanos += System.nanoTime() - t0;
         Integer seen = visited.get(fingerprint);
         if (seen != null && seen >= remaining) {
             pruned++;

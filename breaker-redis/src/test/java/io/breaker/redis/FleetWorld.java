@@ -15,7 +15,6 @@ import java.lang.reflect.Field;
 import java.lang.reflect.RecordComponent;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -27,7 +26,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
-import java.util.function.UnaryOperator;
 
 /**
  * One fleet in the model: three instances, each a real {@link CircuitBreaker} with a real
@@ -333,14 +331,10 @@ final class FleetWorld {
 
         @Override
         public void connect(Consumer<SharedVerdict> adopter, NanoClock clock) {
-            in().shared.connect(verdict -> {
+            in.shared.connect(verdict -> {
                 adopted(in, verdict);
                 adopter.accept(verdict);
             }, clock);
-        }
-
-        private Inst in() {
-            return in;
         }
 
         @Override

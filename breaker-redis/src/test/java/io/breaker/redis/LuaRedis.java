@@ -18,7 +18,6 @@ import java.math.MathContext;
 import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -43,7 +42,7 @@ import java.util.function.LongSupplier;
  * </ul>
  * Values are byte strings (Latin-1 in Java), so the count window's ring with its NUL bytes is kept
  * byte for byte. Keys expire on the model's clock (an expiry is only cleanup in the protocol).
- * The state can be copied ({@link #copyState()}) and compared ({@link #dump()}).
+ * The state can be copied ({@link #copyState()}, for the explorer's memo) and read ({@link #dump()}).
  */
 final class LuaRedis {
 
@@ -87,8 +86,6 @@ final class LuaRedis {
     }
 
     private final LuaTable redisLib = new LuaTable();
-    static long evalNanos, evals;
-
     /** Every command the scripts sent, by name (tests check that each one is exercised). */
     static final Map<String, Long> COMMANDS_SEEN = new java.util.concurrent.ConcurrentSkipListMap<>();
 
@@ -124,10 +121,7 @@ final class LuaRedis {
         env.rawset("string", STRING_LIB);
         env.rawset("tostring", TOSTRING_51);
         micros = (micros + 1) % 1000;
-        long t0 = System.nanoTime();
         LuaValue result = new LuaClosure(prototype, env).call();
-        evalNanos += System.nanoTime() - t0;
-        evals++;
         return toJava(result);
     }
 
