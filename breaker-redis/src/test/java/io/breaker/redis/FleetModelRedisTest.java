@@ -102,6 +102,7 @@ class FleetModelRedisTest {
         collect(scenarios, List.of(), FleetModelTest.OPEN, 3, Math.max(1, 40 / more));
         collect(scenarios, List.of(), FleetModelTest.DUE, 3, Math.max(1, 60 / more));
         collect(scenarios, List.of(), FleetModelTest.PROBING, 2, Math.max(1, 4 / more));
+        collect(scenarios, List.of(), FleetModelTest.OPERATED, 2, Math.max(1, 4 / more));
         List<String> mismatches = compareAll(scenarios);
         assertThat(mismatches).as("scenarios where luaj and redis-server differ").isEmpty();
         // every command the fake implements was exercised, so each one was compared
