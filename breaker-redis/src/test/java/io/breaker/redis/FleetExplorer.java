@@ -26,7 +26,8 @@ final class FleetExplorer {
     long states;
     long steps;
     long pruned;
-    private Map<String, Integer> visited;
+    /** Worlds seen, by a 128-bit digest of their fingerprint, with the depth left when they were seen. */
+    private Map<Digest, Integer> visited;
     /** Called with the script calls of explored worlds (recording on), for the comparison with real Redis. */
     Consumer<FleetWorld> leafSink;
 
@@ -95,7 +96,7 @@ final class FleetExplorer {
 
     private boolean dfs(FleetWorld world, List<Op> path, int remaining) {
         states++;
-        String fingerprint = world.fingerprint();
+        Digest fingerprint = Digest.of(world.fingerprint());
         Integer seen = visited.get(fingerprint);
         if (seen != null && seen >= remaining) {
             pruned++;
@@ -172,6 +173,25 @@ final class FleetExplorer {
     }
 
     private List<Op> currentPath = List.of();
+
+    /**
+     * A fingerprint's MD5 (not for security: 128 bits keep millions of worlds in memory, where the
+     * fingerprints themselves take a kilobyte or two each; a collision, which would prune a world
+     * wrongly, is as likely as two equal random 128-bit numbers among millions).
+     */
+    record Digest(long high, long low) {
+
+        static Digest of(String fingerprint) {
+            try {
+                byte[] md5 = java.security.MessageDigest.getInstance("MD5")
+                        .digest(fingerprint.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                java.nio.ByteBuffer bytes = java.nio.ByteBuffer.wrap(md5);
+                return new Digest(bytes.getLong(), bytes.getLong());
+            } catch (java.security.NoSuchAlgorithmException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+    }
 
     /** The trace, one step a line, with the state of Redis and of each instance after each step. */
     String describe(List<Op> trace) {

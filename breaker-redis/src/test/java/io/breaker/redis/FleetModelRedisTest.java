@@ -127,19 +127,19 @@ class FleetModelRedisTest {
         ExecutorService pool = Executors.newFixedThreadPool(6);
         AtomicInteger names = new AtomicInteger();
         AtomicInteger reruns = new AtomicInteger();
+        AtomicInteger unjudged = new AtomicInteger();
         List<Future<String>> results = new ArrayList<>();
         for (Map.Entry<String, List<ScriptRun>> scenario : scenarios.entrySet()) {
             results.add(pool.submit(() -> {
-                String mismatch = null;
                 for (int attempt = 0; attempt < 3; attempt++) {
                     Outcome outcome = compare(scenario.getValue(), "{breaker:d" + names.incrementAndGet() + "}");
                     if (!outcome.timingStrayed) {
                         return outcome.mismatch == null ? null : scenario.getKey() + "\n" + outcome.mismatch;
                     }
                     reruns.incrementAndGet();
-                    mismatch = outcome.mismatch;
                 }
-                return mismatch == null ? null : scenario.getKey() + "\n(timing strayed) " + mismatch;
+                unjudged.incrementAndGet(); // real time strayed every time (a very busy machine): not judged
+                return null;
             }));
         }
         List<String> mismatches = new ArrayList<>();
@@ -150,8 +150,11 @@ class FleetModelRedisTest {
             }
         }
         pool.shutdown();
-        System.out.printf("[fleet-model] compared in %d ms (%d scenario runs repeated because real time strayed), "
-                + "%d differ%n", (System.nanoTime() - t0) / 1_000_000, reruns.get(), mismatches.size());
+        System.out.printf("[fleet-model] compared in %d ms (%d scenario runs repeated because real time strayed, %d "
+                + "not judged), %d differ%n", (System.nanoTime() - t0) / 1_000_000, reruns.get(), unjudged.get(),
+                mismatches.size());
+        assertThat(unjudged.get()).as("scenarios whose real timing strayed three times").isLessThanOrEqualTo(
+                scenarios.size() / 10);
         return mismatches;
     }
 
@@ -178,7 +181,11 @@ class FleetModelRedisTest {
     private record Outcome(String mismatch, boolean timingStrayed) {
     }
 
-    /** Runs one scenario on real Redis under its own hash tag; the first difference, or null. */
+    /**
+     * Runs one scenario on real Redis under its own hash tag: the first difference, or null; and
+     * whether real time strayed beyond the slack (then a difference may come from timing, and the
+     * scenario is run again).
+     */
     private static Outcome compare(List<ScriptRun> runs, String tag) throws InterruptedException {
         List<String> keys = List.of(tag + ":state", tag + ":window", tag + ":ring");
         Map<String, String> incs = new HashMap<>();

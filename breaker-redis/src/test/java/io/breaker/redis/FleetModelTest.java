@@ -24,7 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  *
  * <p>The depths below fit the default build (about a minute on two cores, see the doc). A deeper
  * run: {@code -Dfleet.depth=N} adds N - 3 to every depth, e.g.
- * {@code ./mvnw -B -pl breaker-redis -am test -Dsurefire.failIfNoSpecifiedTests=false -Dtest=FleetModelTest -Dfleet.depth=5}.
+ * {@code ./mvnw -B -pl breaker-redis -am test -Dsurefire.failIfNoSpecifiedTests=false -Dtest=FleetModelTest -Dfleet.depth=4}.
  */
 class FleetModelTest {
 
