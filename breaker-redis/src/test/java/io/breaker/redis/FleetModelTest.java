@@ -80,7 +80,14 @@ class FleetModelTest {
      * lease over: two probes in one wait window.
      */
     static final String LATE_LEASE = "admitted a probe without a live lease";
-    static final List<String> KNOWN_BUGS = List.of(LATE_LEASE);
+    /**
+     * BUG (found by this model at depth 5, not fixed, see docs/fleet-model.md "Found"): Redis loses
+     * its state while a probe is in flight; an instance that remembers OPEN (its wait over) seeds OPEN
+     * before the lease holder seeds its lease back, and a third instance gets a new lease: two probes
+     * in one wait window, across the lost state.
+     */
+    static final String PROBE_ACROSS_LOST_STATE = "probes in flight in one wait window across a lost state";
+    static final List<String> KNOWN_BUGS = List.of(LATE_LEASE, PROBE_ACROSS_LOST_STATE);
     /*
      * A step that breaks a known bug's check is not explored further, whatever else it breaks (the
      * second probe of the bug above also counts as two probes in flight at once).
@@ -304,6 +311,16 @@ class FleetModelTest {
         world = replay(OPERATED, op(Kind.LOSE, -1), op(Kind.REFRESH, 1), op(Kind.REFRESH, 0), op(Kind.REFRESH, 0));
         assertThat(world.violations).isEmpty();
         assertThat(world.inst[0].breaker.getState()).isEqualTo(State.CLOSED);
+    }
+
+    @Disabled("BUG, not fixed: Redis loses its state while a probe is in flight; another instance seeds OPEN (its wait "
+            + "over) before the lease holder seeds its lease back, and a third one gets a new lease: two probes in one "
+            + "wait window; see docs/fleet-model.md 'Found'")
+    @Test
+    void aLostStateDoesNotLetASecondProbeInWhileOneIsInFlight() {
+        FleetWorld world = replay(DUE, op(Kind.CALL_FAIL, 0), op(Kind.START, 1), op(Kind.LOSE, -1), op(Kind.REFRESH, 0),
+                op(Kind.START, 2));
+        assertThat(world.violations).isEmpty();
     }
 
     @Disabled("BUG, not fixed: a probe lease adopted from an answer that came late (or that nobody used before it ran out) "

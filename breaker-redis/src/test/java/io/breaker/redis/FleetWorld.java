@@ -230,6 +230,8 @@ final class FleetWorld {
         long permit;
         State admittedIn;
         long admittedAt;
+        /** Redis's incarnation when the call was admitted (null: Redis had no state). */
+        String admittedInc;
         boolean inFlight;
         /** Newest version delivered to RedisSharedState, per incarnation (what it has applied). */
         final Map<String, Long> newestDelivered = new TreeMap<>();
@@ -526,6 +528,7 @@ final class FleetWorld {
         in.permit = permit;
         in.admittedIn = in.breaker.getState();
         in.admittedAt = now;
+        in.admittedInc = stateHash().get("inc");
         in.inFlight = true;
         if (in.admittedIn == State.CLOSED) {
             dependencyCallsInClosed++;
@@ -697,13 +700,16 @@ final class FleetWorld {
         // At most one probe in flight fleet-wide (a probe admitted a whole lease ago is the caller's
         // own timeout's business: the lease is free again by design).
         int probes = 0;
+        java.util.Set<String> incarnations = new java.util.HashSet<>();
         for (Inst in : inst) {
             if (in.inFlight && in.admittedIn == State.HALF_OPEN && now - in.admittedAt < LEASE_MS) {
                 probes++;
+                incarnations.add(String.valueOf(in.admittedInc));
             }
         }
         if (probes > 1) {
-            violation("one-probe", probes + " probes in flight in one wait window");
+            violation("one-probe", probes + " probes in flight in one wait window"
+                    + (incarnations.size() > 1 ? " across a lost state" : ""));
         }
         // The operator's latest change wins.
         Map<String, String> s = stateHash();
@@ -911,7 +917,7 @@ final class FleetWorld {
             boolean current = state == State.HALF_OPEN
                     ? Reflect.isCurrentProbe(phase, in.permit) : in.permit == episode;
             b.append(" call=").append(in.admittedIn).append(current ? "+" : "-")
-                    .append(now - in.admittedAt < LEASE_MS ? "new" : "old");
+                    .append(now - in.admittedAt < LEASE_MS ? "new" : "old").append('@').append(c.inc(in.admittedInc));
         }
         RedisSharedState sh = in.shared;
         b.append(" succ=").append(((LongAdder) Reflect.get(sh, "successes")).sum());
