@@ -54,7 +54,7 @@ final class RedisSharedState implements SharedState {
     /** Values per report in report.lua's arguments. */
     private static final int REPORT_ARGS = 8;
 
-    private final RedisStateStore store;
+    private final ScriptStore store;
     private final BreakerScripts scripts;
     private final String name;
     private final List<String> keys;
@@ -80,10 +80,25 @@ final class RedisSharedState implements SharedState {
     private final AtomicReference<Applied> newest = new AtomicReference<>();
     private final AtomicLong receipts = new AtomicLong();
 
+    /**
+     * Incarnations this instance applied and then left for another one (Redis lost them): a late
+     * answer of one of them is from a state that is gone, not a new one (the newest few are kept).
+     */
+    private final ConcurrentLinkedDeque<String> leftIncarnations = new ConcurrentLinkedDeque<>();
+    private static final int LEFT_INCARNATIONS = 8;
+
+    /**
+     * The probe lease (incarnation and version of the answer that granted it) whose probe outcome this
+     * instance has reported: an answer that hands the same lease back (a refresh sent before the
+     * outcome reached Redis, or an outcome report that got no answer in time) must not start a second
+     * probe under it.
+     */
+    private volatile Lease spentLease;
+
     /** An operator change Redis could not take yet: replayed when it answers again. */
     private final AtomicReference<OperatorChange> pendingOperator = new AtomicReference<>();
 
-    RedisSharedState(RedisStateStore store, String name, BreakerConfig config) {
+    RedisSharedState(ScriptStore store, String name, BreakerConfig config) {
         this.store = store;
         this.scripts = store.scripts();
         this.name = name;
@@ -190,17 +205,33 @@ final class RedisSharedState implements SharedState {
 
     @Override
     public SharedVerdict probeFailed() {
+        spendLease();
         return transition(scripts.probeFailed);
     }
 
     @Override
     public SharedVerdict probesSucceeded() {
+        spendLease();
         return transition(scripts.close);
+    }
+
+    /** The probe under this instance's lease ended: the lease admits no other probe. */
+    private void spendLease() {
+        Applied known = newest.get();
+        if (known != null && known.answer().verdict().state() == State.HALF_OPEN) {
+            spentLease = new Lease(known.answer().incarnation(), known.answer().version());
+        }
+    }
+
+    private boolean isSpent(RedisStateStore.Answer answer) {
+        Lease spent = spentLease;
+        return answer.verdict().state() == State.HALF_OPEN && spent != null
+                && spent.incarnation().equals(answer.incarnation()) && spent.version() == answer.version();
     }
 
     @Override
     public SharedVerdict operatorSets(State target) {
-        OperatorChange change = new OperatorChange(target, System.currentTimeMillis());
+        OperatorChange change = new OperatorChange(target, store.currentTimeMillis());
         pendingOperator.set(change); // until Redis takes it: the local breaker changes now, the fleet later
         SharedVerdict verdict = send(scripts.force, args(target.name(), Long.toString(change.atMillis())), false);
         if (verdict != null) {
@@ -310,17 +341,29 @@ final class RedisSharedState implements SharedState {
         while (true) {
             Applied current = newest.get();
             RedisStateStore.Answer applying = answer;
+            boolean seedUnconfirmed = false;
             if (current != null) {
                 boolean sameIncarnation = current.answer().incarnation().equals(answer.incarnation());
                 if (sameIncarnation && answer.version() < current.answer().version() && sentAfter < current.receipt()) {
                     return null; // overtaken by a newer answer: applying it would move the breaker back
                 }
-                if (!sameIncarnation) {
-                    applying = seed(current, answer);
+                if (!sameIncarnation && sentAfter < current.receipt() && leftIncarnations.contains(answer.incarnation())) {
+                    return null; // from a state Redis has lost since, and this instance has left: not a new one
+                }
+                if (!sameIncarnation || stillToSeed(current, answer)) {
+                    Seeding seeding = seed(current, answer);
+                    applying = seeding.answer();
+                    seedUnconfirmed = seeding.unconfirmed();
                 }
             }
-            Applied next = new Applied(applying, clock.nanoTime(), receipts.incrementAndGet());
+            Applied next = new Applied(applying, clock.nanoTime(), receipts.incrementAndGet(), seedUnconfirmed);
             if (newest.compareAndSet(current, next)) {
+                if (current != null && !current.answer().incarnation().equals(applying.incarnation())) {
+                    leftIncarnations.addLast(current.answer().incarnation());
+                    while (leftIncarnations.size() > LEFT_INCARNATIONS) {
+                        leftIncarnations.pollFirst();
+                    }
+                }
                 if (batchStart == null) {
                     batchStart = new Position(applying.incarnation(), applying.windowEpoch(), applying.windowSeq());
                 }
@@ -331,26 +374,51 @@ final class RedisSharedState implements SharedState {
                     }
                     pendingOperator.compareAndSet(pending, null); // taken (or overtaken by a newer one)
                 }
+                if (isSpent(applying)) {
+                    // This instance's probe under that lease has ended: nobody probes until the lease runs out.
+                    return new SharedVerdict(State.OPEN, applying.verdict().remainingNanos(), applying.verdict().cause());
+                }
                 return applying.verdict();
             }
         }
     }
 
     /**
+     * Whether the remembered state this instance kept while its seed got no answer is still missing
+     * from Redis: then it is put back again, rather than adopting the lost state's empty CLOSED (the
+     * seed may never have reached Redis; seed.lua's writes are conditional, so seeding twice is safe).
+     * Missing: the operator action behind it (its time), or for OPEN or a lease, while nothing has
+     * happened in the new state (still fresh and CLOSED).
+     */
+    private static boolean stillToSeed(Applied current, RedisStateStore.Answer answer) {
+        if (!current.seedUnconfirmed()) {
+            return false;
+        }
+        RedisStateStore.Answer remembered = current.answer();
+        if (answer.operatorAt() < remembered.operatorAt()) {
+            return true; // Redis has not seen the operator action behind the remembered state
+        }
+        State state = remembered.verdict().state();
+        return (state == State.OPEN || state == State.HALF_OPEN)
+                && answer.fresh() && answer.verdict().state() == State.CLOSED;
+    }
+
+    /**
      * Redis lost the state (a new incarnation): an instance that remembers a state worth keeping puts
      * it back. Returns the answer to apply: the seed's, or the fresh one when there is nothing to put
-     * back, or (while a seed sent without waiting is on its way) the remembered state in the new
-     * incarnation.
+     * back, or (while the seed's answer is not here: it timed out, or was sent without waiting) the
+     * remembered state in the new incarnation, marked unconfirmed so that the next answer that still
+     * lacks it seeds again (see {@link #stillToSeed}).
      */
-    private RedisStateStore.Answer seed(Applied remembered, RedisStateStore.Answer fresh) {
+    private Seeding seed(Applied remembered, RedisStateStore.Answer fresh) {
         SharedVerdict known = remembered.answer().verdict();
         State state = known.state();
-        if (state == State.CLOSED) {
-            return fresh;
+        if (state == State.CLOSED && remembered.answer().operatorAt() <= fresh.operatorAt()) {
+            return new Seeding(fresh, false); // nothing to put back (a CLOSED after an operator's release puts its time back)
         }
         long remainingNanos = Math.max(0L, known.remainingNanos() - (clock.nanoTime() - remembered.receivedNanos()));
-        if (state == State.HALF_OPEN && remainingNanos == 0) {
-            state = State.OPEN; // this instance's lease ran out meanwhile: a probe is due
+        if (state == State.HALF_OPEN && (remainingNanos == 0 || isSpent(remembered.answer()))) {
+            state = State.OPEN; // this instance's lease ran out meanwhile (a probe is due), or its probe ended
         }
         long remainingMillis = TimeUnit.NANOSECONDS.toMillis(remainingNanos);
         String[] args = args(state.name(), Long.toString(remainingMillis),
@@ -361,15 +429,19 @@ final class RedisSharedState implements SharedState {
         if (!EventLoops.isCurrent()) {
             RedisStateStore.Answer seeded = store.run(scripts.seed, keys, args, true, null);
             if (seeded != null && seeded.incarnation().equals(fresh.incarnation())) {
-                return seeded;
+                return new Seeding(seeded, false);
             }
         } else {
             store.runAsync(scripts.seed, keys, args, answer -> adopt(accept(answer, receipts.get())));
         }
         // The seed's answer is not here (yet): keep the remembered state, in the new incarnation.
-        return new RedisStateStore.Answer(new SharedVerdict(state, remainingNanos, TransitionCause.STORE_RESET),
+        return new Seeding(new RedisStateStore.Answer(new SharedVerdict(state, remainingNanos, TransitionCause.STORE_RESET),
                 fresh.version(), fresh.incarnation(), fresh.windowEpoch(), fresh.windowSeq(), fresh.acked(),
-                remembered.answer().operatorAt(), fresh.fresh());
+                remembered.answer().operatorAt(), fresh.fresh()), true);
+    }
+
+    /** What seeding gives: the answer to apply, and whether it is only the remembered state (no seed answer yet). */
+    private record Seeding(RedisStateStore.Answer answer, boolean unconfirmed) {
     }
 
     private void adopt(SharedVerdict verdict) {
@@ -431,8 +503,15 @@ final class RedisSharedState implements SharedState {
     private record Report(long number, int bits, long successes, Position successesFrom, Position reportedIn) {
     }
 
-    /** An applied answer, when it came (breaker clock) and its receipt number (orders requests against it). */
-    private record Applied(RedisStateStore.Answer answer, long receivedNanos, long receipt) {
+    /**
+     * An applied answer, when it came (breaker clock), its receipt number (orders requests against it),
+     * and whether it is a remembered state whose seed Redis has not confirmed yet.
+     */
+    private record Applied(RedisStateStore.Answer answer, long receivedNanos, long receipt, boolean seedUnconfirmed) {
+    }
+
+    /** A probe lease, by the answer that granted it. */
+    private record Lease(String incarnation, long version) {
     }
 
     /** An operator's change and when (wall clock, ms) it was made: the newest one wins in Redis. */

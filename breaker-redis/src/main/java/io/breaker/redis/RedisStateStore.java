@@ -87,6 +87,8 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
     private final long ttlNanos;
     private volatile boolean warm;
     private volatile boolean closed;
+    /** What this store's breakers see of it (see ScriptStore). */
+    private final ScriptStore link = new Link();
 
     /** A store sharing every breaker of the registries it is given to. */
     public RedisStateStore(RedisConnectionFactory connectionFactory, RedisStoreSettings settings) {
@@ -118,7 +120,7 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
             return null;
         }
         settings.requireKeyExpiryCovers(name, config);
-        RedisSharedState shared = new RedisSharedState(this, name, config);
+        RedisSharedState shared = new RedisSharedState(link, name, config);
         attached.add(shared);
         return shared;
     }
@@ -278,19 +280,24 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
      */
     Answer read(List<?> answer) {
         try {
-            State state = State.valueOf(String.valueOf(answer.get(0)));
-            long remainingMillis = Long.parseLong(String.valueOf(answer.get(1)));
-            TransitionCause cause = TransitionCause.valueOf(String.valueOf(answer.get(2)));
-            return new Answer(new SharedVerdict(state, remainingMillis * 1_000_000L, cause),
-                    Long.parseLong(String.valueOf(answer.get(5))), String.valueOf(answer.get(6)),
-                    Long.parseLong(String.valueOf(answer.get(7))), Long.parseLong(String.valueOf(answer.get(8))),
-                    Long.parseLong(String.valueOf(answer.get(9))), Long.parseLong(String.valueOf(answer.get(10))),
-                    "1".equals(String.valueOf(answer.get(11))));
+            return parse(answer);
         } catch (RuntimeException unreadable) {
             health.failed(new IllegalStateException("unreadable answer from a breaker script: " + answer, unreadable),
                     true);
             return null;
         }
+    }
+
+    /** Parses a script's answer (see common.lua); throws if it cannot be read. */
+    static Answer parse(List<?> answer) {
+        State state = State.valueOf(String.valueOf(answer.get(0)));
+        long remainingMillis = Long.parseLong(String.valueOf(answer.get(1)));
+        TransitionCause cause = TransitionCause.valueOf(String.valueOf(answer.get(2)));
+        return new Answer(new SharedVerdict(state, remainingMillis * 1_000_000L, cause),
+                Long.parseLong(String.valueOf(answer.get(5))), String.valueOf(answer.get(6)),
+                Long.parseLong(String.valueOf(answer.get(7))), Long.parseLong(String.valueOf(answer.get(8))),
+                Long.parseLong(String.valueOf(answer.get(9))), Long.parseLong(String.valueOf(answer.get(10))),
+                "1".equals(String.valueOf(answer.get(11))));
     }
 
     /**
@@ -376,6 +383,61 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
         long due = nextRecoveryAttempt.get();
         // A CAS: of the refreshes due at once, exactly one tries Redis this period.
         return now - due >= 0 && nextRecoveryAttempt.compareAndSet(due, now + ttlNanos);
+    }
+
+    /** This store as its breakers' {@link ScriptStore}: plain delegation, so the store's API stays as it is. */
+    private final class Link implements ScriptStore {
+
+        @Override
+        public BreakerScripts scripts() {
+            return scripts;
+        }
+
+        @Override
+        public String instanceIdArg() {
+            return RedisStateStore.this.instanceIdArg();
+        }
+
+        @Override
+        public long keyExpiryMillis() {
+            return RedisStateStore.this.keyExpiryMillis();
+        }
+
+        @Override
+        public long ttlNanos() {
+            return ttlNanos;
+        }
+
+        @Override
+        public long timeoutNanos() {
+            return timeoutNanos;
+        }
+
+        @Override
+        public boolean isAvailable() {
+            return RedisStateStore.this.isAvailable();
+        }
+
+        @Override
+        public SharedVerdict unavailable() {
+            return RedisStateStore.this.unavailable();
+        }
+
+        @Override
+        public boolean refreshSoon(RedisSharedState shared) {
+            return RedisStateStore.this.refreshSoon(shared);
+        }
+
+        @Override
+        public Answer run(RedisScript<List> script, List<String> keys, String[] args, boolean evenIfDown,
+                          Consumer<Answer> late) {
+            return RedisStateStore.this.run(script, keys, args, evenIfDown, late);
+        }
+
+        @Override
+        public void runAsync(RedisScript<List> script, List<String> keys, String[] args, Consumer<Answer> then) {
+            RedisStateStore.this.runAsync(script, keys, args, then);
+        }
     }
 
     private static ThreadFactory daemonThreads(String prefix) {
