@@ -419,6 +419,11 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
         }
 
         @Override
+        public boolean isSilent() {
+            return RedisStateStore.this.isSilent();
+        }
+
+        @Override
         public SharedVerdict unavailable() {
             return RedisStateStore.this.unavailable();
         }

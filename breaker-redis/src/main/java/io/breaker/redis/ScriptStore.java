@@ -29,6 +29,11 @@ interface ScriptStore {
 
     boolean isAvailable();
 
+    /** Whether Redis is down or its last operations went unanswered (see {@link RedisStateStore#isSilent()}). */
+    default boolean isSilent() {
+        return !isAvailable();
+    }
+
     /** What a breaker adopts while Redis is known to be down (see {@link RedisStateStore#unavailable()}). */
     SharedVerdict unavailable();
 
