@@ -463,8 +463,16 @@ public final class CircuitBreaker {
                     continue;
                 }
                 case HALF_OPEN: {
-                    long permit = current.tryTakeProbe(clock.nanoTime(), config.getPermittedCallsInHalfOpenState(),
-                            leaseNanos);
+                    long now = clock.nanoTime();
+                    if (shared != null && current.fleetLeaseOver(now)) {
+                        // The fleet's lease this instance probed under ran out: another instance may
+                        // hold the next one. No probe without asking the fleet again: back to a due OPEN.
+                        Phase due = new Phase(State.OPEN, current.window, current.openedAtNanos, now,
+                                System.currentTimeMillis(), current.openedAtEpochMillis);
+                        current = transition(current, due, TransitionCause.PROBE_LEASE_EXPIRED) ? due : phase;
+                        continue;
+                    }
+                    long permit = current.tryTakeProbe(now, config.getPermittedCallsInHalfOpenState(), leaseNanos);
                     return permit != NO_PERMIT ? permit : reject();
                 }
                 default: // FORCED_OPEN
@@ -547,6 +555,11 @@ public final class CircuitBreaker {
     /** An OPEN phase adopted from the fleet keeps callers out at least this long, so none spins on the store. */
     private static final long MIN_SHARED_WAIT_NANOS = 1_000_000L;
 
+    /** What is left of the fleet's probe lease a verdict grants (the whole lease when it does not say). */
+    private long fleetLease(SharedVerdict leased) {
+        return leased.remainingNanos() > 0 ? Math.min(leaseNanos, leased.remainingNanos()) : leaseNanos;
+    }
+
     private void share(CallOutcome outcome) {
         if (outcome == CallOutcome.SUCCESS) {
             shared.recordSuccess();
@@ -569,8 +582,10 @@ public final class CircuitBreaker {
         }
         SharedVerdict verdict = shared.tryAcquireProbe();
         if (verdict == null || verdict.state() == State.HALF_OPEN) { // lease won, or no store: probe here
+            boolean leased = verdict != null;
+            long leaseEnd = leased ? clock.nanoTime() + fleetLease(verdict) : 0L;
             Phase halfOpen = Phase.halfOpen(open.window, open.openedAtNanos, open.openedAtEpochMillis,
-                    now + leaseNanos);
+                    now + leaseNanos, leased, leaseEnd);
             return transition(asking, halfOpen, TransitionCause.WAIT_ELAPSED) ? halfOpen : null;
         }
         adoptShared(verdict);
@@ -608,8 +623,9 @@ public final class CircuitBreaker {
                 }
                 // This instance holds the fleet's probe lease (won by a request that answered late or
                 // asynchronously): its next caller takes the probe permit.
+                long now = clock.nanoTime();
                 next = Phase.halfOpen(current.window, current.openedAtNanos, current.openedAtEpochMillis,
-                        clock.nanoTime() + Math.min(leaseNanos, Math.max(verdict.remainingNanos(), MIN_SHARED_WAIT_NANOS)));
+                        now + leaseNanos, true, now + fleetLease(verdict));
             } else if (target == current.state) {
                 return false;
             } else if (target == State.FORCED_OPEN) {
@@ -877,11 +893,26 @@ public final class CircuitBreaker {
         }
 
         static Phase halfOpen(SlidingWindow window, long openedAtNanos, long openedAtEpochMillis, long leaseDeadline) {
+            return halfOpen(window, openedAtNanos, openedAtEpochMillis, leaseDeadline, false, 0L);
+        }
+
+        /**
+         * A HALF_OPEN phase; {@code fleetLeased}: this instance probes under the fleet's probe lease,
+         * which ends at {@code fleetLeaseEnd} (after that it may not start a probe without asking again).
+         */
+        static Phase halfOpen(SlidingWindow window, long openedAtNanos, long openedAtEpochMillis, long leaseDeadline,
+                              boolean fleetLeased, long fleetLeaseEnd) {
             Phase phase = new Phase(State.HALF_OPEN, window, openedAtNanos, 0L, System.currentTimeMillis(),
                     openedAtEpochMillis);
             // Plain write before publication: the CAS that publishes the phase orders it.
-            PROBES.set(phase, new Probes(0, 0, 0, leaseDeadline));
+            PROBES.set(phase, new Probes(0, 0, 0, leaseDeadline, fleetLeased, fleetLeaseEnd));
             return phase;
+        }
+
+        /** Whether this phase probes under a fleet's lease that has run out at {@code now}. */
+        boolean fleetLeaseOver(long now) {
+            Probes current = (Probes) PROBES.getVolatile(this);
+            return current != null && current.fleetLeased && now - current.fleetLeaseEnd >= 0;
         }
 
         /**
@@ -894,13 +925,14 @@ public final class CircuitBreaker {
                 Probes current = (Probes) PROBES.getVolatile(this);
                 Probes next;
                 if (current.issued < permitted) {
-                    next = new Probes(current.generation, current.issued + 1, current.succeeded, now + leaseNanos);
+                    next = new Probes(current.generation, current.issued + 1, current.succeeded, now + leaseNanos,
+                            current.fleetLeased, current.fleetLeaseEnd);
                 } else if (now - current.leaseDeadline < 0) {
                     return NO_PERMIT;
                 } else {
                     // Successes already reported keep their permits; every silent one is replaced.
                     next = new Probes(current.generation + 1, current.succeeded + 1, current.succeeded,
-                            now + leaseNanos);
+                            now + leaseNanos, current.fleetLeased, current.fleetLeaseEnd);
                 }
                 // One CAS over the whole record: the count, the generation and the lease move together.
                 if (PROBES.compareAndSet(this, current, next)) {
@@ -925,7 +957,7 @@ public final class CircuitBreaker {
                     return;
                 }
                 Probes next = new Probes(current.generation, current.issued - 1, current.succeeded,
-                        current.leaseDeadline);
+                        current.leaseDeadline, current.fleetLeased, current.fleetLeaseEnd);
                 if (PROBES.compareAndSet(this, current, next)) {
                     return;
                 }
@@ -943,7 +975,7 @@ public final class CircuitBreaker {
                     return 0;
                 }
                 Probes next = new Probes(current.generation, current.issued, current.succeeded + 1,
-                        current.leaseDeadline);
+                        current.leaseDeadline, current.fleetLeased, current.fleetLeaseEnd);
                 if (PROBES.compareAndSet(this, current, next)) {
                     return next.succeeded;
                 }
@@ -953,8 +985,10 @@ public final class CircuitBreaker {
 
     /**
      * The probes of one HALF_OPEN episode: permits handed out in the current generation (successes
-     * included), successes reported, and when the newest permit's lease ends.
+     * included), successes reported, when the newest permit's lease ends, and for a shared breaker
+     * probing under the fleet's lease, when that lease ends.
      */
-    private record Probes(int generation, int issued, int succeeded, long leaseDeadline) {
+    private record Probes(int generation, int issued, int succeeded, long leaseDeadline, boolean fleetLeased,
+                          long fleetLeaseEnd) {
     }
 }

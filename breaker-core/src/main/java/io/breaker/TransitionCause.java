@@ -22,6 +22,13 @@ public enum TransitionCause {
     OPERATOR,
 
     /**
+     * A shared breaker's probe lease (the fleet's permission for this instance to probe) ran out before
+     * its probe reported or before it was used: the instance goes back to OPEN and asks the fleet
+     * again, since another instance may hold the next lease.
+     */
+    PROBE_LEASE_EXPIRED,
+
+    /**
      * A shared breaker's store lost its state (for example Redis restarted without persistence, failed
      * over, was flushed or evicted the keys) and the state came back from the instances' memory.
      */

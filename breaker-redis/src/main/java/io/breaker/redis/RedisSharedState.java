@@ -58,6 +58,8 @@ final class RedisSharedState implements SharedState {
     private final BreakerScripts scripts;
     private final String name;
     private final List<String> keys;
+    /** The probe lease: how long a probe may run before another instance may take its place. */
+    private final long leaseNanos;
     /** ARGV[1..9] of every script (see common.lua). */
     private final String[] common;
     /**
@@ -104,6 +106,7 @@ final class RedisSharedState implements SharedState {
         this.name = name;
         String tag = "{breaker:" + name + "}";
         this.keys = List.of(tag + ":state", tag + ":window", tag + ":ring", tag + ":ack:" + store.instanceIdArg());
+        this.leaseNanos = config.getProbeLease().toNanos();
         this.common = new String[] {
                 store.instanceIdArg(),
                 config.getSlidingWindowType() == SlidingWindowType.COUNT_BASED ? "C" : "T",
@@ -268,22 +271,24 @@ final class RedisSharedState implements SharedState {
         OperatorChange pending = pendingOperator.get();
         if (pending != null) {
             long sentAfter = receipts.get();
+            long sentAt = clock.nanoTime();
             RedisStateStore.Answer answer = store.run(scripts.force,
                     keys, args(pending.target().name(), Long.toString(pending.atMillis())), true,
-                    late -> adopt(accept(late, sentAfter)));
+                    late -> adopt(accept(late, sentAfter, sentAt)));
             if (answer == null) {
                 return false;
             }
             pendingOperator.compareAndSet(pending, null);
-            adopt(accept(answer, sentAfter));
+            adopt(accept(answer, sentAfter, sentAt));
         }
         long sentAfter = receipts.get();
+        long sentAt = clock.nanoTime();
         RedisStateStore.Answer answer = store.run(scripts.report, keys, reportArgs(0), true,
-                late -> adopt(accept(late, sentAfter)));
+                late -> adopt(accept(late, sentAfter, sentAt)));
         if (answer == null) {
             return false;
         }
-        adopt(accept(answer, sentAfter));
+        adopt(accept(answer, sentAfter, sentAt));
         return true;
     }
 
@@ -321,19 +326,21 @@ final class RedisSharedState implements SharedState {
      */
     private SharedVerdict send(RedisScript<List> script, String[] args, boolean async) {
         long sentAfter = receipts.get();
+        long sentAt = clock.nanoTime();
         if (async) {
-            store.runAsync(script, keys, args, answer -> adopt(accept(answer, sentAfter)));
+            store.runAsync(script, keys, args, answer -> adopt(accept(answer, sentAfter, sentAt)));
             return null;
         }
-        RedisStateStore.Answer answer = store.run(script, keys, args, false, late -> adopt(accept(late, sentAfter)));
-        return answer == null ? null : accept(answer, sentAfter);
+        RedisStateStore.Answer answer = store.run(script, keys, args, false,
+                late -> adopt(accept(late, sentAfter, sentAt)));
+        return answer == null ? null : accept(answer, sentAfter, sentAt);
     }
 
     /**
      * Applies an answer in order; returns the verdict to adopt, or {@code null} to adopt nothing. An
      * answer of a new incarnation (Redis lost the state) first seeds the state this instance remembers.
      */
-    private SharedVerdict accept(RedisStateStore.Answer answer, long sentAfter) {
+    private SharedVerdict accept(RedisStateStore.Answer answer, long sentAfter, long sentAtNanos) {
         if (answer == null) {
             return null;
         }
@@ -378,6 +385,13 @@ final class RedisSharedState implements SharedState {
                     // This instance's probe under that lease has ended: nobody probes until the lease runs out.
                     return new SharedVerdict(State.OPEN, applying.verdict().remainingNanos(), applying.verdict().cause());
                 }
+                if (applying.verdict().state() == State.HALF_OPEN) {
+                    // The lease's time left, counted from when the request was sent: an answer delivered
+                    // late must not extend it (its lease may have run out, and another instance may hold the next).
+                    long left = applying.verdict().remainingNanos() - (clock.nanoTime() - sentAtNanos);
+                    return left > 0 ? new SharedVerdict(State.HALF_OPEN, left, applying.verdict().cause())
+                            : new SharedVerdict(State.OPEN, 0L, applying.verdict().cause());
+                }
                 return applying.verdict();
             }
         }
@@ -420,6 +434,12 @@ final class RedisSharedState implements SharedState {
         if (state == State.HALF_OPEN && (remainingNanos == 0 || isSpent(remembered.answer()))) {
             state = State.OPEN; // this instance's lease ran out meanwhile (a probe is due), or its probe ended
         }
+        if (state == State.OPEN && remainingNanos <= store.timeoutNanos()) {
+            // The wait was over (as far as this instance knows): another instance may hold a probe
+            // lease that Redis lost, with its probe in flight. Until that lease would have run out,
+            // nobody may start another probe; the holder, if alive, puts its lease back meanwhile.
+            remainingNanos = leaseNanos;
+        }
         long remainingMillis = TimeUnit.NANOSECONDS.toMillis(remainingNanos);
         String[] args = args(state.name(), Long.toString(remainingMillis),
                 Long.toString(remembered.answer().operatorAt()));
@@ -432,7 +452,8 @@ final class RedisSharedState implements SharedState {
                 return new Seeding(seeded, false);
             }
         } else {
-            store.runAsync(scripts.seed, keys, args, answer -> adopt(accept(answer, receipts.get())));
+            long sentAt = clock.nanoTime();
+            store.runAsync(scripts.seed, keys, args, answer -> adopt(accept(answer, receipts.get(), sentAt)));
         }
         // The seed's answer is not here (yet): keep the remembered state, in the new incarnation.
         return new Seeding(new RedisStateStore.Answer(new SharedVerdict(state, remainingNanos, TransitionCause.STORE_RESET),

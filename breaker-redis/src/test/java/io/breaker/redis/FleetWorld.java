@@ -912,6 +912,10 @@ final class FleetWorld {
                     .append(Reflect.component(probes, "issued")).append('/')
                     .append(Reflect.component(probes, "succeeded")).append(" leaseIn=")
                     .append(Math.max(0, (Long) Reflect.component(probes, "leaseDeadline") / 1_000_000L - now));
+            if ((Boolean) Reflect.component(probes, "fleetLeased")) {
+                b.append(" fleetLeaseIn=")
+                        .append(Math.max(0, (Long) Reflect.component(probes, "fleetLeaseEnd") / 1_000_000L - now));
+            }
         }
         if (in.inFlight) {
             boolean current = state == State.HALF_OPEN
@@ -1056,9 +1060,10 @@ final class FleetWorld {
             "io.breaker.CircuitBreaker", List.of("phase"),
             "io.breaker.CircuitBreaker$Phase", List.of("state", "episode (whether the call in flight holds a current permit)",
                     "probeAtNanos", "probes"),
-            "io.breaker.CircuitBreaker$Probes", List.of("generation", "issued", "succeeded", "leaseDeadline"));
+            "io.breaker.CircuitBreaker$Probes", List.of("generation", "issued", "succeeded", "leaseDeadline",
+                    "fleetLeased", "fleetLeaseEnd (as time left)"));
     static final Map<String, List<String>> NOT_FINGERPRINTED = Map.of(
-            "io.breaker.redis.RedisSharedState", List.of("store", "scripts", "name", "keys", "common", "clock", "adopter",
+            "io.breaker.redis.RedisSharedState", List.of("store", "scripts", "name", "keys", "common", "leaseNanos (a setting)", "clock", "adopter",
                     "nextRefreshAt (refreshes are steps of their own in the model)"),
             "io.breaker.CircuitBreaker", List.of("name", "config", "clock", "waitNanos", "leaseNanos", "slowNanos",
                     "windowNeedsClock", "shared", "rejectedCalls", "listeners", "listenersWantDurations",
