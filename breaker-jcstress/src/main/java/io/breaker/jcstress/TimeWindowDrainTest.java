@@ -9,6 +9,7 @@ import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.infra.results.III_Result;
 
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
+import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE_INTERESTING;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 /**
@@ -20,8 +21,9 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
  *
  * <p>The window passes through 3/2, then 1/0, then 2/0; a reader must see one of these, never a
  * pair that mixes the calls after the drain with the failures before it (1 call, 2 failures: a
- * rate above 100%, clamped to 1/1) or the other way round (3/0), and its verdict must never be a
- * trip (no state of the window reaches 70%).
+ * rate above 100%, clamped to 1/1), and its verdict must never be a trip (no state of the window
+ * reaches 70%). The other mix (3/0: failures under-stated) is tolerated, and reported as
+ * interesting.
  *
  * <p>Result: (calls read, failed calls read, verdict: 0 below thresholds, 1 failure rate reached).
  */
@@ -30,6 +32,9 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @Outcome(id = "3, 2, 0", expect = ACCEPTABLE, desc = "Read before the drain: 2 of 3 failed (66%).")
 @Outcome(id = "1, 0, 0", expect = ACCEPTABLE, desc = "Read after the drain, before the new success.")
 @Outcome(id = "2, 0, 0", expect = ACCEPTABLE, desc = "Read after the drain and the new success.")
+@Outcome(id = "3, 0, 0", expect = ACCEPTABLE_INTERESTING, desc = "The reader gave up waiting for the drain (a bounded "
+        + "spin) and read the calls before it, the failures after it: failures under-stated, which can delay a trip "
+        + "by one record, never cause one.")
 @Outcome(id = ".*, 1", expect = FORBIDDEN, desc = "A trip on a rate the window never had (the drain seen in part).")
 @Outcome(expect = FORBIDDEN, desc = "Counts that mix before and after the drain.")
 @org.openjdk.jcstress.annotations.State
