@@ -2,9 +2,12 @@ package io.breaker;
 
 /**
  * Observes one breaker. Every method has an empty default, so a listener implements only what it
- * needs. Methods run on the calling thread, after the fact: a transition is reported once, by the
- * caller that won it. A listener that throws is logged and otherwise ignored; it never breaks the
- * breaker. With no listener registered the breaker builds no event at all.
+ * needs. Methods run on a calling thread, after the fact. Transitions are reported once each, one at
+ * a time, in the order they happened: by the caller that won the transition, or, when it won while
+ * an earlier transition was still being reported on another thread, by that thread, right after
+ * the earlier one (no caller ever waits for another's listeners). A listener that throws is logged
+ * and otherwise ignored; it never breaks the breaker. With no listener registered the breaker
+ * builds no event at all.
  */
 public interface BreakerListener {
 

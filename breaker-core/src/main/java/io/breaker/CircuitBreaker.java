@@ -19,7 +19,8 @@ import java.util.function.Supplier;
  * States: CLOSED, OPEN, HALF_OPEN (automatic) and FORCED_OPEN, FORCED_CLOSED (operator). The whole
  * state is one immutable-ish Phase object held in the volatile field `phase`; every transition is a
  * compare-and-set of that field from the Phase a caller read to a new one, so exactly one caller wins
- * each transition, and only the winner tells the listeners, after the swap.
+ * each transition, and listeners are told of it once, after the swap, in the order of the swaps
+ * (see tellInOrder).
  *
  * Invariants:
  * - A Phase's final fields (its state, its window, the trip time and the probe time) are written in
@@ -45,6 +46,9 @@ import java.util.function.Supplier;
  * Races tolerated:
  * - A window's counts may be read while another thread's record is half applied (see SlidingWindow);
  *   the verdict is then re-evaluated by the next record.
+ * - A transition may be told to listeners on another thread than the one that won it: when a swap
+ *   happens while an earlier transition is still being told, the thread telling that one tells this
+ *   one next (see tellInOrder). Listeners hear every transition once, in order, never at once.
  *
  * The transitions live in the small methods under "Transitions" below; they are the seam where a
  * shared store can decide them instead (see breaker-redis). The hot path does not go through them.
@@ -109,6 +113,7 @@ public final class CircuitBreaker {
     private static final VarHandle PHASE;
     private static final VarHandle REJECTED;
     private static final VarHandle LISTENERS;
+    private static final VarHandle TELLING;
 
     static {
         try {
@@ -116,6 +121,7 @@ public final class CircuitBreaker {
             PHASE = lookup.findVarHandle(CircuitBreaker.class, "phase", Phase.class);
             REJECTED = lookup.findVarHandle(CircuitBreaker.class, "rejectedCalls", long.class);
             LISTENERS = lookup.findVarHandle(CircuitBreaker.class, "listeners", BreakerListener[].class);
+            TELLING = lookup.findVarHandle(CircuitBreaker.class, "telling", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -140,6 +146,11 @@ public final class CircuitBreaker {
     private volatile boolean listenersWantDurations;
     /** Written on the failure path only; read when a transition is reported. */
     private volatile String lastFailureType;
+    /** 1 while a thread tells listeners the transitions not told yet (see tellInOrder). */
+    @SuppressWarnings("unused") // accessed through TELLING
+    private volatile int telling;
+    /** The newest phase whose arrival has been told; written only by the thread holding `telling`. */
+    private volatile Phase told;
 
     private CircuitBreaker(String name, BreakerConfig config, NanoClock clock, SharedState shared) {
         this.shared = shared;
@@ -152,6 +163,7 @@ public final class CircuitBreaker {
                 ? config.getSlowCallDurationThreshold().toNanos() : Long.MAX_VALUE;
         this.windowNeedsClock = config.getSlidingWindowType() == SlidingWindowType.TIME_BASED;
         this.phase = new Phase(State.CLOSED, newWindow(), 0L, 0L, System.currentTimeMillis(), 0L);
+        this.told = this.phase;
     }
 
     /** A breaker on the system's monotonic clock. */
@@ -580,6 +592,7 @@ public final class CircuitBreaker {
         if (!PHASE.compareAndSet(this, open, asking)) {
             return null;
         }
+        swappedSilently(open, asking);
         SharedVerdict verdict = shared.tryAcquireProbe();
         if (verdict == null || verdict.state() == State.HALF_OPEN) { // lease won, or no store: probe here
             boolean leased = verdict != null;
@@ -612,6 +625,7 @@ public final class CircuitBreaker {
                     Phase retimed = new Phase(State.OPEN, current.window, current.openedAtNanos, probeAt,
                             current.sinceEpochMillis, current.openedAtEpochMillis);
                     if (PHASE.compareAndSet(this, current, retimed)) {
+                        swappedSilently(current, retimed);
                         return false;
                     }
                     continue;
@@ -694,19 +708,70 @@ public final class CircuitBreaker {
         if (!PHASE.compareAndSet(this, expected, next)) {
             return false;
         }
-        BreakerListener[] snapshot = listeners;
-        if (snapshot.length != 0) {
-            Transition transition = new Transition(name, expected.state, next.state, cause,
-                    Instant.ofEpochMilli(next.sinceEpochMillis), metrics(expected), lastFailureType);
-            for (BreakerListener listener : snapshot) {
-                try {
-                    listener.onStateTransition(transition);
-                } catch (Throwable failure) {
-                    listenerFailed(listener, failure);
+        try {
+            if (listeners.length != 0) {
+                next.arrival = new Transition(name, expected.state, next.state, cause,
+                        Instant.ofEpochMilli(next.sinceEpochMillis), metrics(expected), lastFailureType);
+            }
+        } finally {
+            // After `arrival` (the volatile write publishes it), and whatever happens: an unlinked
+            // swap would leave every later transition untold.
+            expected.successor = next;
+        }
+        tellInOrder();
+        return true;
+    }
+
+    /** A swap listeners are not told of (a shared OPEN phase re-timed); it still links the chain tellInOrder walks. */
+    private void swappedSilently(Phase expected, Phase next) {
+        expected.successor = next;
+        tellInOrder();
+    }
+
+    /*
+     * Bug found by breaker-jcstress (ListenerOrderTest): the winner of each swap used to tell the
+     * listeners itself, right after its CAS. Two transitions won on two threads were then told in
+     * either order: thread A wins OPEN -> HALF_OPEN and, while it is still telling, thread B takes
+     * the probe, fails it and tells HALF_OPEN -> OPEN first. A listener heard HALF_OPEN -> OPEN,
+     * then OPEN -> HALF_OPEN (a history, a log or an event-driven state left showing HALF_OPEN).
+     *
+     * Now each swap links the phase it replaced to the new one (Phase.successor, set once, after
+     * the CAS), and listeners are told by walking that chain from the last phase told: the chain
+     * is the order of the CASes. One thread at a time walks it (the `telling` flag); a thread that
+     * finds another walking leaves its transition to it and returns without waiting. The walker
+     * re-checks the chain after letting go of the flag, so a transition linked meanwhile is never
+     * left untold. No thread ever waits for another's listeners: a transition is told by its
+     * winner, or by the thread telling the transitions before it, just after them.
+     */
+    private void tellInOrder() {
+        while (TELLING.compareAndSet(this, 0, 1)) {
+            try {
+                Phase last = told;
+                for (Phase following = last.successor; following != null; following = last.successor) {
+                    last = following;
+                    told = following; // first: a listener's VirtualMachineError skips only this transition
+                    Transition arrival = following.arrival;
+                    if (arrival != null) {
+                        tell(arrival);
+                    }
                 }
+            } finally {
+                TELLING.setVolatile(this, 0);
+            }
+            if (told.successor == null) {
+                return; // nothing linked while the flag was held; a later swap tells its own
             }
         }
-        return true;
+    }
+
+    private void tell(Transition transition) {
+        for (BreakerListener listener : listeners) {
+            try {
+                listener.onStateTransition(transition);
+            } catch (Throwable failure) {
+                listenerFailed(listener, failure);
+            }
+        }
     }
 
     private SlidingWindow newWindow() {
@@ -869,6 +934,13 @@ public final class CircuitBreaker {
 
         /** HALF_OPEN only: the probes of this episode, replaced whole by CAS (never on the CLOSED path). */
         @SuppressWarnings("unused") private volatile Probes probes;
+        /** The phase that replaced this one, linked by whoever swapped it, after the swap; null while current. */
+        volatile Phase successor;
+        /**
+         * What listeners are told of the swap that made this phase current, or null (no listener
+         * then, or a silent swap). Written before {@code successor} is set on the phase replaced.
+         */
+        Transition arrival;
 
         Phase(State state, SlidingWindow window, long openedAtNanos, long probeAtNanos, long sinceEpochMillis,
               long openedAtEpochMillis) {

@@ -108,6 +108,31 @@ class ListenerTest {
     }
 
     @Test
+    void aTransitionMadeByAListenerIsToldAfterTheOneItHeard() {
+        // One thread, no race: the first listener forces the breaker OPEN as soon as it hears the
+        // trip. Every listener must hear CLOSED -> OPEN before OPEN -> FORCED_OPEN. (When each
+        // winner told its own transition at once, the second listener heard the nested one first:
+        // the same disorder breaker-jcstress's ListenerOrderTest found between two threads.)
+        breaker.addListener(new BreakerListener() {
+            @Override
+            public void onStateTransition(Transition transition) {
+                if (transition.to() == State.OPEN) {
+                    breaker.forceOpen();
+                }
+            }
+        });
+        RecordingListener second = new RecordingListener();
+        breaker.addListener(second);
+
+        Breakers.fail(breaker, 4); // 4 of 4 failed: trips on the fourth
+
+        assertThat(breaker.getState()).isEqualTo(State.FORCED_OPEN);
+        assertThat(second.transitions).extracting(Transition::from, Transition::to).containsExactly(
+                org.assertj.core.groups.Tuple.tuple(State.CLOSED, State.OPEN),
+                org.assertj.core.groups.Tuple.tuple(State.OPEN, State.FORCED_OPEN));
+    }
+
+    @Test
     void removedListenerHearsNothingMore() {
         RecordingListener listener = new RecordingListener();
         breaker.addListener(listener);

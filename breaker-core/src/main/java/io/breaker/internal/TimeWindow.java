@@ -151,10 +151,12 @@ public final class TimeWindow extends SlidingWindow {
 
     /**
      * The calls and the packed bad counts, read so that no drain ran between the two reads: a drain
-     * takes a whole second's calls, so a pair straddling one could show more failures than calls
-     * and trip the breaker on a rate above 100%. A drain is rare (once per second) and short; a
-     * reader that keeps meeting one (a drainer descheduled mid-drain) reads anyway after a bound,
-     * and the counts are clamped so that failed and slow never exceed calls.
+     * takes a whole second's calls, so a pair straddling one would not be a state the window had.
+     * A drain is rare (once per second) and short; a reader that keeps meeting one (a drainer
+     * slower than this loop, or descheduled mid-drain) reads anyway after a bound. Such a read can
+     * only under-state the failures: a drain takes the failures out of the totals before their
+     * calls, and the calls are read first. The counts are clamped all the same, so that failed and
+     * slow never exceed calls (a failure recorded between the two reads may show without its call).
      */
     private long[] totals() {
         long calls = 0L;
@@ -208,12 +210,20 @@ public final class TimeWindow extends SlidingWindow {
     private void drain(int bucket) {
         long drainedCalls = (long) LONGS.getAndSet(calls, bucket, 0L);
         long drainedBad = (long) LONGS.getAndSet(bad, bucket, 0L);
+        // Bug found by breaker-jcstress (TimeWindowDrainTest): the calls used to leave the totals
+        // before their failures. A reader that gave up waiting for the drain (READ_ATTEMPTS; a
+        // drainer merely slower than the reader's spin, not only a descheduled one, is enough) read
+        // the calls after it and the failures before it: 1 call and 2 failures, clamped to 1 of 1,
+        // a 100% failure rate the window never had, and evaluate() tripped a healthy breaker as old
+        // failures expired. Now the failures leave first: readers read the calls, then the
+        // failures, so a read that straddles a drain can only see fewer failures than the window
+        // had (it may delay a trip by one record), never more.
+        if (drainedBad != 0) {
+            TOTAL_BAD.getAndAdd(this, -drainedBad);
+        }
         if (drainedCalls != 0) {
             TOTAL_CALLS.getAndAdd(this, -drainedCalls);
             expired = true;
-        }
-        if (drainedBad != 0) {
-            TOTAL_BAD.getAndAdd(this, -drainedBad);
         }
     }
 

@@ -17,8 +17,10 @@ import java.time.Instant;
  *     if (event.getTo() == State.OPEN) { ... }
  * }
  * }</pre>
- * Listeners run synchronously on the thread whose call caused the change (unless the application
- * configures an asynchronous event multicaster or uses {@code @Async}): keep them short.
+ * Listeners run synchronously on the thread whose call caused the change, or on the thread still
+ * reporting the transition before it (see {@link io.breaker.BreakerListener}); events arrive once
+ * each, in order, unless the application configures an asynchronous event multicaster or uses
+ * {@code @Async}. Keep them short.
  */
 public class BreakerTransitionEvent extends ApplicationEvent {
 

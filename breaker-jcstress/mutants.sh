@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Proves the jcstress tests can fail: breaks the engine on purpose, one mutant at a time, and checks
+# that the jcstress test meant to catch it reports a FORBIDDEN outcome.
+#
+# Each mutant is a copy of breaker-core/src/main/java with one condition changed, compiled into a
+# temporary directory that goes on the class path before target/jcstress.jar (jcstress's forked VMs
+# inherit that class path), so the sources in the repository are never touched.
+#
+# Usage (from the repository root, after ./mvnw -pl breaker-jcstress -am package):
+#   breaker-jcstress/mutants.sh                 # every mutant
+#   breaker-jcstress/mutants.sh plain-set-transition stale-cancel
+# JCSTRESS_OPTS overrides the jcstress options (default: the mode the build runs); DRY_RUN=1 only
+# applies, shows and compiles each mutant.
+# Exit status: 0 if every mutant was caught, 1 if one survived.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+JAR=$PWD/breaker-jcstress/target/jcstress.jar
+[[ -f $JAR ]] || { echo "missing $JAR: run ./mvnw -pl breaker-jcstress -am package first" >&2; exit 2; }
+OPTS=${JCSTRESS_OPTS:--m quick -iters 1 -time 200 -sc false -pth false -jvmArgs -XX:+UseSerialGC}
+CB=io/breaker/CircuitBreaker.java
+TW=io/breaker/internal/TimeWindow.java
+
+# name # file # test regexp # perl substitution s~pattern~replacement~ (applied with -0: the file is one string)
+MUTANTS=(
+  'plain-set-transition#'$CB'#TripOnceTest|ForceOpenVsTripTest|ForceClosedVsProbeTest#s~\Qif (!PHASE.compareAndSet(this, expected, next)) {\E~PHASE.setVolatile(this, next); if (false) {~'
+  'no-episode-check-in-probe#'$CB'#LateClosedCallDuringProbeTest#s~\Qreturn (permit & EPISODE_MASK) == episode && current != null\E~return current != null~'
+  'no-generation-check-in-return#'$CB'#StaleProbeCancelTest#s~\Q(permit & EPISODE_MASK) != episode || current == null || (int) permit != current.generation\E~(permit & EPISODE_MASK) != episode || current == null~'
+  'no-episode-check-in-record#'$CB'#LateCallNewWindowTest#s~\Qif (permit != current.episode) {\E~if (false) {~'
+  'plain-set-probe-permit#'$CB'#ProbeLimitTest#s~(\Q// One CAS over the whole record\E[^\n]*\n\s*)\Qif (PROBES.compareAndSet(this, current, next)) {\E~$1PROBES.setVolatile(this, next); if (true) {~'
+  'plain-set-probe-return#'$CB'#CancelledProbeTest#s~(\Qcurrent.leaseDeadline);\E\s*)\Qif (PROBES.compareAndSet(this, current, next)) {\E~$1PROBES.setVolatile(this, next); if (true) {~'
+  'ignored-keeps-permit#'$CB'#IgnoredProbeTest#s~\Q            releasePermit(permit);\E\n(\s*notifyCall\(CallOutcome.IGNORED)~$1~'
+  'winner-tells-at-once#'$CB'#ListenerOrderTest#s~\Q        tellInOrder();\E\n(\s*return true;)~        if (next.arrival != null) { tell(next.arrival); }\n$1~'
+  'calls-leave-before-failures#'$TW'#TimeWindowDrainTest#s~(\s*if \(drainedBad != 0\) \{\s*TOTAL_BAD[^}]*\})(\s*if \(drainedCalls != 0\) \{[^}]*\})~$2$1~'
+)
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+wanted=("$@")
+summary=()
+survived=0
+
+for entry in "${MUTANTS[@]}"; do
+  IFS='#' read -r name file tests subst <<<"$entry"
+  if ((${#wanted[@]})) && [[ " ${wanted[*]} " != *" $name "* ]]; then
+    continue
+  fi
+  work="$tmp/$name"
+  mkdir -p "$work/classes"
+  cp -r breaker-core/src/main/java "$work/src"
+  before=$(md5sum "$work/src/$file")
+  perl -0pi -e "$subst" "$work/src/$file"
+  if [[ $(md5sum "$work/src/$file") == "$before" ]]; then
+    echo "mutant $name: the substitution matched nothing in $file (the engine changed?)" >&2
+    exit 2
+  fi
+  echo "=== mutant $name ($file), tests $tests"
+  diff -U1 "breaker-core/src/main/java/$file" "$work/src/$file" | sed -n '4,$p' | head -20 || true
+  javac -nowarn -d "$work/classes" $(find "$work/src" -name '*.java')
+  if [[ ${DRY_RUN:-} == 1 ]]; then
+    continue
+  fi
+  log="$tmp/$name.log"
+  start=$(date +%s)
+  set +e
+  # shellcheck disable=SC2086
+  (cd "$work" && java -cp "$work/classes:$JAR" org.openjdk.jcstress.Main $OPTS -t "$tests" -r "$work/report") \
+    >"$log" 2>&1
+  status=$?
+  set -e
+  took=$(( $(date +%s) - start ))
+  forbidden=$(grep -c 'Observed forbidden state' "$log" || true)
+  if ((status != 0)) && ((forbidden > 0)); then
+    verdict=caught
+  else
+    verdict=SURVIVED
+    survived=1
+  fi
+  echo "--- $verdict in ${took}s (exit $status, $forbidden forbidden observations); what jcstress reported:"
+  sed -n '/Failed tests:/,/Error tests:/p' "$log" | grep -E 'FAILED|Forbidden|Acceptable|Interesting' | sort -u | head -20 || true
+  summary+=("$(printf '%-32s %-9s %4ss  %s' "$name" "$verdict" "$took" "$tests")")
+done
+
+echo
+echo "mutant                           verdict     time  tests"
+printf '%s\n' "${summary[@]}"
+exit $survived
