@@ -195,6 +195,7 @@ class FleetModelRedisTest {
         long lastModelNow = -1;
         long lastRealNow = -1;
         long extra = 0; // real time spent beyond the model's so far: how far real times may lag
+        long lead = 0; // how long after it was sent a call read Redis's clock, at most: how far real times may lead
         try {
             for (int i = 0; i < runs.size(); i++) {
                 ScriptRun run = runs.get(i);
@@ -231,12 +232,13 @@ class FleetModelRedisTest {
                 }
                 List<?> reply = redis.execute(new DefaultRedisScript<>(text, List.class), runKeys, args.toArray());
                 long after = redisTime();
+                lead = Math.max(lead, after - sentAt);
                 if (lastRealNow >= 0) {
                     extra += Math.max(0, (after - lastRealNow) - (run.now() - lastModelNow));
                 }
                 lastRealNow = before;
                 lastModelNow = run.now();
-                Clock realNow = new Clock(before, after, extra);
+                Clock realNow = new Clock(before, after, extra, lead);
                 String where = "after call " + (i + 1) + " (" + run.script() + " " + run.args().subList(9, run.args().size())
                         + " at model +" + (run.now() - FleetWorld.START_MS) + "ms): ";
                 String diff = compareReply((List<?>) run.reply(), reply, run.now(), realNow, modelIncs, incs);
@@ -344,19 +346,20 @@ class FleetModelRedisTest {
     /**
      * Real Redis's clock during one script call: it read it between {@code before} and {@code after}.
      * Real time only adds to the model's: a real time, taken relative to the call's clock, lags the
-     * model's by at most the real time spent beyond the model's so far ({@code extra}), and never leads
-     * it (but for a millisecond of rounding).
+     * model's by at most the real time spent beyond the model's so far ({@code extra}), and leads it
+     * by at most how late an earlier call read Redis's clock after it was sent ({@code lead}: the
+     * calls are paced by when they are sent), plus a millisecond of rounding.
      */
-    private record Clock(long before, long after, long extra) {
+    private record Clock(long before, long after, long extra, long lead) {
 
         /** {@code modelRelative}: a time minus the model's clock; {@code real}: the real time itself. */
         boolean timeMatches(long modelRelative, long real) {
-            return real - before >= modelRelative - extra - 2 && real - after <= modelRelative + 2;
+            return real - before >= modelRelative - extra - 2 && real - after <= modelRelative + lead + 2;
         }
 
         /** Milliseconds left (of a wait or a lease), seen at the call: the same bounds. */
         boolean remainingMatches(long model, long real) {
-            return real >= model - extra - (after - before) - 2 && real <= model + 2;
+            return real >= model - extra - (after - before) - 2 && real <= model + lead + 2;
         }
     }
 }

@@ -1067,10 +1067,11 @@ final class FleetWorld {
                     "nextRefreshAt (refreshes are steps of their own in the model)"),
             "io.breaker.CircuitBreaker", List.of("name", "config", "clock", "waitNanos", "leaseNanos", "slowNanos",
                     "windowNeedsClock", "shared", "rejectedCalls", "listeners", "listenersWantDurations",
-                    "lastFailureType"),
+                    "lastFailureType", "telling (listener bookkeeping)", "told (listener bookkeeping)"),
             "io.breaker.CircuitBreaker$Phase", List.of("permitsAll (follows state)", "records (follows state)",
                     "window (the local window decides only while Redis is unavailable: never in the model)",
-                    "openedAtNanos", "sinceEpochMillis", "openedAtEpochMillis"));
+                    "openedAtNanos", "sinceEpochMillis", "openedAtEpochMillis",
+                    "successor (listener bookkeeping)", "arrival (listener bookkeeping)"));
 
     /** Reads private fields and record components of the real classes (tests only; cached lookups). */
     static final class Reflect {
