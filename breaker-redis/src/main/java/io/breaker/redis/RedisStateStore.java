@@ -197,12 +197,20 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
             health.failed(busy, false);
             return null;
         }
+        long sent = System.nanoTime();
         try {
             List<?> answer = pending.get(evenIfDown && !warm ? WARM_UP_NANOS : timeoutNanos, TimeUnit.NANOSECONDS);
             return answered(answer);
         } catch (TimeoutException e) {
             health.failed(new TimeoutException("no answer from Redis within " + settings.timeout().toMillis() + "ms"),
                     false);
+            if (LOG.isDebugEnabled()) {
+                LOG.debug("Breaker state store did not answer in time: store=redis key=" + keys.get(0)
+                        + " timeout=" + settings.timeout().toMillis() + "ms; the caller goes on, a late answer is applied");
+                pending.whenComplete((answer, error) -> LOG.debug("Breaker state store answered late: store=redis key="
+                        + keys.get(0) + " after=" + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sent) + "ms"
+                        + (error == null ? "" : " error=" + error)));
+            }
         } catch (ExecutionException e) {
             Throwable cause = e.getCause() != null ? e.getCause() : e;
             health.failed(cause, true);

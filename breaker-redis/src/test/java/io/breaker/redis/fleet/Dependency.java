@@ -20,8 +20,11 @@ import java.util.concurrent.Executors;
  */
 final class Dependency implements AutoCloseable {
 
-    /** One request as the dependency saw it; {@code failed} when it was answered 503. */
-    record Arrival(long nanos, boolean failed) {
+    /**
+     * One request as the dependency saw it; {@code failed} when it was answered 503; {@code instance}
+     * is the index of the instance that sent it (each calls its own path, {@code /i<index>}), or -1.
+     */
+    record Arrival(long nanos, boolean failed, int instance) {
     }
 
     private final HttpServer server;
@@ -42,8 +45,9 @@ final class Dependency implements AutoCloseable {
         server.start();
     }
 
-    URI uri() {
-        return URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/");
+    /** The address instance {@code index} calls: requests are told apart by their path. */
+    URI uri(int index) {
+        return URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/i" + index);
     }
 
     /** Answers 200 from now on; returns the time of the switch. */
@@ -78,12 +82,20 @@ final class Dependency implements AutoCloseable {
         long now = System.nanoTime();
         boolean failed = failing;
         synchronized (this) {
-            arrivals.add(new Arrival(now, failed));
+            arrivals.add(new Arrival(now, failed, instance(exchange.getRequestURI().getPath())));
         }
         byte[] body = (failed ? "down" : "ok").getBytes(StandardCharsets.UTF_8);
         exchange.sendResponseHeaders(failed ? 503 : 200, body.length);
         try (OutputStream out = exchange.getResponseBody()) {
             out.write(body);
+        }
+    }
+
+    private static int instance(String path) {
+        try {
+            return path.startsWith("/i") ? Integer.parseInt(path.substring(2)) : -1;
+        } catch (NumberFormatException notOurs) {
+            return -1;
         }
     }
 

@@ -63,13 +63,13 @@ class FleetMeasuresTest {
     }
 
     private static List<Dependency.Arrival> arrivals(double... seconds) {
-        return Arrays.stream(seconds).mapToObj(at -> new Dependency.Arrival((long) (at * SECOND), true)).toList();
+        return Arrays.stream(seconds).mapToObj(at -> new Dependency.Arrival((long) (at * SECOND), true, 0)).toList();
     }
 
     private static RoundResult open(double openSeconds, Double... probes) {
         int most = RoundRunner.mostInAnyInterval(arrivals(Arrays.stream(probes).mapToDouble(p -> p).toArray()),
                 Duration.ofMillis(2900));
-        return new RoundResult("round", null, 5, List.of(), probes.length, most, List.of(probes), openSeconds,
+        return new RoundResult("round", null, 5, List.of(5), List.of(), probes.length, most, List.of(probes), openSeconds,
                 1000, 1000, List.of("CLOSED"), 1, 10, 0, null, 0, -1, -1, 0);
     }
 }

@@ -36,7 +36,7 @@ class FleetOfProcessesTest {
         Path target = Path.of("target");
         List<RoundResult> results = new ArrayList<>();
         try (Dependency dependency = new Dependency();
-             FleetProcesses fleet = FleetProcesses.start(settings, redis.port(), dependency.uri(),
+             FleetProcesses fleet = FleetProcesses.start(settings, redis.port(), dependency::uri,
                      target.resolve("fleet-logs"));
              Callers callers = new Callers(fleet)) {
             RoundRunner runner = new RoundRunner(settings, fleet, callers, dependency, redis);

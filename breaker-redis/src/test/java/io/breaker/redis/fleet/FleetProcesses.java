@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntFunction;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -40,7 +41,7 @@ final class FleetProcesses implements AutoCloseable {
     }
 
     /** Starts every instance at once (their start-ups overlap, as in a deployment) and waits until each answers. */
-    static FleetProcesses start(FleetSettings settings, int redisPort, URI dependency, Path directory)
+    static FleetProcesses start(FleetSettings settings, int redisPort, IntFunction<URI> dependency, Path directory)
             throws IOException, InterruptedException {
         Files.createDirectories(directory);
         FleetProcesses fleet = new FleetProcesses();
@@ -51,7 +52,7 @@ final class FleetProcesses implements AutoCloseable {
                 Files.deleteIfExists(portFile);
                 portFiles.add(portFile);
                 Path log = directory.resolve("instance-" + i + ".log");
-                fleet.launch(command(settings, redisPort, dependency, portFile), log);
+                fleet.launch(command(settings, redisPort, dependency.apply(i), portFile), log);
             }
             long deadline = System.nanoTime() + START_LIMIT.toNanos();
             for (int i = 0; i < settings.instances(); i++) {
@@ -84,6 +85,8 @@ final class FleetProcesses implements AutoCloseable {
                 prefix + "minimum-number-of-calls=" + FleetSettings.MINIMUM_CALLS,
                 prefix + "failure-rate-threshold=" + FleetSettings.FAILURE_RATE_THRESHOLD,
                 prefix + "wait-duration-in-open-state=" + settings.openWait().toMillis() + "ms",
+                // Each operation Redis left unanswered in time is logged at DEBUG: the instance logs explain a miss.
+                "--logging.level.io.breaker.redis.RedisStateStore=DEBUG",
                 "--fleet.dependency-url=" + dependency,
                 "--fleet.port-file=" + portFile));
         return command;

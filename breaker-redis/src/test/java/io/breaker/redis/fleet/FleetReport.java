@@ -101,8 +101,10 @@ final class FleetReport {
     }
 
     private static String trip(RoundResult round) {
-        return round.stopped() ? Integer.toString(round.tripCalls())
-                : round.tripCalls() + " (instances " + round.notStopped() + " never rejected)";
+        String perInstance = round.tripPerInstance().stream().map(String::valueOf)
+                .collect(java.util.stream.Collectors.joining("+"));
+        return round.stopped() ? round.tripCalls() + " (" + perInstance + ")"
+                : round.tripCalls() + " (" + perInstance + "; instances " + round.notStopped() + " never rejected)";
     }
 
     private static String probes(RoundResult round) {

@@ -10,6 +10,7 @@ import java.util.List;
  * @param fault          the fault injected in this round, or {@code null}
  * @param tripCalls      requests that reached the failing dependency from the switch until every instance had
  *                       answered "rejected"
+ * @param tripPerInstance those requests, per instance (index order)
  * @param notStopped     instances that never answered "rejected" within the trip limit
  * @param probes         requests that reached the dependency while the fleet was open
  * @param maxProbesInWait the most of those in any interval of one wait duration
@@ -30,7 +31,7 @@ import java.util.List;
  *                       timeout
  */
 record RoundResult(String label, Fault fault,
-                   int tripCalls, List<Integer> notStopped,
+                   int tripCalls, List<Integer> tripPerInstance, List<Integer> notStopped,
                    int probes, int maxProbesInWait, List<Double> probeSeconds, double openSeconds,
                    long recoveryMillis, long settledMillis, List<String> statesAfter,
                    double medianMillis, double maxMillis, int errors, String firstError, long warnings,

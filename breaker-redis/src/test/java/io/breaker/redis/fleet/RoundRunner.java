@@ -151,8 +151,13 @@ final class RoundRunner {
         List<CallLog.Call> calls = round.log.all();
         List<CallLog.Call> errors = CallLog.errors(calls);
         List<Dependency.Arrival> probes = dependency.arrivals(round.stopped + 1, round.healed - 1);
-        int tripCalls = (int) dependency.arrivals(round.switchedToFailing, round.stopped).stream()
-                .filter(Dependency.Arrival::failed).count();
+        List<Dependency.Arrival> trip = dependency.arrivals(round.switchedToFailing, round.stopped).stream()
+                .filter(Dependency.Arrival::failed).toList();
+        List<Integer> tripPerInstance = new ArrayList<>();
+        for (int i = 0; i < fleet.size(); i++) {
+            int instance = i;
+            tripPerInstance.add((int) trip.stream().filter(arrival -> arrival.instance() == instance).count());
+        }
         double normal = -1;
         double faultMax = -1;
         int slow = 0;
@@ -166,7 +171,7 @@ final class RoundRunner {
             faultMax = millis(CallLog.max(duringFault));
             slow = (int) duringFault.stream().filter(call -> call.latencyNanos() > bound).count();
         }
-        return new RoundResult(label, round.fault, tripCalls,
+        return new RoundResult(label, round.fault, trip.size(), tripPerInstance,
                 round.everyRejected.isPresent() ? List.of() : round.rejected.missing(),
                 probes.size(), maxInOneWait(probes),
                 probes.stream().map(probe -> seconds(probe.nanos() - round.stopped)).toList(),
