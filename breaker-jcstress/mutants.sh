@@ -19,7 +19,7 @@ JAR=$PWD/breaker-jcstress/target/jcstress.jar
 [[ -f $JAR ]] || { echo "missing $JAR: run ./mvnw -pl breaker-jcstress -am package first" >&2; exit 2; }
 OPTS=${JCSTRESS_OPTS:--m quick -iters 1 -time 200 -sc false -pth false -jvmArgs -XX:+UseSerialGC}
 CB=io/breaker/CircuitBreaker.java
-TW=io/breaker/internal/TimeWindow.java
+TW=io/breaker/TimeWindow.java
 
 # name # file # test regexp # perl substitution s~pattern~replacement~ (applied with -0: the file is one string)
 MUTANTS=(

@@ -1,5 +1,7 @@
 package io.breaker;
 
+import io.breaker.spi.StateStore;
+
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

@@ -1,8 +1,8 @@
 package io.breaker;
 
-import io.breaker.internal.CountWindow;
-import io.breaker.internal.SlidingWindow;
-import io.breaker.internal.TimeWindow;
+import io.breaker.spi.SharedState;
+import io.breaker.spi.SharedVerdict;
+import io.breaker.spi.StateStore;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;

@@ -1,11 +1,11 @@
 package io.breaker.redis;
 
 import io.breaker.BreakerConfig;
-import io.breaker.SharedState;
-import io.breaker.SharedVerdict;
 import io.breaker.State;
-import io.breaker.StateStore;
 import io.breaker.TransitionCause;
+import io.breaker.spi.SharedState;
+import io.breaker.spi.SharedVerdict;
+import io.breaker.spi.StateStore;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.springframework.data.redis.connection.RedisConnectionFactory;

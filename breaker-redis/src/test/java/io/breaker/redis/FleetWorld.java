@@ -4,10 +4,10 @@ import io.breaker.BreakerConfig;
 import io.breaker.CallOutcome;
 import io.breaker.CircuitBreaker;
 import io.breaker.NanoClock;
-import io.breaker.SharedState;
-import io.breaker.SharedVerdict;
 import io.breaker.SlidingWindowType;
 import io.breaker.State;
+import io.breaker.spi.SharedState;
+import io.breaker.spi.SharedVerdict;
 import org.springframework.data.redis.core.script.RedisScript;
 
 import java.io.IOException;

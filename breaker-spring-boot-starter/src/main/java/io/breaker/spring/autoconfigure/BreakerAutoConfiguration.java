@@ -2,7 +2,7 @@ package io.breaker.spring.autoconfigure;
 
 import io.breaker.BreakerRegistry;
 import io.breaker.NanoClock;
-import io.breaker.StateStore;
+import io.breaker.spi.StateStore;
 import io.breaker.spring.aop.CircuitProtectedAdvisor;
 import io.breaker.spring.aop.CircuitProtectedValidator;
 import io.breaker.spring.aop.ProtectedMethods;

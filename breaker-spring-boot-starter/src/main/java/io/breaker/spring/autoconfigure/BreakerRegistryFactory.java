@@ -6,7 +6,7 @@ import io.breaker.InvalidSettingException;
 import io.breaker.NanoClock;
 import io.breaker.Setting;
 import io.breaker.SlidingWindowType;
-import io.breaker.StateStore;
+import io.breaker.spi.StateStore;
 import io.breaker.spring.BreakerNames;
 import org.springframework.beans.PropertyAccessorFactory;
 import org.springframework.util.ClassUtils;

@@ -1,7 +1,5 @@
-package io.breaker.jcstress;
+package io.breaker;
 
-import io.breaker.internal.SlidingWindow;
-import io.breaker.internal.TimeWindow;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Description;
 import org.openjdk.jcstress.annotations.JCStressTest;

@@ -1,4 +1,4 @@
-package io.breaker.internal;
+package io.breaker;
 
 import org.junit.jupiter.api.Test;
 

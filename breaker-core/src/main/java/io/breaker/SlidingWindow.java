@@ -1,4 +1,4 @@
-package io.breaker.internal;
+package io.breaker;
 
 /**
  * Counts the outcomes of recent calls without taking a lock. Internal: not part of the public API.

@@ -1,4 +1,8 @@
-package io.breaker;
+package io.breaker.spi;
+
+import io.breaker.CallOutcome;
+import io.breaker.NanoClock;
+import io.breaker.State;
 
 import java.util.function.Consumer;
 

@@ -1,4 +1,4 @@
-package io.breaker.internal;
+package io.breaker;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
