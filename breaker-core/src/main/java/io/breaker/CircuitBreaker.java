@@ -7,7 +7,6 @@ import io.breaker.spi.StateStore;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Instant;
-import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
@@ -19,7 +18,7 @@ import java.util.function.Supplier;
  * state is one immutable-ish Phase object held in the volatile field `phase`; every transition is a
  * compare-and-set of that field from the Phase a caller read to a new one, so exactly one caller wins
  * each transition, and listeners are told of it once, after the swap, in the order of the swaps
- * (see tellInOrder).
+ * (see Listeners.tellInOrder).
  *
  * Invariants:
  * - A Phase's final fields (its state, its window, the trip time and the probe time) are written in
@@ -47,7 +46,7 @@ import java.util.function.Supplier;
  *   the verdict is then re-evaluated by the next record.
  * - A transition may be told to listeners on another thread than the one that won it: when a swap
  *   happens while an earlier transition is still being told, the thread telling that one tells this
- *   one next (see tellInOrder). Listeners hear every transition once, in order, never at once.
+ *   one next (see Listeners.tellInOrder). Listeners hear every transition once, in order, never at once.
  *
  * The transitions live in the small methods under "Transitions" below; they are the seam where a
  * shared store can decide them instead (see breaker-redis). The hot path does not go through them.
@@ -102,8 +101,6 @@ import java.util.function.Supplier;
  */
 public final class CircuitBreaker {
 
-    private static final System.Logger LOGGER = System.getLogger(CircuitBreaker.class.getName());
-    private static final BreakerListener[] NO_LISTENERS = new BreakerListener[0];
     private static final int NOT_SLOW_OR_FAILED = SlidingWindow.CALL;
 
     /** What {@link #tryAcquirePermit()} returns for a rejected call; never a valid permit. */
@@ -111,16 +108,12 @@ public final class CircuitBreaker {
 
     private static final VarHandle PHASE;
     private static final VarHandle REJECTED;
-    private static final VarHandle LISTENERS;
-    private static final VarHandle TELLING;
 
     static {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             PHASE = lookup.findVarHandle(CircuitBreaker.class, "phase", Phase.class);
             REJECTED = lookup.findVarHandle(CircuitBreaker.class, "rejectedCalls", long.class);
-            LISTENERS = lookup.findVarHandle(CircuitBreaker.class, "listeners", BreakerListener[].class);
-            TELLING = lookup.findVarHandle(CircuitBreaker.class, "telling", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -140,16 +133,10 @@ public final class CircuitBreaker {
     private volatile Phase phase;
     @SuppressWarnings("unused") // accessed through REJECTED
     private volatile long rejectedCalls;
-    private volatile BreakerListener[] listeners = NO_LISTENERS;
-    /** Whether some listener wants call durations (see BreakerListener#wantsCallDurations); follows `listeners`. */
-    private volatile boolean listenersWantDurations;
     /** Written on the failure path only; read when a transition is reported. */
     private volatile String lastFailureType;
-    /** 1 while a thread tells listeners the transitions not told yet (see tellInOrder). */
-    @SuppressWarnings("unused") // accessed through TELLING
-    private volatile int telling;
-    /** The newest phase whose arrival has been told; written only by the thread holding `telling`. */
-    private volatile Phase told;
+    /** The listeners, and the order in which transitions are told to them. */
+    private final Listeners listeners;
 
     private CircuitBreaker(String name, BreakerConfig config, NanoClock clock, SharedState shared) {
         this.shared = shared;
@@ -162,7 +149,7 @@ public final class CircuitBreaker {
                 ? config.getSlowCallDurationThreshold().toNanos() : Long.MAX_VALUE;
         this.windowNeedsClock = config.getSlidingWindowType() == SlidingWindowType.TIME_BASED;
         this.phase = new Phase(State.CLOSED, newWindow(), 0L, 0L, System.currentTimeMillis(), 0L);
-        this.told = this.phase;
+        this.listeners = new Listeners(this, this.phase);
     }
 
     /** A breaker on the system's monotonic clock. */
@@ -368,7 +355,7 @@ public final class CircuitBreaker {
 
     /** Whether calls must be timed: for slow-call detection, or because a listener wants durations. */
     private boolean timed() {
-        return slowNanos != Long.MAX_VALUE || listenersWantDurations;
+        return slowNanos != Long.MAX_VALUE || listeners.wantDurations();
     }
 
     private long startTiming() {
@@ -397,7 +384,7 @@ public final class CircuitBreaker {
     private boolean onError(long permit, long durationNanos, Throwable error, long nowNanos) {
         if (!config.isFailure(error)) {
             releasePermit(permit);
-            notifyCall(CallOutcome.IGNORED, durationNanos);
+            listeners.callRecorded(CallOutcome.IGNORED, durationNanos);
             return false;
         }
         lastFailureType = error.getClass().getName();
@@ -414,7 +401,7 @@ public final class CircuitBreaker {
         Phase current = phase;
         if (current.records) {
             if (permit != current.episode) {
-                notifyCall(outcome, durationNanos); // admitted in an earlier episode: counts nowhere
+                listeners.callRecorded(outcome, durationNanos); // admitted in an earlier episode: counts nowhere
                 return;
             }
             int bits = bits(outcome);
@@ -446,7 +433,7 @@ public final class CircuitBreaker {
             }
         }
         // OPEN and FORCED_OPEN, or a stale probe: the call was admitted before; it counts nowhere.
-        notifyCall(outcome, durationNanos);
+        listeners.callRecorded(outcome, durationNanos);
     }
 
     private static int bits(CallOutcome outcome) {
@@ -497,14 +484,7 @@ public final class CircuitBreaker {
         if (shared != null) {
             shared.touch(); // a rejected call is still a call: it keeps the cached fleet state fresh
         }
-        BreakerListener[] snapshot = listeners;
-        for (BreakerListener listener : snapshot) {
-            try {
-                listener.onCallRejected(this);
-            } catch (Throwable failure) {
-                listenerFailed(listener, failure);
-            }
-        }
+        listeners.callRejected();
         return NO_PERMIT;
     }
 
@@ -708,7 +688,7 @@ public final class CircuitBreaker {
             return false;
         }
         try {
-            if (listeners.length != 0) {
+            if (listeners.any()) {
                 next.arrival = new Transition(name, expected.state, next.state, cause,
                         Instant.ofEpochMilli(next.sinceEpochMillis), metrics(expected), lastFailureType);
             }
@@ -717,60 +697,14 @@ public final class CircuitBreaker {
             // swap would leave every later transition untold.
             expected.successor = next;
         }
-        tellInOrder();
+        listeners.tellInOrder();
         return true;
     }
 
-    /** A swap listeners are not told of (a shared OPEN phase re-timed); it still links the chain tellInOrder walks. */
+    /** A swap listeners are not told of (a shared OPEN phase re-timed); it still links the chain Listeners.tellInOrder walks. */
     private void swappedSilently(Phase expected, Phase next) {
         expected.successor = next;
-        tellInOrder();
-    }
-
-    /*
-     * Bug found by breaker-jcstress (ListenerOrderTest): the winner of each swap used to tell the
-     * listeners itself, right after its CAS. Two transitions won on two threads were then told in
-     * either order: thread A wins OPEN -> HALF_OPEN and, while it is still telling, thread B takes
-     * the probe, fails it and tells HALF_OPEN -> OPEN first. A listener heard HALF_OPEN -> OPEN,
-     * then OPEN -> HALF_OPEN (a history, a log or an event-driven state left showing HALF_OPEN).
-     *
-     * Now each swap links the phase it replaced to the new one (Phase.successor, set once, after
-     * the CAS), and listeners are told by walking that chain from the last phase told: the chain
-     * is the order of the CASes. One thread at a time walks it (the `telling` flag); a thread that
-     * finds another walking leaves its transition to it and returns without waiting. The walker
-     * re-checks the chain after letting go of the flag, so a transition linked meanwhile is never
-     * left untold. No thread ever waits for another's listeners: a transition is told by its
-     * winner, or by the thread telling the transitions before it, just after them.
-     */
-    private void tellInOrder() {
-        while (TELLING.compareAndSet(this, 0, 1)) {
-            try {
-                Phase last = told;
-                for (Phase following = last.successor; following != null; following = last.successor) {
-                    last = following;
-                    told = following; // first: a listener's VirtualMachineError skips only this transition
-                    Transition arrival = following.arrival;
-                    if (arrival != null) {
-                        tell(arrival);
-                    }
-                }
-            } finally {
-                TELLING.setVolatile(this, 0);
-            }
-            if (told.successor == null) {
-                return; // nothing linked while the flag was held; a later swap tells its own
-            }
-        }
-    }
-
-    private void tell(Transition transition) {
-        for (BreakerListener listener : listeners) {
-            try {
-                listener.onStateTransition(transition);
-            } catch (Throwable failure) {
-                listenerFailed(listener, failure);
-            }
-        }
+        listeners.tellInOrder();
     }
 
     private SlidingWindow newWindow() {
@@ -821,72 +755,12 @@ public final class CircuitBreaker {
 
     /** Adds a listener (copy-on-write: never on the call path). */
     public void addListener(BreakerListener listener) {
-        Objects.requireNonNull(listener, "listener");
-        while (true) {
-            BreakerListener[] current = listeners;
-            BreakerListener[] next = Arrays.copyOf(current, current.length + 1);
-            next[current.length] = listener;
-            if (LISTENERS.compareAndSet(this, current, next)) {
-                updateListenersWantDurations();
-                return;
-            }
-        }
+        listeners.add(listener);
     }
 
     /** Removes a listener added before; does nothing if it is not there. */
     public void removeListener(BreakerListener listener) {
-        while (true) {
-            BreakerListener[] current = listeners;
-            int index = Arrays.asList(current).indexOf(listener);
-            if (index < 0) {
-                return;
-            }
-            BreakerListener[] next = new BreakerListener[current.length - 1];
-            System.arraycopy(current, 0, next, 0, index);
-            System.arraycopy(current, index + 1, next, index, next.length - index);
-            if (LISTENERS.compareAndSet(this, current, next.length == 0 ? NO_LISTENERS : next)) {
-                updateListenersWantDurations();
-                return;
-            }
-        }
-    }
-
-    /**
-     * Derives the timing flag from the listeners. Concurrent changes may write it out of order, so a
-     * writer checks afterwards that the array it read is still the current one, and derives again if
-     * not: once every add or remove has returned, the flag matches the listeners.
-     */
-    private void updateListenersWantDurations() {
-        while (true) {
-            BreakerListener[] current = listeners;
-            boolean wanted = false;
-            for (BreakerListener listener : current) {
-                wanted |= listener.wantsCallDurations();
-            }
-            listenersWantDurations = wanted;
-            if (listeners == current) {
-                return;
-            }
-        }
-    }
-
-    private void notifyCall(CallOutcome outcome, long durationNanos) {
-        BreakerListener[] snapshot = listeners;
-        for (BreakerListener listener : snapshot) {
-            try {
-                listener.onCallRecorded(this, outcome, durationNanos);
-            } catch (Throwable failure) {
-                listenerFailed(listener, failure);
-            }
-        }
-    }
-
-    private void listenerFailed(BreakerListener listener, Throwable failure) {
-        if (failure instanceof VirtualMachineError) {
-            throw (VirtualMachineError) failure;
-        }
-        LOGGER.log(System.Logger.Level.WARNING, "Listener " + listener + " of circuit breaker '" + name
-                + "' threw; the breaker carries on", failure);
+        listeners.remove(listener);
     }
 
     @Override
