@@ -1,5 +1,6 @@
 package io.breaker;
 
+import io.breaker.spi.OutcomeBits;
 import io.breaker.spi.SharedState;
 import io.breaker.spi.SharedVerdict;
 import io.breaker.spi.StateStore;
@@ -101,7 +102,7 @@ import java.util.function.Supplier;
  */
 public final class CircuitBreaker {
 
-    private static final int NOT_SLOW_OR_FAILED = SlidingWindow.CALL;
+    private static final int NOT_SLOW_OR_FAILED = OutcomeBits.CALL;
 
     /** What {@link #tryAcquirePermit()} returns for a rejected call; never a valid permit. */
     public static final long NO_PERMIT = 0L;
@@ -404,7 +405,7 @@ public final class CircuitBreaker {
                 listeners.callRecorded(outcome, durationNanos); // admitted in an earlier episode: counts nowhere
                 return;
             }
-            int bits = bits(outcome);
+            int bits = OutcomeBits.of(outcome);
             boolean changed = current.window.record(bits, nowNanos);
             if (shared != null) {
                 if (current.state == State.CLOSED) {
@@ -434,15 +435,6 @@ public final class CircuitBreaker {
         }
         // OPEN and FORCED_OPEN, or a stale probe: the call was admitted before; it counts nowhere.
         listeners.callRecorded(outcome, durationNanos);
-    }
-
-    private static int bits(CallOutcome outcome) {
-        switch (outcome) {
-            case SUCCESS: return NOT_SLOW_OR_FAILED;
-            case SLOW_SUCCESS: return SlidingWindow.CALL | SlidingWindow.SLOW;
-            case FAILURE: return SlidingWindow.CALL | SlidingWindow.FAILED;
-            default: return SlidingWindow.CALL | SlidingWindow.FAILED | SlidingWindow.SLOW;
-        }
     }
 
     private long acquireOutsideClosed(Phase current) {

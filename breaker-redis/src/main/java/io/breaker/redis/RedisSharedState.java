@@ -6,6 +6,7 @@ import io.breaker.NanoClock;
 import io.breaker.SlidingWindowType;
 import io.breaker.State;
 import io.breaker.TransitionCause;
+import io.breaker.spi.OutcomeBits;
 import io.breaker.spi.SharedState;
 import io.breaker.spi.SharedVerdict;
 import org.apache.commons.logging.Log;
@@ -161,12 +162,7 @@ final class RedisSharedState implements SharedState {
 
     @Override
     public SharedVerdict recordFailure(CallOutcome outcome) {
-        int bits = switch (outcome) {
-            case FAILURE -> 3;
-            case SLOW_SUCCESS -> 5;
-            case SLOW_FAILURE -> 7;
-            default -> 0;
-        };
+        int bits = outcome == CallOutcome.SUCCESS ? 0 : OutcomeBits.of(outcome); // 0: nothing to report
         if (bits == 0 || !store.isAvailable()) {
             return store.isAvailable() ? null : store.unavailable();
         }
