@@ -1,5 +1,6 @@
 package io.breaker;
 
+import io.breaker.spi.Integration;
 import io.breaker.spi.OutcomeBits;
 import io.breaker.spi.SharedState;
 import io.breaker.spi.SharedVerdict;
@@ -72,7 +73,7 @@ import java.util.function.Supplier;
  * CircuitBreaker breaker = CircuitBreaker.of("wholesaler", BreakerConfig.ofDefaults());
  * Integer days = breaker.execute(() -> wholesaler.deliveryDays(isbn));
  * }</pre>
- * or in two steps, as integrations do:
+ * or in two steps, as integrations do (see also {@link Integration}):
  * <pre>{@code
  * long permit = breaker.tryAcquirePermit();
  * if (permit == CircuitBreaker.NO_PERMIT) {
@@ -118,6 +119,10 @@ public final class CircuitBreaker {
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
+    }
+
+    static {
+        Integration.install(new Lent());
     }
 
     private final String name;
@@ -190,11 +195,6 @@ public final class CircuitBreaker {
     /** The breaker's settings. */
     public BreakerConfig getConfig() {
         return config;
-    }
-
-    /** The clock this breaker reads; integrations time calls with it. */
-    public NanoClock getClock() {
-        return clock;
     }
 
     /** The current state. An OPEN breaker whose wait has elapsed still reads OPEN until a call arrives. */
@@ -336,22 +336,6 @@ public final class CircuitBreaker {
             throw error;
         }
         endWithSuccess(permit, start);
-    }
-
-    /**
-     * Whether integrations using the two-step API must time their calls: slow-call detection is on,
-     * or a listener wants durations. When {@code false} they may skip the clock and report 0.
-     */
-    public boolean isTimingCalls() {
-        return timed();
-    }
-
-    /**
-     * The exception a caller rejected now would get (from {@link #acquirePermit()}); integrations
-     * using {@link #tryAcquirePermit()} build it only when they need it.
-     */
-    public CircuitOpenException newRejection() {
-        return rejection();
     }
 
     /** Whether calls must be timed: for slow-call detection, or because a listener wants durations. */
@@ -758,5 +742,24 @@ public final class CircuitBreaker {
     @Override
     public String toString() {
         return "CircuitBreaker{name=" + name + ", state=" + phase.state + "}";
+    }
+
+    /** What the engine lends integrations through {@link Integration}, and nobody else. */
+    private static final class Lent implements Integration.Access {
+
+        @Override
+        public NanoClock clock(CircuitBreaker breaker) {
+            return breaker.clock;
+        }
+
+        @Override
+        public boolean isTimingCalls(CircuitBreaker breaker) {
+            return breaker.timed();
+        }
+
+        @Override
+        public CircuitOpenException newRejection(CircuitBreaker breaker) {
+            return breaker.rejection();
+        }
     }
 }

@@ -5,6 +5,7 @@ import io.breaker.BreakerRegistry;
 import io.breaker.CircuitBreaker;
 import io.breaker.NanoClock;
 import io.breaker.SlidingWindowType;
+import io.breaker.spi.Integration;
 import io.breaker.spring.aop.CircuitProtectedAdvisor;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -199,8 +200,8 @@ class BreakerAutoConfigurationTest {
         NanoClock clock = () -> 42L;
         runner.withPropertyValues("breakers.instances.wholesaler.failure-rate-threshold=25")
                 .withBean(NanoClock.class, () -> clock)
-                .run(context -> assertThat(context.getBean(BreakerRegistry.class).find("wholesaler").orElseThrow()
-                        .getClock()).isSameAs(clock));
+                .run(context -> assertThat(Integration.clock(context.getBean(BreakerRegistry.class)
+                        .find("wholesaler").orElseThrow())).isSameAs(clock));
     }
 
     @Order(1)
