@@ -121,11 +121,6 @@ final class RedisSharedState implements SharedState {
         };
     }
 
-    @Override
-    public void connect(Consumer<SharedVerdict> adopter) {
-        connect(adopter, NanoClock.system());
-    }
-
     /** Connects, then syncs once at once: a new breaker learns the fleet's state without waiting for a call. */
     @Override
     public void connect(Consumer<SharedVerdict> adopter, NanoClock clock) {

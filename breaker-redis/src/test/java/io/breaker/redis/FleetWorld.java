@@ -327,11 +327,6 @@ final class FleetWorld {
         }
 
         @Override
-        public void connect(Consumer<SharedVerdict> adopter) {
-            throw new IllegalStateException("the breaker connects with its clock");
-        }
-
-        @Override
         public void connect(Consumer<SharedVerdict> adopter, NanoClock clock) {
             in.shared.connect(verdict -> {
                 adopted(in, verdict);

@@ -4,6 +4,7 @@ import io.breaker.BreakerConfig;
 import io.breaker.BreakerListener;
 import io.breaker.CallOutcome;
 import io.breaker.CircuitBreaker;
+import io.breaker.NanoClock;
 import io.breaker.SlidingWindowType;
 import io.breaker.State;
 import io.breaker.Transition;
@@ -237,7 +238,7 @@ class SharedStateSeamTest {
         int closeRequests;
 
         @Override
-        public void connect(Consumer<SharedVerdict> adopter) {
+        public void connect(Consumer<SharedVerdict> adopter, NanoClock clock) {
             this.adopter = adopter;
         }
 
