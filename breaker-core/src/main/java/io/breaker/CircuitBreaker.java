@@ -8,6 +8,7 @@ import io.breaker.spi.StateStore;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.concurrent.Callable;
@@ -128,6 +129,8 @@ public final class CircuitBreaker {
     private final String name;
     private final BreakerConfig config;
     private final NanoClock clock;
+    /** The wall clock of stateSince, openedAt and transition times; read on transitions only. */
+    private final Clock wallClock;
     private final long waitNanos;
     private final long leaseNanos;
     /** Long.MAX_VALUE when slow-call detection is off: no duration reaches it. */
@@ -144,28 +147,29 @@ public final class CircuitBreaker {
     /** The listeners, and the order in which transitions are told to them. */
     private final Listeners listeners;
 
-    private CircuitBreaker(String name, BreakerConfig config, NanoClock clock, SharedState shared) {
+    private CircuitBreaker(String name, BreakerConfig config, NanoClock clock, Clock wallClock, SharedState shared) {
         this.shared = shared;
         this.name = Objects.requireNonNull(name, "name");
         this.config = Objects.requireNonNull(config, "config");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.wallClock = Objects.requireNonNull(wallClock, "wallClock");
         this.waitNanos = config.getWaitDurationInOpenState().toNanos();
         this.leaseNanos = config.getProbeLease().toNanos();
         this.slowNanos = config.isSlowCallDetectionEnabled()
                 ? config.getSlowCallDurationThreshold().toNanos() : Long.MAX_VALUE;
         this.windowNeedsClock = config.getSlidingWindowType() == SlidingWindowType.TIME_BASED;
-        this.phase = new Phase(State.CLOSED, newWindow(), 0L, 0L, System.currentTimeMillis(), 0L);
+        this.phase = new Phase(State.CLOSED, newWindow(), 0L, 0L, wallClock.millis(), 0L);
         this.listeners = new Listeners(this, this.phase);
     }
 
-    /** A breaker on the system's monotonic clock. */
+    /** A breaker on the system's clocks. */
     public static CircuitBreaker of(String name, BreakerConfig config) {
-        return new CircuitBreaker(name, config, NanoClock.system(), null);
+        return new CircuitBreaker(name, config, NanoClock.system(), Clock.systemUTC(), null);
     }
 
     /** A breaker on the given clock (tests move it instead of sleeping). */
     public static CircuitBreaker of(String name, BreakerConfig config, NanoClock clock) {
-        return new CircuitBreaker(name, config, clock, null);
+        return new CircuitBreaker(name, config, clock, Clock.systemUTC(), null);
     }
 
     /**
@@ -174,8 +178,17 @@ public final class CircuitBreaker {
      * store, an in-memory breaker).
      */
     public static CircuitBreaker of(String name, BreakerConfig config, NanoClock clock, StateStore store) {
+        return of(name, config, clock, Clock.systemUTC(), store);
+    }
+
+    /**
+     * Same, with the wall clock that dates its transitions ({@link #getStateSince()},
+     * {@link #getOpenedAt()}, {@link Transition#at()}); the nano clock alone decides when.
+     */
+    public static CircuitBreaker of(String name, BreakerConfig config, NanoClock clock, Clock wallClock,
+                                    StateStore store) {
         SharedState link = store == null ? null : store.attach(name, config);
-        CircuitBreaker breaker = new CircuitBreaker(name, config, clock, link);
+        CircuitBreaker breaker = new CircuitBreaker(name, config, clock, wallClock, link);
         if (link != null) {
             link.connect(breaker::adoptShared, clock);
         }
@@ -442,7 +455,7 @@ public final class CircuitBreaker {
                         // The fleet's lease this instance probed under ran out: another instance may
                         // hold the next one. No probe without asking the fleet again: back to a due OPEN.
                         Phase due = new Phase(State.OPEN, current.window, current.openedAtNanos, now,
-                                System.currentTimeMillis(), current.openedAtEpochMillis);
+                                wallClock.millis(), current.openedAtEpochMillis);
                         current = transition(current, due, TransitionCause.PROBE_LEASE_EXPIRED) ? due : phase;
                         continue;
                     }
@@ -480,7 +493,7 @@ public final class CircuitBreaker {
             return; // the fleet's window decides; its verdict came back with the failure report
         }
         long now = clock.nanoTime();
-        transition(closed, Phase.open(closed.window, now, now + waitNanos), cause);
+        transition(closed, Phase.open(closed.window, now, now + waitNanos, wallClock.millis()), cause);
     }
 
     /** OPEN -> HALF_OPEN once the wait elapsed; returns the new phase, or null if another caller won. */
@@ -488,7 +501,8 @@ public final class CircuitBreaker {
         if (shared != null) {
             return startSharedProbing(open, now);
         }
-        Phase halfOpen = Phase.halfOpen(open.window, open.openedAtNanos, open.openedAtEpochMillis, now + leaseNanos);
+        Phase halfOpen = Phase.halfOpen(open.window, open.openedAtNanos, open.openedAtEpochMillis, now + leaseNanos,
+                wallClock.millis());
         return transition(open, halfOpen, TransitionCause.WAIT_ELAPSED) ? halfOpen : null;
     }
 
@@ -501,7 +515,8 @@ public final class CircuitBreaker {
             }
         }
         long now = clock.nanoTime();
-        transition(halfOpen, Phase.open(halfOpen.window, now, now + waitNanos), TransitionCause.PROBE_FAILED);
+        transition(halfOpen, Phase.open(halfOpen.window, now, now + waitNanos, wallClock.millis()),
+                TransitionCause.PROBE_FAILED);
     }
 
     private void close(Phase halfOpen) {
@@ -512,7 +527,8 @@ public final class CircuitBreaker {
                 return;
             }
         }
-        transition(halfOpen, Phase.closed(State.CLOSED, newWindow()), TransitionCause.PROBES_SUCCEEDED);
+        transition(halfOpen, Phase.closed(State.CLOSED, newWindow(), wallClock.millis()),
+                TransitionCause.PROBES_SUCCEEDED);
     }
 
     // A shared breaker (see SharedState): its phase is a local cache of the fleet's state.
@@ -553,7 +569,7 @@ public final class CircuitBreaker {
             boolean leased = verdict != null;
             long leaseEnd = leased ? clock.nanoTime() + fleetLease(verdict) : 0L;
             Phase halfOpen = Phase.halfOpen(open.window, open.openedAtNanos, open.openedAtEpochMillis,
-                    now + leaseNanos, leased, leaseEnd);
+                    now + leaseNanos, leased, leaseEnd, wallClock.millis());
             return transition(asking, halfOpen, TransitionCause.WAIT_ELAPSED) ? halfOpen : null;
         }
         adoptShared(verdict);
@@ -585,7 +601,7 @@ public final class CircuitBreaker {
                     }
                     continue;
                 }
-                next = Phase.open(current.window, now, probeAt);
+                next = Phase.open(current.window, now, probeAt, wallClock.millis());
             } else if (target == State.HALF_OPEN) {
                 if (current.state != State.OPEN) {
                     return false; // already probing here, or a state the lease no longer matters to
@@ -594,13 +610,13 @@ public final class CircuitBreaker {
                 // asynchronously): its next caller takes the probe permit.
                 long now = clock.nanoTime();
                 next = Phase.halfOpen(current.window, current.openedAtNanos, current.openedAtEpochMillis,
-                        now + leaseNanos, true, now + fleetLease(verdict));
+                        now + leaseNanos, true, now + fleetLease(verdict), wallClock.millis());
             } else if (target == current.state) {
                 return false;
             } else if (target == State.FORCED_OPEN) {
-                next = new Phase(State.FORCED_OPEN, current.window, 0L, 0L, System.currentTimeMillis(), 0L);
+                next = new Phase(State.FORCED_OPEN, current.window, 0L, 0L, wallClock.millis(), 0L);
             } else {
-                next = Phase.closed(target, newWindow());
+                next = Phase.closed(target, newWindow(), wallClock.millis());
             }
             if (transition(current, next, verdict.cause())) {
                 return true;
@@ -649,8 +665,8 @@ public final class CircuitBreaker {
                 return false;
             }
             Phase next = target == State.FORCED_OPEN
-                    ? new Phase(State.FORCED_OPEN, current.window, 0L, 0L, System.currentTimeMillis(), 0L)
-                    : Phase.closed(target, newWindow());
+                    ? new Phase(State.FORCED_OPEN, current.window, 0L, 0L, wallClock.millis(), 0L)
+                    : Phase.closed(target, newWindow(), wallClock.millis());
             if (transition(current, next, TransitionCause.OPERATOR)) {
                 return true;
             }

@@ -64,17 +64,17 @@ final class Phase {
         this.openedAtEpochMillis = openedAtEpochMillis;
     }
 
-    static Phase closed(State state, SlidingWindow window) {
-        return new Phase(state, window, 0L, 0L, System.currentTimeMillis(), 0L);
+    static Phase closed(State state, SlidingWindow window, long sinceEpochMillis) {
+        return new Phase(state, window, 0L, 0L, sinceEpochMillis, 0L);
     }
 
-    static Phase open(SlidingWindow window, long openedAtNanos, long probeAtNanos) {
-        long now = System.currentTimeMillis();
-        return new Phase(State.OPEN, window, openedAtNanos, probeAtNanos, now, now);
+    static Phase open(SlidingWindow window, long openedAtNanos, long probeAtNanos, long nowEpochMillis) {
+        return new Phase(State.OPEN, window, openedAtNanos, probeAtNanos, nowEpochMillis, nowEpochMillis);
     }
 
-    static Phase halfOpen(SlidingWindow window, long openedAtNanos, long openedAtEpochMillis, long leaseDeadline) {
-        return halfOpen(window, openedAtNanos, openedAtEpochMillis, leaseDeadline, false, 0L);
+    static Phase halfOpen(SlidingWindow window, long openedAtNanos, long openedAtEpochMillis, long leaseDeadline,
+                          long sinceEpochMillis) {
+        return halfOpen(window, openedAtNanos, openedAtEpochMillis, leaseDeadline, false, 0L, sinceEpochMillis);
     }
 
     /**
@@ -82,8 +82,8 @@ final class Phase {
      * which ends at {@code fleetLeaseEnd} (after that it may not start a probe without asking again).
      */
     static Phase halfOpen(SlidingWindow window, long openedAtNanos, long openedAtEpochMillis, long leaseDeadline,
-                          boolean fleetLeased, long fleetLeaseEnd) {
-        Phase phase = new Phase(State.HALF_OPEN, window, openedAtNanos, 0L, System.currentTimeMillis(),
+                          boolean fleetLeased, long fleetLeaseEnd, long sinceEpochMillis) {
+        Phase phase = new Phase(State.HALF_OPEN, window, openedAtNanos, 0L, sinceEpochMillis,
                 openedAtEpochMillis);
         // Plain write before publication: the CAS that publishes the phase orders it.
         PROBES.set(phase, new Probes(0, 0, 0, leaseDeadline, fleetLeased, fleetLeaseEnd));

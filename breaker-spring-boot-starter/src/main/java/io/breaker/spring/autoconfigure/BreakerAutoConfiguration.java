@@ -24,6 +24,8 @@ import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotationMetadata;
 
+import java.time.Clock;
+
 /**
  * Breakers from {@code breakers.*} properties in one {@link BreakerRegistry}, and the
  * {@code @CircuitProtected} advice. {@code breakers.enabled=false} turns all of it off. Before the
@@ -47,11 +49,12 @@ public class BreakerAutoConfiguration {
     public BreakerRegistry breakerRegistry(BreakerPropertiesCheck propertiesCheck, BreakerProperties properties,
                                            ObjectProvider<BreakerConfigCustomizer> customizers,
                                            ObjectProvider<BreakerFailurePredicate> failurePredicate,
-                                           ObjectProvider<NanoClock> clock,
+                                           ObjectProvider<NanoClock> clock, ObjectProvider<Clock> wallClock,
                                            ObjectProvider<StateStore> stateStore) {
         return new BreakerRegistryFactory(properties, customizers.orderedStream().toList(),
                 failurePredicate.getIfUnique(), clock.getIfUnique(NanoClock::system),
-                BreakerAutoConfiguration.class.getClassLoader()).withStateStore(stateStore.getIfUnique()).create();
+                BreakerAutoConfiguration.class.getClassLoader()).withStateStore(stateStore.getIfUnique())
+                .withWallClock(wallClock.getIfUnique(Clock::systemUTC)).create();
     }
 
     /** The advice and the start-up check of annotated methods; infrastructure beans, created early. */

@@ -16,7 +16,10 @@ import org.springframework.core.annotation.Order;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.concurrent.TimeoutException;
 
@@ -192,6 +195,20 @@ class BreakerAutoConfigurationTest {
                         assertThat(config.isFailure(new UncheckedIOException(new IOException("down")))).isTrue();
                         assertThat(config.isFailure(new IllegalStateException("bug"))).isFalse();
                     }
+                });
+    }
+
+    @Test
+    void datesTransitionsWithTheApplicationsClock() {
+        Instant now = Instant.parse("2031-05-04T10:00:00Z");
+        Clock wallClock = Clock.fixed(now, ZoneOffset.UTC);
+        runner.withBean(Clock.class, () -> wallClock)
+                .run(context -> {
+                    BreakerRegistry registry = context.getBean(BreakerRegistry.class);
+                    CircuitBreaker breaker = registry.breaker("wholesaler");
+                    breaker.forceOpen();
+                    assertThat(registry.getWallClock()).isSameAs(wallClock);
+                    assertThat(breaker.getStateSince()).isEqualTo(now);
                 });
     }
 
