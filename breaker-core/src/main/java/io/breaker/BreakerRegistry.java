@@ -134,6 +134,16 @@ public final class BreakerRegistry {
         }
     }
 
+    /**
+     * Adds {@code listener} to every breaker that exists now and to every one created later: it hears
+     * their transitions only, and never makes them time their calls (logs, events and histories of
+     * transitions bind this way).
+     */
+    public void addTransitionListener(TransitionListener listener) {
+        Objects.requireNonNull(listener, "listener");
+        onBreakerCreated(breaker -> breaker.addListener(new TransitionsOnly(breaker, listener)));
+    }
+
     private CircuitBreaker create(String name, BreakerConfig config) {
         Objects.requireNonNull(name, "name");
         synchronized (creationLock) {

@@ -693,7 +693,7 @@ public final class CircuitBreaker {
         return true;
     }
 
-    /** A swap listeners are not told of (a shared OPEN phase re-timed); it still links the chain Listeners.tellInOrder walks. */
+    /** A swap listeners are not told of (a shared OPEN phase re-timed); it still links the chain they are told from. */
     private void swappedSilently(Phase expected, Phase next) {
         expected.successor = next;
         listeners.tellInOrder();
