@@ -123,7 +123,7 @@ public final class CircuitBreaker {
     }
 
     static {
-        Integration.install(new Lent());
+        Integration.install(new IntegrationAccess());
     }
 
     private final String name;
@@ -208,6 +208,11 @@ public final class CircuitBreaker {
     /** The breaker's settings. */
     public BreakerConfig getConfig() {
         return config;
+    }
+
+    /** The clock this breaker reads; integrations get it through {@link Integration#clock}. */
+    NanoClock clock() {
+        return clock;
     }
 
     /** The current state. An OPEN breaker whose wait has elapsed still reads OPEN until a call arrives. */
@@ -352,7 +357,7 @@ public final class CircuitBreaker {
     }
 
     /** Whether calls must be timed: for slow-call detection, or because a listener wants durations. */
-    private boolean timed() {
+    boolean timed() {
         return slowNanos != Long.MAX_VALUE || listeners.wantDurations();
     }
 
@@ -477,7 +482,8 @@ public final class CircuitBreaker {
         return NO_PERMIT;
     }
 
-    private CircuitOpenException rejection() {
+    /** The exception a caller rejected now gets. */
+    CircuitOpenException rejection() {
         Phase current = phase;
         long retryAfter = -1L;
         if (current.state == State.OPEN) {
@@ -700,12 +706,7 @@ public final class CircuitBreaker {
     }
 
     private SlidingWindow newWindow() {
-        if (config.getSlidingWindowType() == SlidingWindowType.COUNT_BASED) {
-            return new CountWindow(config.getSlidingWindowSize(), config.getMinimumNumberOfCalls(),
-                    config.getFailureRateThreshold(), config.getSlowCallRateThreshold());
-        }
-        return new TimeWindow(config.getSlidingWindowSize(), config.getMinimumNumberOfCalls(),
-                config.getFailureRateThreshold(), config.getSlowCallRateThreshold(), clock.nanoTime());
+        return SlidingWindow.of(config, clock);
     }
 
     // ---------------------------------------------------------------- observation
@@ -758,24 +759,5 @@ public final class CircuitBreaker {
     @Override
     public String toString() {
         return "CircuitBreaker{name=" + name + ", state=" + phase.state + "}";
-    }
-
-    /** What the engine lends integrations through {@link Integration}, and nobody else. */
-    private static final class Lent implements Integration.Access {
-
-        @Override
-        public NanoClock clock(CircuitBreaker breaker) {
-            return breaker.clock;
-        }
-
-        @Override
-        public boolean isTimingCalls(CircuitBreaker breaker) {
-            return breaker.timed();
-        }
-
-        @Override
-        public CircuitOpenException newRejection(CircuitBreaker breaker) {
-            return breaker.rejection();
-        }
     }
 }

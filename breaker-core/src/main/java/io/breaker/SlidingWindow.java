@@ -24,6 +24,16 @@ abstract class SlidingWindow {
     private final float failureRateThreshold;
     private final float slowCallRateThreshold;
 
+    /** An empty window as {@code config} describes it; only a time window reads the clock (its origin). */
+    static SlidingWindow of(BreakerConfig config, NanoClock clock) {
+        if (config.getSlidingWindowType() == SlidingWindowType.COUNT_BASED) {
+            return new CountWindow(config.getSlidingWindowSize(), config.getMinimumNumberOfCalls(),
+                    config.getFailureRateThreshold(), config.getSlowCallRateThreshold());
+        }
+        return new TimeWindow(config.getSlidingWindowSize(), config.getMinimumNumberOfCalls(),
+                config.getFailureRateThreshold(), config.getSlowCallRateThreshold(), clock.nanoTime());
+    }
+
     /**
      * @param minimumNumberOfCalls  calls needed before any rate is evaluated
      * @param failureRateThreshold  failure rate, in percent, that trips

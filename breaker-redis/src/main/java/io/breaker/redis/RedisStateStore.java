@@ -146,11 +146,6 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
         return health.outages();
     }
 
-    /** This instance's id in the fleet (the owner of the probe leases it wins). */
-    public String getInstanceId() {
-        return instanceId;
-    }
-
     /** The store's settings. */
     public RedisStoreSettings getSettings() {
         return settings;
