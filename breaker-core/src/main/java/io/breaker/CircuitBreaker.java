@@ -43,6 +43,9 @@ import java.util.function.Supplier;
  *   and cancels no longer count), so the breaker can never be stuck in HALF_OPEN, and a lost probe
  *   can neither decide nor free a permit once it was replaced.
  * - A new CLOSED or FORCED_CLOSED phase always gets a fresh window.
+ * - Every decision about time uses the NanoClock. The wall clock (`wallClock`) only dates a phase
+ *   (stateSince, openedAt, a transition's time), and is read when a phase is built, never on a call
+ *   that changes nothing.
  *
  * Races tolerated:
  * - A window's counts may be read while another thread's record is half applied (see SlidingWindow);
@@ -50,6 +53,9 @@ import java.util.function.Supplier;
  * - A transition may be told to listeners on another thread than the one that won it: when a swap
  *   happens while an earlier transition is still being told, the thread telling that one tells this
  *   one next (see Listeners.tellInOrder). Listeners hear every transition once, in order, never at once.
+ *
+ * Next to this file: Phase.java (one state and its probe bookkeeping), Listeners.java (who hears
+ * what, and in which order), SlidingWindow.java and its two windows (the counting).
  *
  * The transitions live in the small methods under "Transitions" below; they are the seam where a
  * shared store can decide them instead (see breaker-redis). The hot path does not go through them.
