@@ -1060,8 +1060,8 @@ final class FleetWorld {
     static final Map<String, List<String>> NOT_FINGERPRINTED = Map.of(
             "io.breaker.redis.RedisSharedState", List.of("store", "scripts", "name", "keys", "common", "leaseNanos (a setting)", "clock", "adopter",
                     "nextRefreshAt (refreshes are steps of their own in the model)"),
-            "io.breaker.CircuitBreaker", List.of("name", "config", "clock", "waitNanos", "leaseNanos", "slowNanos",
-                    "windowNeedsClock", "shared", "rejectedCalls", "listeners (listener bookkeeping)",
+            "io.breaker.CircuitBreaker", List.of("name", "config", "clock", "wallClock (dates phases only)",
+                    "waitNanos", "leaseNanos", "slowNanos", "windowNeedsClock", "shared", "rejectedCalls", "listeners (listener bookkeeping)",
                     "lastFailureType"),
             "io.breaker.Phase", List.of("permitsAll (follows state)", "records (follows state)",
                     "window (the local window decides only while Redis is unavailable: never in the model)",
