@@ -19,18 +19,19 @@ JAR=$PWD/breaker-jcstress/target/jcstress.jar
 [[ -f $JAR ]] || { echo "missing $JAR: run ./mvnw -pl breaker-jcstress -am package first" >&2; exit 2; }
 OPTS=${JCSTRESS_OPTS:--m quick -iters 1 -time 200 -sc false -pth false -jvmArgs -XX:+UseSerialGC}
 CB=io/breaker/CircuitBreaker.java
-TW=io/breaker/internal/TimeWindow.java
+TW=io/breaker/TimeWindow.java
+PH=io/breaker/Phase.java
 
 # name # file # test regexp # perl substitution s~pattern~replacement~ (applied with -0: the file is one string)
 MUTANTS=(
   'plain-set-transition#'$CB'#TripOnceTest|ForceOpenVsTripTest|ForceClosedVsProbeTest#s~\Qif (!PHASE.compareAndSet(this, expected, next)) {\E~PHASE.setVolatile(this, next); if (false) {~'
-  'no-episode-check-in-probe#'$CB'#LateClosedCallDuringProbeTest#s~\Qreturn (permit & EPISODE_MASK) == episode && current != null\E~return current != null~'
-  'no-generation-check-in-return#'$CB'#StaleProbeCancelTest#s~\Q(permit & EPISODE_MASK) != episode || current == null || (int) permit != current.generation\E~(permit & EPISODE_MASK) != episode || current == null~'
+  'no-episode-check-in-probe#'$PH'#LateClosedCallDuringProbeTest#s~\Qreturn (permit & EPISODE_MASK) == episode && current != null\E~return current != null~'
+  'no-generation-check-in-return#'$PH'#StaleProbeCancelTest#s~\Q(permit & EPISODE_MASK) != episode || current == null || (int) permit != current.generation\E~(permit & EPISODE_MASK) != episode || current == null~'
   'no-episode-check-in-record#'$CB'#LateCallNewWindowTest#s~\Qif (permit != current.episode) {\E~if (false) {~'
-  'plain-set-probe-permit#'$CB'#ProbeLimitTest#s~(\Q// One CAS over the whole record\E[^\n]*\n\s*)\Qif (PROBES.compareAndSet(this, current, next)) {\E~$1PROBES.setVolatile(this, next); if (true) {~'
-  'plain-set-probe-return#'$CB'#CancelledProbeTest#s~(\Qcurrent.leaseDeadline);\E\s*)\Qif (PROBES.compareAndSet(this, current, next)) {\E~$1PROBES.setVolatile(this, next); if (true) {~'
-  'ignored-keeps-permit#'$CB'#IgnoredProbeTest#s~\Q            releasePermit(permit);\E\n(\s*notifyCall\(CallOutcome.IGNORED)~$1~'
-  'winner-tells-at-once#'$CB'#ListenerOrderTest#s~\Q        tellInOrder();\E\n(\s*return true;)~        if (next.arrival != null) { tell(next.arrival); }\n$1~'
+  'plain-set-probe-permit#'$PH'#ProbeLimitTest#s~(\Q// One CAS over the whole record\E[^\n]*\n\s*)\Qif (PROBES.compareAndSet(this, current, next)) {\E~$1PROBES.setVolatile(this, next); if (true) {~'
+  'plain-set-probe-return#'$PH'#CancelledProbeTest#s~(\Qcurrent.issued - 1, current.succeeded,\E\s*\Qcurrent.leaseDeadline, current.fleetLeased, current.fleetLeaseEnd);\E\s*)\Qif (PROBES.compareAndSet(this, current, next)) {\E~$1PROBES.setVolatile(this, next); if (true) {~'
+  'ignored-keeps-permit#'$CB'#IgnoredProbeTest#s~\Q            releasePermit(permit);\E\n(\s*listeners\.callRecorded\(CallOutcome.IGNORED)~$1~'
+  'winner-tells-at-once#'$CB'#ListenerOrderTest#s~\Q        listeners.tellInOrder();\E\n(\s*return true;)~        if (next.arrival != null) { listeners.tell(next.arrival); }\n$1~'
   'calls-leave-before-failures#'$TW'#TimeWindowDrainTest#s~(\s*if \(drainedBad != 0\) \{\s*TOTAL_BAD[^}]*\})(\s*if \(drainedCalls != 0\) \{[^}]*\})~$2$1~'
 )
 

@@ -1,5 +1,8 @@
 package io.breaker;
 
+import io.breaker.spi.StateStore;
+
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -21,33 +24,35 @@ public final class BreakerRegistry {
     private final BreakerConfig defaultConfig;
     private final Map<String, BreakerConfig> configs;
     private final NanoClock clock;
+    private final Clock wallClock;
     /** Shares breakers' states between instances; null (the default) keeps every breaker in memory. */
     private final StateStore store;
     private final List<Consumer<CircuitBreaker>> onCreated = new CopyOnWriteArrayList<>();
     private final Object creationLock = new Object();
 
     private BreakerRegistry(BreakerConfig defaultConfig, Map<String, BreakerConfig> configs, NanoClock clock,
-                            StateStore store) {
+                            Clock wallClock, StateStore store) {
         this.store = store;
         this.defaultConfig = Objects.requireNonNull(defaultConfig, "defaultConfig");
         this.configs = Map.copyOf(configs);
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.wallClock = Objects.requireNonNull(wallClock, "wallClock");
     }
 
     /** A registry whose breakers all use {@link BreakerConfig#ofDefaults()}. */
     public static BreakerRegistry ofDefaults() {
-        return new BreakerRegistry(BreakerConfig.ofDefaults(), Map.of(), NanoClock.system(), null);
+        return new BreakerRegistry(BreakerConfig.ofDefaults(), Map.of(), NanoClock.system(), Clock.systemUTC(), null);
     }
 
     /** A registry with a default config and configs for some names. */
     public static BreakerRegistry of(BreakerConfig defaultConfig, Map<String, BreakerConfig> configs) {
-        return new BreakerRegistry(defaultConfig, configs, NanoClock.system(), null);
+        return new BreakerRegistry(defaultConfig, configs, NanoClock.system(), Clock.systemUTC(), null);
     }
 
     /** Same, on the given clock. */
     public static BreakerRegistry of(BreakerConfig defaultConfig, Map<String, BreakerConfig> configs,
                                      NanoClock clock) {
-        return new BreakerRegistry(defaultConfig, configs, clock, null);
+        return new BreakerRegistry(defaultConfig, configs, clock, Clock.systemUTC(), null);
     }
 
     /**
@@ -56,7 +61,21 @@ public final class BreakerRegistry {
      */
     public static BreakerRegistry of(BreakerConfig defaultConfig, Map<String, BreakerConfig> configs,
                                      NanoClock clock, StateStore store) {
-        return new BreakerRegistry(defaultConfig, configs, clock, store);
+        return new BreakerRegistry(defaultConfig, configs, clock, Clock.systemUTC(), store);
+    }
+
+    /**
+     * Same, with the wall clock that dates the breakers' transitions (their {@code stateSince},
+     * {@code openedAt} and {@link Transition#at()}); the nano clock alone decides when things happen.
+     */
+    public static BreakerRegistry of(BreakerConfig defaultConfig, Map<String, BreakerConfig> configs,
+                                     NanoClock clock, Clock wallClock, StateStore store) {
+        return new BreakerRegistry(defaultConfig, configs, clock, wallClock, store);
+    }
+
+    /** The wall clock that dates the breakers' transitions. */
+    public Clock getWallClock() {
+        return wallClock;
     }
 
     /** The store breakers share their state through, or {@code null} when they live in memory only. */
@@ -115,6 +134,16 @@ public final class BreakerRegistry {
         }
     }
 
+    /**
+     * Adds {@code listener} to every breaker that exists now and to every one created later: it hears
+     * their transitions only, and never makes them time their calls (logs, events and histories of
+     * transitions bind this way).
+     */
+    public void addTransitionListener(TransitionListener listener) {
+        Objects.requireNonNull(listener, "listener");
+        onBreakerCreated(breaker -> breaker.addListener(new TransitionsOnly(breaker, listener)));
+    }
+
     private CircuitBreaker create(String name, BreakerConfig config) {
         Objects.requireNonNull(name, "name");
         synchronized (creationLock) {
@@ -122,7 +151,7 @@ public final class BreakerRegistry {
             if (existing != null) {
                 return existing;
             }
-            CircuitBreaker created = CircuitBreaker.of(name, config, clock, store);
+            CircuitBreaker created = CircuitBreaker.of(name, config, clock, wallClock, store);
             breakers.put(name, created);
             onCreated.forEach(callback -> callback.accept(created));
             return created;

@@ -16,15 +16,5 @@ public enum CallOutcome {
     SLOW_FAILURE,
 
     /** Failed with an exception that counts neither as success nor as failure. */
-    IGNORED;
-
-    /** Whether the outcome counts as a failure in the window. */
-    public boolean isFailure() {
-        return this == FAILURE || this == SLOW_FAILURE;
-    }
-
-    /** Whether the outcome counts as a slow call in the window. */
-    public boolean isSlow() {
-        return this == SLOW_SUCCESS || this == SLOW_FAILURE;
-    }
+    IGNORED
 }

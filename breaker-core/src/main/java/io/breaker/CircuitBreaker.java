@@ -1,16 +1,17 @@
 package io.breaker;
 
-import io.breaker.internal.CountWindow;
-import io.breaker.internal.SlidingWindow;
-import io.breaker.internal.TimeWindow;
+import io.breaker.spi.Integration;
+import io.breaker.spi.OutcomeBits;
+import io.breaker.spi.SharedState;
+import io.breaker.spi.SharedVerdict;
+import io.breaker.spi.StateStore;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.time.Clock;
 import java.time.Instant;
-import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.Callable;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /*
@@ -20,7 +21,7 @@ import java.util.function.Supplier;
  * state is one immutable-ish Phase object held in the volatile field `phase`; every transition is a
  * compare-and-set of that field from the Phase a caller read to a new one, so exactly one caller wins
  * each transition, and listeners are told of it once, after the swap, in the order of the swaps
- * (see tellInOrder).
+ * (see Listeners.tellInOrder).
  *
  * Invariants:
  * - A Phase's final fields (its state, its window, the trip time and the probe time) are written in
@@ -42,13 +43,19 @@ import java.util.function.Supplier;
  *   and cancels no longer count), so the breaker can never be stuck in HALF_OPEN, and a lost probe
  *   can neither decide nor free a permit once it was replaced.
  * - A new CLOSED or FORCED_CLOSED phase always gets a fresh window.
+ * - Every decision about time uses the NanoClock. The wall clock (`wallClock`) only dates a phase
+ *   (stateSince, openedAt, a transition's time), and is read when a phase is built, never on a call
+ *   that changes nothing.
  *
  * Races tolerated:
  * - A window's counts may be read while another thread's record is half applied (see SlidingWindow);
  *   the verdict is then re-evaluated by the next record.
  * - A transition may be told to listeners on another thread than the one that won it: when a swap
  *   happens while an earlier transition is still being told, the thread telling that one tells this
- *   one next (see tellInOrder). Listeners hear every transition once, in order, never at once.
+ *   one next (see Listeners.tellInOrder). Listeners hear every transition once, in order, never at once.
+ *
+ * Next to this file: Phase.java (one state and its probe bookkeeping), Listeners.java (who hears
+ * what, and in which order), SlidingWindow.java and its two windows (the counting).
  *
  * The transitions live in the small methods under "Transitions" below; they are the seam where a
  * shared store can decide them instead (see breaker-redis). The hot path does not go through them.
@@ -73,7 +80,7 @@ import java.util.function.Supplier;
  * CircuitBreaker breaker = CircuitBreaker.of("wholesaler", BreakerConfig.ofDefaults());
  * Integer days = breaker.execute(() -> wholesaler.deliveryDays(isbn));
  * }</pre>
- * or in two steps, as integrations do:
+ * or in two steps, as integrations do (see also {@link Integration}):
  * <pre>{@code
  * long permit = breaker.tryAcquirePermit();
  * if (permit == CircuitBreaker.NO_PERMIT) {
@@ -103,33 +110,33 @@ import java.util.function.Supplier;
  */
 public final class CircuitBreaker {
 
-    private static final System.Logger LOGGER = System.getLogger(CircuitBreaker.class.getName());
-    private static final BreakerListener[] NO_LISTENERS = new BreakerListener[0];
-    private static final int NOT_SLOW_OR_FAILED = SlidingWindow.CALL;
+    private static final int NOT_SLOW_OR_FAILED = OutcomeBits.CALL;
 
     /** What {@link #tryAcquirePermit()} returns for a rejected call; never a valid permit. */
     public static final long NO_PERMIT = 0L;
 
     private static final VarHandle PHASE;
     private static final VarHandle REJECTED;
-    private static final VarHandle LISTENERS;
-    private static final VarHandle TELLING;
 
     static {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             PHASE = lookup.findVarHandle(CircuitBreaker.class, "phase", Phase.class);
             REJECTED = lookup.findVarHandle(CircuitBreaker.class, "rejectedCalls", long.class);
-            LISTENERS = lookup.findVarHandle(CircuitBreaker.class, "listeners", BreakerListener[].class);
-            TELLING = lookup.findVarHandle(CircuitBreaker.class, "telling", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
+    static {
+        Integration.install(new IntegrationAccess());
+    }
+
     private final String name;
     private final BreakerConfig config;
     private final NanoClock clock;
+    /** The wall clock of stateSince, openedAt and transition times; read on transitions only. */
+    private final Clock wallClock;
     private final long waitNanos;
     private final long leaseNanos;
     /** Long.MAX_VALUE when slow-call detection is off: no duration reaches it. */
@@ -141,39 +148,34 @@ public final class CircuitBreaker {
     private volatile Phase phase;
     @SuppressWarnings("unused") // accessed through REJECTED
     private volatile long rejectedCalls;
-    private volatile BreakerListener[] listeners = NO_LISTENERS;
-    /** Whether some listener wants call durations (see BreakerListener#wantsCallDurations); follows `listeners`. */
-    private volatile boolean listenersWantDurations;
     /** Written on the failure path only; read when a transition is reported. */
     private volatile String lastFailureType;
-    /** 1 while a thread tells listeners the transitions not told yet (see tellInOrder). */
-    @SuppressWarnings("unused") // accessed through TELLING
-    private volatile int telling;
-    /** The newest phase whose arrival has been told; written only by the thread holding `telling`. */
-    private volatile Phase told;
+    /** The listeners, and the order in which transitions are told to them. */
+    private final Listeners listeners;
 
-    private CircuitBreaker(String name, BreakerConfig config, NanoClock clock, SharedState shared) {
+    private CircuitBreaker(String name, BreakerConfig config, NanoClock clock, Clock wallClock, SharedState shared) {
         this.shared = shared;
         this.name = Objects.requireNonNull(name, "name");
         this.config = Objects.requireNonNull(config, "config");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.wallClock = Objects.requireNonNull(wallClock, "wallClock");
         this.waitNanos = config.getWaitDurationInOpenState().toNanos();
         this.leaseNanos = config.getProbeLease().toNanos();
         this.slowNanos = config.isSlowCallDetectionEnabled()
                 ? config.getSlowCallDurationThreshold().toNanos() : Long.MAX_VALUE;
         this.windowNeedsClock = config.getSlidingWindowType() == SlidingWindowType.TIME_BASED;
-        this.phase = new Phase(State.CLOSED, newWindow(), 0L, 0L, System.currentTimeMillis(), 0L);
-        this.told = this.phase;
+        this.phase = new Phase(State.CLOSED, newWindow(), 0L, 0L, wallClock.millis(), 0L);
+        this.listeners = new Listeners(this, this.phase);
     }
 
-    /** A breaker on the system's monotonic clock. */
+    /** A breaker on the system's clocks. */
     public static CircuitBreaker of(String name, BreakerConfig config) {
-        return new CircuitBreaker(name, config, NanoClock.system(), null);
+        return new CircuitBreaker(name, config, NanoClock.system(), Clock.systemUTC(), null);
     }
 
     /** A breaker on the given clock (tests move it instead of sleeping). */
     public static CircuitBreaker of(String name, BreakerConfig config, NanoClock clock) {
-        return new CircuitBreaker(name, config, clock, null);
+        return new CircuitBreaker(name, config, clock, Clock.systemUTC(), null);
     }
 
     /**
@@ -182,8 +184,17 @@ public final class CircuitBreaker {
      * store, an in-memory breaker).
      */
     public static CircuitBreaker of(String name, BreakerConfig config, NanoClock clock, StateStore store) {
+        return of(name, config, clock, Clock.systemUTC(), store);
+    }
+
+    /**
+     * Same, with the wall clock that dates its transitions ({@link #getStateSince()},
+     * {@link #getOpenedAt()}, {@link Transition#at()}); the nano clock alone decides when.
+     */
+    public static CircuitBreaker of(String name, BreakerConfig config, NanoClock clock, Clock wallClock,
+                                    StateStore store) {
         SharedState link = store == null ? null : store.attach(name, config);
-        CircuitBreaker breaker = new CircuitBreaker(name, config, clock, link);
+        CircuitBreaker breaker = new CircuitBreaker(name, config, clock, wallClock, link);
         if (link != null) {
             link.connect(breaker::adoptShared, clock);
         }
@@ -205,8 +216,8 @@ public final class CircuitBreaker {
         return config;
     }
 
-    /** The clock this breaker reads; integrations time calls with it. */
-    public NanoClock getClock() {
+    /** The clock this breaker reads; integrations get it through {@link Integration#clock}. */
+    NanoClock clock() {
         return clock;
     }
 
@@ -351,25 +362,9 @@ public final class CircuitBreaker {
         endWithSuccess(permit, start);
     }
 
-    /**
-     * Whether integrations using the two-step API must time their calls: slow-call detection is on,
-     * or a listener wants durations. When {@code false} they may skip the clock and report 0.
-     */
-    public boolean isTimingCalls() {
-        return timed();
-    }
-
-    /**
-     * The exception a caller rejected now would get (from {@link #acquirePermit()}); integrations
-     * using {@link #tryAcquirePermit()} build it only when they need it.
-     */
-    public CircuitOpenException newRejection() {
-        return rejection();
-    }
-
     /** Whether calls must be timed: for slow-call detection, or because a listener wants durations. */
-    private boolean timed() {
-        return slowNanos != Long.MAX_VALUE || listenersWantDurations;
+    boolean timed() {
+        return slowNanos != Long.MAX_VALUE || listeners.wantDurations();
     }
 
     private long startTiming() {
@@ -398,7 +393,7 @@ public final class CircuitBreaker {
     private boolean onError(long permit, long durationNanos, Throwable error, long nowNanos) {
         if (!config.isFailure(error)) {
             releasePermit(permit);
-            notifyCall(CallOutcome.IGNORED, durationNanos);
+            listeners.callRecorded(CallOutcome.IGNORED, durationNanos);
             return false;
         }
         lastFailureType = error.getClass().getName();
@@ -415,10 +410,10 @@ public final class CircuitBreaker {
         Phase current = phase;
         if (current.records) {
             if (permit != current.episode) {
-                notifyCall(outcome, durationNanos); // admitted in an earlier episode: counts nowhere
+                listeners.callRecorded(outcome, durationNanos); // admitted in an earlier episode: counts nowhere
                 return;
             }
-            int bits = bits(outcome);
+            int bits = OutcomeBits.of(outcome);
             boolean changed = current.window.record(bits, nowNanos);
             if (shared != null) {
                 if (current.state == State.CLOSED) {
@@ -447,16 +442,7 @@ public final class CircuitBreaker {
             }
         }
         // OPEN and FORCED_OPEN, or a stale probe: the call was admitted before; it counts nowhere.
-        notifyCall(outcome, durationNanos);
-    }
-
-    private static int bits(CallOutcome outcome) {
-        switch (outcome) {
-            case SUCCESS: return NOT_SLOW_OR_FAILED;
-            case SLOW_SUCCESS: return SlidingWindow.CALL | SlidingWindow.SLOW;
-            case FAILURE: return SlidingWindow.CALL | SlidingWindow.FAILED;
-            default: return SlidingWindow.CALL | SlidingWindow.FAILED | SlidingWindow.SLOW;
-        }
+        listeners.callRecorded(outcome, durationNanos);
     }
 
     private long acquireOutsideClosed(Phase current) {
@@ -480,7 +466,7 @@ public final class CircuitBreaker {
                         // The fleet's lease this instance probed under ran out: another instance may
                         // hold the next one. No probe without asking the fleet again: back to a due OPEN.
                         Phase due = new Phase(State.OPEN, current.window, current.openedAtNanos, now,
-                                System.currentTimeMillis(), current.openedAtEpochMillis);
+                                wallClock.millis(), current.openedAtEpochMillis);
                         current = transition(current, due, TransitionCause.PROBE_LEASE_EXPIRED) ? due : phase;
                         continue;
                     }
@@ -498,18 +484,12 @@ public final class CircuitBreaker {
         if (shared != null) {
             shared.touch(); // a rejected call is still a call: it keeps the cached fleet state fresh
         }
-        BreakerListener[] snapshot = listeners;
-        for (BreakerListener listener : snapshot) {
-            try {
-                listener.onCallRejected(this);
-            } catch (Throwable failure) {
-                listenerFailed(listener, failure);
-            }
-        }
+        listeners.callRejected();
         return NO_PERMIT;
     }
 
-    private CircuitOpenException rejection() {
+    /** The exception a caller rejected now gets. */
+    CircuitOpenException rejection() {
         Phase current = phase;
         long retryAfter = -1L;
         if (current.state == State.OPEN) {
@@ -525,7 +505,7 @@ public final class CircuitBreaker {
             return; // the fleet's window decides; its verdict came back with the failure report
         }
         long now = clock.nanoTime();
-        transition(closed, Phase.open(closed.window, now, now + waitNanos), cause);
+        transition(closed, Phase.open(closed.window, now, now + waitNanos, wallClock.millis()), cause);
     }
 
     /** OPEN -> HALF_OPEN once the wait elapsed; returns the new phase, or null if another caller won. */
@@ -533,7 +513,8 @@ public final class CircuitBreaker {
         if (shared != null) {
             return startSharedProbing(open, now);
         }
-        Phase halfOpen = Phase.halfOpen(open.window, open.openedAtNanos, open.openedAtEpochMillis, now + leaseNanos);
+        Phase halfOpen = Phase.halfOpen(open.window, open.openedAtNanos, open.openedAtEpochMillis, now + leaseNanos,
+                wallClock.millis());
         return transition(open, halfOpen, TransitionCause.WAIT_ELAPSED) ? halfOpen : null;
     }
 
@@ -546,7 +527,8 @@ public final class CircuitBreaker {
             }
         }
         long now = clock.nanoTime();
-        transition(halfOpen, Phase.open(halfOpen.window, now, now + waitNanos), TransitionCause.PROBE_FAILED);
+        transition(halfOpen, Phase.open(halfOpen.window, now, now + waitNanos, wallClock.millis()),
+                TransitionCause.PROBE_FAILED);
     }
 
     private void close(Phase halfOpen) {
@@ -557,7 +539,8 @@ public final class CircuitBreaker {
                 return;
             }
         }
-        transition(halfOpen, Phase.closed(State.CLOSED, newWindow()), TransitionCause.PROBES_SUCCEEDED);
+        transition(halfOpen, Phase.closed(State.CLOSED, newWindow(), wallClock.millis()),
+                TransitionCause.PROBES_SUCCEEDED);
     }
 
     // A shared breaker (see SharedState): its phase is a local cache of the fleet's state.
@@ -598,7 +581,7 @@ public final class CircuitBreaker {
             boolean leased = verdict != null;
             long leaseEnd = leased ? clock.nanoTime() + fleetLease(verdict) : 0L;
             Phase halfOpen = Phase.halfOpen(open.window, open.openedAtNanos, open.openedAtEpochMillis,
-                    now + leaseNanos, leased, leaseEnd);
+                    now + leaseNanos, leased, leaseEnd, wallClock.millis());
             return transition(asking, halfOpen, TransitionCause.WAIT_ELAPSED) ? halfOpen : null;
         }
         adoptShared(verdict);
@@ -630,7 +613,7 @@ public final class CircuitBreaker {
                     }
                     continue;
                 }
-                next = Phase.open(current.window, now, probeAt);
+                next = Phase.open(current.window, now, probeAt, wallClock.millis());
             } else if (target == State.HALF_OPEN) {
                 if (current.state != State.OPEN) {
                     return false; // already probing here, or a state the lease no longer matters to
@@ -639,13 +622,13 @@ public final class CircuitBreaker {
                 // asynchronously): its next caller takes the probe permit.
                 long now = clock.nanoTime();
                 next = Phase.halfOpen(current.window, current.openedAtNanos, current.openedAtEpochMillis,
-                        now + leaseNanos, true, now + fleetLease(verdict));
+                        now + leaseNanos, true, now + fleetLease(verdict), wallClock.millis());
             } else if (target == current.state) {
                 return false;
             } else if (target == State.FORCED_OPEN) {
-                next = new Phase(State.FORCED_OPEN, current.window, 0L, 0L, System.currentTimeMillis(), 0L);
+                next = new Phase(State.FORCED_OPEN, current.window, 0L, 0L, wallClock.millis(), 0L);
             } else {
-                next = Phase.closed(target, newWindow());
+                next = Phase.closed(target, newWindow(), wallClock.millis());
             }
             if (transition(current, next, verdict.cause())) {
                 return true;
@@ -694,8 +677,8 @@ public final class CircuitBreaker {
                 return false;
             }
             Phase next = target == State.FORCED_OPEN
-                    ? new Phase(State.FORCED_OPEN, current.window, 0L, 0L, System.currentTimeMillis(), 0L)
-                    : Phase.closed(target, newWindow());
+                    ? new Phase(State.FORCED_OPEN, current.window, 0L, 0L, wallClock.millis(), 0L)
+                    : Phase.closed(target, newWindow(), wallClock.millis());
             if (transition(current, next, TransitionCause.OPERATOR)) {
                 return true;
             }
@@ -709,7 +692,7 @@ public final class CircuitBreaker {
             return false;
         }
         try {
-            if (listeners.length != 0) {
+            if (listeners.any()) {
                 next.arrival = new Transition(name, expected.state, next.state, cause,
                         Instant.ofEpochMilli(next.sinceEpochMillis), metrics(expected), lastFailureType);
             }
@@ -718,69 +701,18 @@ public final class CircuitBreaker {
             // swap would leave every later transition untold.
             expected.successor = next;
         }
-        tellInOrder();
+        listeners.tellInOrder();
         return true;
     }
 
-    /** A swap listeners are not told of (a shared OPEN phase re-timed); it still links the chain tellInOrder walks. */
+    /** A swap listeners are not told of (a shared OPEN phase re-timed); it still links the chain they are told from. */
     private void swappedSilently(Phase expected, Phase next) {
         expected.successor = next;
-        tellInOrder();
-    }
-
-    /*
-     * Bug found by breaker-jcstress (ListenerOrderTest): the winner of each swap used to tell the
-     * listeners itself, right after its CAS. Two transitions won on two threads were then told in
-     * either order: thread A wins OPEN -> HALF_OPEN and, while it is still telling, thread B takes
-     * the probe, fails it and tells HALF_OPEN -> OPEN first. A listener heard HALF_OPEN -> OPEN,
-     * then OPEN -> HALF_OPEN (a history, a log or an event-driven state left showing HALF_OPEN).
-     *
-     * Now each swap links the phase it replaced to the new one (Phase.successor, set once, after
-     * the CAS), and listeners are told by walking that chain from the last phase told: the chain
-     * is the order of the CASes. One thread at a time walks it (the `telling` flag); a thread that
-     * finds another walking leaves its transition to it and returns without waiting. The walker
-     * re-checks the chain after letting go of the flag, so a transition linked meanwhile is never
-     * left untold. No thread ever waits for another's listeners: a transition is told by its
-     * winner, or by the thread telling the transitions before it, just after them.
-     */
-    private void tellInOrder() {
-        while (TELLING.compareAndSet(this, 0, 1)) {
-            try {
-                Phase last = told;
-                for (Phase following = last.successor; following != null; following = last.successor) {
-                    last = following;
-                    told = following; // first: a listener's VirtualMachineError skips only this transition
-                    Transition arrival = following.arrival;
-                    if (arrival != null) {
-                        tell(arrival);
-                    }
-                }
-            } finally {
-                TELLING.setVolatile(this, 0);
-            }
-            if (told.successor == null) {
-                return; // nothing linked while the flag was held; a later swap tells its own
-            }
-        }
-    }
-
-    private void tell(Transition transition) {
-        for (BreakerListener listener : listeners) {
-            try {
-                listener.onStateTransition(transition);
-            } catch (Throwable failure) {
-                listenerFailed(listener, failure);
-            }
-        }
+        listeners.tellInOrder();
     }
 
     private SlidingWindow newWindow() {
-        if (config.getSlidingWindowType() == SlidingWindowType.COUNT_BASED) {
-            return new CountWindow(config.getSlidingWindowSize(), config.getMinimumNumberOfCalls(),
-                    config.getFailureRateThreshold(), config.getSlowCallRateThreshold());
-        }
-        return new TimeWindow(config.getSlidingWindowSize(), config.getMinimumNumberOfCalls(),
-                config.getFailureRateThreshold(), config.getSlowCallRateThreshold(), clock.nanoTime());
+        return SlidingWindow.of(config, clock);
     }
 
     // ---------------------------------------------------------------- observation
@@ -822,245 +754,16 @@ public final class CircuitBreaker {
 
     /** Adds a listener (copy-on-write: never on the call path). */
     public void addListener(BreakerListener listener) {
-        Objects.requireNonNull(listener, "listener");
-        while (true) {
-            BreakerListener[] current = listeners;
-            BreakerListener[] next = Arrays.copyOf(current, current.length + 1);
-            next[current.length] = listener;
-            if (LISTENERS.compareAndSet(this, current, next)) {
-                updateListenersWantDurations();
-                return;
-            }
-        }
+        listeners.add(listener);
     }
 
     /** Removes a listener added before; does nothing if it is not there. */
     public void removeListener(BreakerListener listener) {
-        while (true) {
-            BreakerListener[] current = listeners;
-            int index = Arrays.asList(current).indexOf(listener);
-            if (index < 0) {
-                return;
-            }
-            BreakerListener[] next = new BreakerListener[current.length - 1];
-            System.arraycopy(current, 0, next, 0, index);
-            System.arraycopy(current, index + 1, next, index, next.length - index);
-            if (LISTENERS.compareAndSet(this, current, next.length == 0 ? NO_LISTENERS : next)) {
-                updateListenersWantDurations();
-                return;
-            }
-        }
-    }
-
-    /**
-     * Derives the timing flag from the listeners. Concurrent changes may write it out of order, so a
-     * writer checks afterwards that the array it read is still the current one, and derives again if
-     * not: once every add or remove has returned, the flag matches the listeners.
-     */
-    private void updateListenersWantDurations() {
-        while (true) {
-            BreakerListener[] current = listeners;
-            boolean wanted = false;
-            for (BreakerListener listener : current) {
-                wanted |= listener.wantsCallDurations();
-            }
-            listenersWantDurations = wanted;
-            if (listeners == current) {
-                return;
-            }
-        }
-    }
-
-    private void notifyCall(CallOutcome outcome, long durationNanos) {
-        BreakerListener[] snapshot = listeners;
-        for (BreakerListener listener : snapshot) {
-            try {
-                listener.onCallRecorded(this, outcome, durationNanos);
-            } catch (Throwable failure) {
-                listenerFailed(listener, failure);
-            }
-        }
-    }
-
-    private void listenerFailed(BreakerListener listener, Throwable failure) {
-        if (failure instanceof VirtualMachineError) {
-            throw (VirtualMachineError) failure;
-        }
-        LOGGER.log(System.Logger.Level.WARNING, "Listener " + listener + " of circuit breaker '" + name
-                + "' threw; the breaker carries on", failure);
+        listeners.remove(listener);
     }
 
     @Override
     public String toString() {
         return "CircuitBreaker{name=" + name + ", state=" + phase.state + "}";
-    }
-
-    /**
-     * One state of the breaker, replaced whole on every transition: one episode. Half-open
-     * bookkeeping is mutable and lives here so that a new HALF_OPEN episode starts from zero without
-     * a reset race.
-     */
-    static final class Phase {
-
-        /** The low bits of a permit: the probe generation within a HALF_OPEN episode. */
-        private static final int GENERATION_BITS = 32;
-        private static final long EPISODE_MASK = -1L << GENERATION_BITS;
-        /**
-         * Episode numbers, shared by every breaker of the JVM (only a transition takes one). The
-         * first is 1, so no permit is ever {@link #NO_PERMIT}.
-         */
-        private static final AtomicLong EPISODES = new AtomicLong(1L);
-        private static final VarHandle PROBES;
-
-        static {
-            try {
-                PROBES = MethodHandles.lookup().findVarHandle(Phase.class, "probes", Probes.class);
-            } catch (ReflectiveOperationException e) {
-                throw new ExceptionInInitializerError(e);
-            }
-        }
-
-        final State state;
-        final boolean permitsAll;
-        final boolean records;
-        /** This episode's number, in the high bits of a long: a CLOSED or FORCED_CLOSED permit. */
-        final long episode;
-        /** CLOSED, FORCED_CLOSED: the live window. Other states: the window that tripped, for display. */
-        final SlidingWindow window;
-        final long openedAtNanos;
-        final long probeAtNanos;
-        final long sinceEpochMillis;
-        final long openedAtEpochMillis;
-
-        /** HALF_OPEN only: the probes of this episode, replaced whole by CAS (never on the CLOSED path). */
-        @SuppressWarnings("unused") private volatile Probes probes;
-        /** The phase that replaced this one, linked by whoever swapped it, after the swap; null while current. */
-        volatile Phase successor;
-        /**
-         * What listeners are told of the swap that made this phase current, or null (no listener
-         * then, or a silent swap). Written before {@code successor} is set on the phase replaced.
-         */
-        Transition arrival;
-
-        Phase(State state, SlidingWindow window, long openedAtNanos, long probeAtNanos, long sinceEpochMillis,
-              long openedAtEpochMillis) {
-            this.state = state;
-            this.permitsAll = state.permitsAllCalls();
-            this.records = state.permitsAllCalls();
-            this.episode = EPISODES.getAndIncrement() << GENERATION_BITS;
-            this.window = window;
-            this.openedAtNanos = openedAtNanos;
-            this.probeAtNanos = probeAtNanos;
-            this.sinceEpochMillis = sinceEpochMillis;
-            this.openedAtEpochMillis = openedAtEpochMillis;
-        }
-
-        static Phase closed(State state, SlidingWindow window) {
-            return new Phase(state, window, 0L, 0L, System.currentTimeMillis(), 0L);
-        }
-
-        static Phase open(SlidingWindow window, long openedAtNanos, long probeAtNanos) {
-            long now = System.currentTimeMillis();
-            return new Phase(State.OPEN, window, openedAtNanos, probeAtNanos, now, now);
-        }
-
-        static Phase halfOpen(SlidingWindow window, long openedAtNanos, long openedAtEpochMillis, long leaseDeadline) {
-            return halfOpen(window, openedAtNanos, openedAtEpochMillis, leaseDeadline, false, 0L);
-        }
-
-        /**
-         * A HALF_OPEN phase; {@code fleetLeased}: this instance probes under the fleet's probe lease,
-         * which ends at {@code fleetLeaseEnd} (after that it may not start a probe without asking again).
-         */
-        static Phase halfOpen(SlidingWindow window, long openedAtNanos, long openedAtEpochMillis, long leaseDeadline,
-                              boolean fleetLeased, long fleetLeaseEnd) {
-            Phase phase = new Phase(State.HALF_OPEN, window, openedAtNanos, 0L, System.currentTimeMillis(),
-                    openedAtEpochMillis);
-            // Plain write before publication: the CAS that publishes the phase orders it.
-            PROBES.set(phase, new Probes(0, 0, 0, leaseDeadline, fleetLeased, fleetLeaseEnd));
-            return phase;
-        }
-
-        /** Whether this phase probes under a fleet's lease that has run out at {@code now}. */
-        boolean fleetLeaseOver(long now) {
-            Probes current = (Probes) PROBES.getVolatile(this);
-            return current != null && current.fleetLeased && now - current.fleetLeaseEnd >= 0;
-        }
-
-        /**
-         * Takes a probe permit; when every permit is out and the newest was taken a whole lease ago,
-         * starts a new generation (the silent probes' permits go stale). Returns the permit, or
-         * {@link #NO_PERMIT}. A rejection reads one field and allocates nothing.
-         */
-        long tryTakeProbe(long now, int permitted, long leaseNanos) {
-            while (true) {
-                Probes current = (Probes) PROBES.getVolatile(this);
-                Probes next;
-                if (current.issued < permitted) {
-                    next = new Probes(current.generation, current.issued + 1, current.succeeded, now + leaseNanos,
-                            current.fleetLeased, current.fleetLeaseEnd);
-                } else if (now - current.leaseDeadline < 0) {
-                    return NO_PERMIT;
-                } else {
-                    // Successes already reported keep their permits; every silent one is replaced.
-                    next = new Probes(current.generation + 1, current.succeeded + 1, current.succeeded,
-                            now + leaseNanos, current.fleetLeased, current.fleetLeaseEnd);
-                }
-                // One CAS over the whole record: the count, the generation and the lease move together.
-                if (PROBES.compareAndSet(this, current, next)) {
-                    return episode | (next.generation & ~EPISODE_MASK);
-                }
-            }
-        }
-
-        /** Whether {@code permit} belongs to a probe of this episode's current generation. */
-        boolean isCurrentProbe(long permit) {
-            Probes current = (Probes) PROBES.getVolatile(this);
-            return (permit & EPISODE_MASK) == episode && current != null
-                    && (int) permit == current.generation;
-        }
-
-        /** Gives a probe permit back (ignored or cancelled probe) if it is a current one. */
-        void returnProbe(long permit) {
-            while (true) {
-                Probes current = (Probes) PROBES.getVolatile(this);
-                if ((permit & EPISODE_MASK) != episode || current == null || (int) permit != current.generation
-                        || current.issued <= current.succeeded) {
-                    return;
-                }
-                Probes next = new Probes(current.generation, current.issued - 1, current.succeeded,
-                        current.leaseDeadline, current.fleetLeased, current.fleetLeaseEnd);
-                if (PROBES.compareAndSet(this, current, next)) {
-                    return;
-                }
-            }
-        }
-
-        /**
-         * Counts a successful probe of the current generation; returns the successes so far, or 0 if
-         * the permit went stale meanwhile.
-         */
-        int probeSucceeded(long permit) {
-            while (true) {
-                Probes current = (Probes) PROBES.getVolatile(this);
-                if ((int) permit != current.generation) {
-                    return 0;
-                }
-                Probes next = new Probes(current.generation, current.issued, current.succeeded + 1,
-                        current.leaseDeadline, current.fleetLeased, current.fleetLeaseEnd);
-                if (PROBES.compareAndSet(this, current, next)) {
-                    return next.succeeded;
-                }
-            }
-        }
-    }
-
-    /**
-     * The probes of one HALF_OPEN episode: permits handed out in the current generation (successes
-     * included), successes reported, when the newest permit's lease ends, and for a shared breaker
-     * probing under the fleet's lease, when that lease ends.
-     */
-    private record Probes(int generation, int issued, int succeeded, long leaseDeadline, boolean fleetLeased,
-                          long fleetLeaseEnd) {
     }
 }

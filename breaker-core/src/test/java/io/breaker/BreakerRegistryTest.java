@@ -1,5 +1,6 @@
 package io.breaker;
 
+import io.breaker.spi.Integration;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -31,7 +32,7 @@ class BreakerRegistryTest {
 
         assertThat(registry.breaker("inventory")).isSameAs(first);
         assertThat(registry.breaker("inventory", payments)).isSameAs(first);
-        assertThat(first.getClock()).isSameAs(clock);
+        assertThat(Integration.clock(first)).isSameAs(clock);
     }
 
     @Test

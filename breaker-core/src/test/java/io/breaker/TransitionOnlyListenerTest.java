@@ -1,5 +1,6 @@
 package io.breaker;
 
+import io.breaker.spi.Integration;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -32,7 +33,7 @@ class TransitionOnlyListenerTest {
         breaker.forceOpen();
 
         assertThat(clock.reads()).isZero();
-        assertThat(breaker.isTimingCalls()).isFalse();
+        assertThat(Integration.isTimingCalls(breaker)).isFalse();
         assertThat(seen).extracting(Transition::to).containsExactly(State.FORCED_OPEN);
     }
 
@@ -50,13 +51,13 @@ class TransitionOnlyListenerTest {
         breaker.execute(() -> clock.advanceMillis(7));
 
         assertThat(durations).containsExactly(7_000_000L);
-        assertThat(breaker.isTimingCalls()).isTrue();
+        assertThat(Integration.isTimingCalls(breaker)).isTrue();
 
         breaker.removeListener(timing);
         long readsBefore = clock.reads();
         breaker.execute(() -> "ok");
 
-        assertThat(breaker.isTimingCalls()).isFalse();
+        assertThat(Integration.isTimingCalls(breaker)).isFalse();
         assertThat(clock.reads()).isEqualTo(readsBefore);
     }
 }

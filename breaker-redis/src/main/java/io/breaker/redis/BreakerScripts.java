@@ -1,5 +1,6 @@
 package io.breaker.redis;
 
+import io.breaker.spi.OutcomeBits;
 import org.springframework.data.redis.core.script.DefaultRedisScript;
 import org.springframework.data.redis.core.script.RedisScript;
 
@@ -9,7 +10,11 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
-/** The Lua scripts, one per shared transition, loaded once from the classpath (common.lua first). */
+/**
+ * The Lua scripts, one per shared transition, loaded once from the classpath: each one is the
+ * outcome bits of {@link OutcomeBits} (the same values the in-memory windows record), then
+ * common.lua, then the script.
+ */
 final class BreakerScripts {
 
     private static final String FOLDER = "/io/breaker/redis/lua/";
@@ -22,13 +27,19 @@ final class BreakerScripts {
     final RedisScript<List> seed;
 
     BreakerScripts() {
-        String common = read("common.lua");
+        String common = outcomeBits() + read("common.lua");
         report = script(common, "report.lua");
         acquireProbe = script(common, "acquire-probe.lua");
         probeFailed = script(common, "probe-failed.lua");
         close = script(common, "close.lua");
         force = script(common, "force.lua");
         seed = script(common, "seed.lua");
+    }
+
+    /** The Lua definition of the outcome bits, taken from the Java one. */
+    static String outcomeBits() {
+        return "local CALL, FAILED, SLOW = " + OutcomeBits.CALL + ", " + OutcomeBits.FAILED + ", " + OutcomeBits.SLOW
+                + "\n";
     }
 
     private static RedisScript<List> script(String common, String file) {

@@ -3,11 +3,12 @@ package io.breaker.redis;
 import io.breaker.BreakerConfig;
 import io.breaker.CallOutcome;
 import io.breaker.NanoClock;
-import io.breaker.SharedState;
-import io.breaker.SharedVerdict;
 import io.breaker.SlidingWindowType;
 import io.breaker.State;
 import io.breaker.TransitionCause;
+import io.breaker.spi.OutcomeBits;
+import io.breaker.spi.SharedState;
+import io.breaker.spi.SharedVerdict;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.springframework.data.redis.core.script.RedisScript;
@@ -120,11 +121,6 @@ final class RedisSharedState implements SharedState {
         };
     }
 
-    @Override
-    public void connect(Consumer<SharedVerdict> adopter) {
-        connect(adopter, NanoClock.system());
-    }
-
     /** Connects, then syncs once at once: a new breaker learns the fleet's state without waiting for a call. */
     @Override
     public void connect(Consumer<SharedVerdict> adopter, NanoClock clock) {
@@ -161,12 +157,7 @@ final class RedisSharedState implements SharedState {
 
     @Override
     public SharedVerdict recordFailure(CallOutcome outcome) {
-        int bits = switch (outcome) {
-            case FAILURE -> 3;
-            case SLOW_SUCCESS -> 5;
-            case SLOW_FAILURE -> 7;
-            default -> 0;
-        };
+        int bits = outcome == CallOutcome.SUCCESS ? 0 : OutcomeBits.of(outcome); // 0: nothing to report
         if (bits == 0 || !store.isAvailable()) {
             return store.isAvailable() ? null : store.unavailable();
         }

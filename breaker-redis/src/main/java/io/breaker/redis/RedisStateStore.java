@@ -1,11 +1,11 @@
 package io.breaker.redis;
 
 import io.breaker.BreakerConfig;
-import io.breaker.SharedState;
-import io.breaker.SharedVerdict;
 import io.breaker.State;
-import io.breaker.StateStore;
 import io.breaker.TransitionCause;
+import io.breaker.spi.SharedState;
+import io.breaker.spi.SharedVerdict;
+import io.breaker.spi.StateStore;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -144,11 +144,6 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
     /** Outages since the store was created: episodes during which each instance acted on its own. */
     public long getOutageCount() {
         return health.outages();
-    }
-
-    /** This instance's id in the fleet (the owner of the probe leases it wins). */
-    public String getInstanceId() {
-        return instanceId;
     }
 
     /** The store's settings. */

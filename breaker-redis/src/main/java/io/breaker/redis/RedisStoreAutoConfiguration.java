@@ -1,7 +1,7 @@
 package io.breaker.redis;
 
 import io.breaker.BreakerRegistry;
-import io.breaker.StateStore;
+import io.breaker.spi.StateStore;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;

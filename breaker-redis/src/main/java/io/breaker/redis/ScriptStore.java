@@ -1,6 +1,6 @@
 package io.breaker.redis;
 
-import io.breaker.SharedVerdict;
+import io.breaker.spi.SharedVerdict;
 import org.springframework.data.redis.core.script.RedisScript;
 
 import java.util.List;

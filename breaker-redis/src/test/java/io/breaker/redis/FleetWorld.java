@@ -4,10 +4,10 @@ import io.breaker.BreakerConfig;
 import io.breaker.CallOutcome;
 import io.breaker.CircuitBreaker;
 import io.breaker.NanoClock;
-import io.breaker.SharedState;
-import io.breaker.SharedVerdict;
 import io.breaker.SlidingWindowType;
 import io.breaker.State;
+import io.breaker.spi.SharedState;
+import io.breaker.spi.SharedVerdict;
 import org.springframework.data.redis.core.script.RedisScript;
 
 import java.io.IOException;
@@ -324,11 +324,6 @@ final class FleetWorld {
         private SharedVerdict seen(SharedVerdict verdict) {
             adopted(in, verdict);
             return verdict;
-        }
-
-        @Override
-        public void connect(Consumer<SharedVerdict> adopter) {
-            throw new IllegalStateException("the breaker connects with its clock");
         }
 
         @Override
@@ -1058,17 +1053,17 @@ final class FleetWorld {
             "io.breaker.redis.RedisSharedState$Position", List.of("incarnation", "epoch", "seq"),
             "io.breaker.redis.RedisSharedState$OperatorChange", List.of("target", "atMillis"),
             "io.breaker.CircuitBreaker", List.of("phase"),
-            "io.breaker.CircuitBreaker$Phase", List.of("state", "episode (whether the call in flight holds a current permit)",
+            "io.breaker.Phase", List.of("state", "episode (whether the call in flight holds a current permit)",
                     "probeAtNanos", "probes"),
-            "io.breaker.CircuitBreaker$Probes", List.of("generation", "issued", "succeeded", "leaseDeadline",
+            "io.breaker.Phase$Probes", List.of("generation", "issued", "succeeded", "leaseDeadline",
                     "fleetLeased", "fleetLeaseEnd (as time left)"));
     static final Map<String, List<String>> NOT_FINGERPRINTED = Map.of(
             "io.breaker.redis.RedisSharedState", List.of("store", "scripts", "name", "keys", "common", "leaseNanos (a setting)", "clock", "adopter",
                     "nextRefreshAt (refreshes are steps of their own in the model)"),
-            "io.breaker.CircuitBreaker", List.of("name", "config", "clock", "waitNanos", "leaseNanos", "slowNanos",
-                    "windowNeedsClock", "shared", "rejectedCalls", "listeners", "listenersWantDurations",
-                    "lastFailureType", "telling (listener bookkeeping)", "told (listener bookkeeping)"),
-            "io.breaker.CircuitBreaker$Phase", List.of("permitsAll (follows state)", "records (follows state)",
+            "io.breaker.CircuitBreaker", List.of("name", "config", "clock", "wallClock (dates phases only)",
+                    "waitNanos", "leaseNanos", "slowNanos", "windowNeedsClock", "shared", "rejectedCalls", "listeners (listener bookkeeping)",
+                    "lastFailureType"),
+            "io.breaker.Phase", List.of("permitsAll (follows state)", "records (follows state)",
                     "window (the local window decides only while Redis is unavailable: never in the model)",
                     "openedAtNanos", "sinceEpochMillis", "openedAtEpochMillis",
                     "successor (listener bookkeeping)", "arrival (listener bookkeeping)"));

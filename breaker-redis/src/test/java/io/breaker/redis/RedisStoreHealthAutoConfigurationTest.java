@@ -1,6 +1,6 @@
 package io.breaker.redis;
 
-import io.breaker.StateStore;
+import io.breaker.spi.StateStore;
 import io.breaker.spring.autoconfigure.BreakerAutoConfiguration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;

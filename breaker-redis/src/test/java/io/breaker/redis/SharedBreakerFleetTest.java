@@ -3,10 +3,10 @@ package io.breaker.redis;
 import io.breaker.BreakerConfig;
 import io.breaker.CallOutcome;
 import io.breaker.CircuitBreaker;
-import io.breaker.SharedState;
-import io.breaker.SharedVerdict;
 import io.breaker.SlidingWindowType;
 import io.breaker.State;
+import io.breaker.spi.SharedState;
+import io.breaker.spi.SharedVerdict;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 

@@ -4,12 +4,13 @@ import io.breaker.BreakerConfig;
 import io.breaker.BreakerListener;
 import io.breaker.CallOutcome;
 import io.breaker.CircuitBreaker;
-import io.breaker.SharedState;
-import io.breaker.SharedVerdict;
+import io.breaker.NanoClock;
 import io.breaker.SlidingWindowType;
 import io.breaker.State;
 import io.breaker.Transition;
 import io.breaker.TransitionCause;
+import io.breaker.spi.SharedState;
+import io.breaker.spi.SharedVerdict;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -237,7 +238,7 @@ class SharedStateSeamTest {
         int closeRequests;
 
         @Override
-        public void connect(Consumer<SharedVerdict> adopter) {
+        public void connect(Consumer<SharedVerdict> adopter, NanoClock clock) {
             this.adopter = adopter;
         }
 

@@ -5,6 +5,8 @@
 -- ARGV[1] instance id, [2] window type C|T, [3] window size, [4] minimum calls, [5] failure-rate
 -- threshold, [6] slow-call-rate threshold, [7] wait in OPEN (ms), [8] probe lease (ms),
 -- [9] key expiry (ms, cleanup only), [10..] the script's own arguments.
+-- CALL, FAILED and SLOW, the bits of an outcome, are not defined here: BreakerScripts puts their
+-- definition from io.breaker.spi.OutcomeBits in front of this file, so Java and Lua cannot differ.
 --
 -- Time is Redis's own clock, so instances with skewed clocks agree; state is decided by comparing
 -- timestamps, and a key's expiry is only cleanup.
@@ -24,7 +26,6 @@ local SLOWRATE = tonumber(ARGV[6])
 local WAIT = tonumber(ARGV[7])
 local LEASE = tonumber(ARGV[8])
 local EXPIRY = tonumber(ARGV[9])
-local CALL, FAILED, SLOW = 1, 2, 4
 
 local clock = redis.call('TIME')
 local NOW = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)

@@ -6,8 +6,8 @@ import io.breaker.BreakerRegistry;
 import io.breaker.CircuitBreaker;
 import io.breaker.State;
 import io.breaker.Transition;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 
 import java.time.Clock;
 import java.time.Instant;
@@ -28,7 +28,7 @@ public final class BreakerOperations {
     /** The logger operator changes go to. */
     public static final String LOGGER_NAME = "io.breaker.operator";
 
-    private static final Logger LOGGER = LoggerFactory.getLogger(LOGGER_NAME);
+    private static final Log LOGGER = LogFactory.getLog(LOGGER_NAME);
 
     private final BreakerRegistry registry;
     private final BreakerTransitionHistory history;
@@ -100,8 +100,8 @@ public final class BreakerOperations {
                 before = breaker.getState();
                 after = before;
             }
-            LOGGER.warn("breaker={} requested={} from={} to={} changed={} principal={}", name, target.get(), before,
-                    after, changed, principal == null ? "none" : principal);
+            LOGGER.warn("breaker=" + name + " requested=" + target.get() + " from=" + before + " to=" + after
+                    + " changed=" + changed + " principal=" + (principal == null ? "none" : principal));
             return new ChangeResult.Applied(new StateChangeDescriptor(name, target.get(), before, after, changed,
                     principal));
         }

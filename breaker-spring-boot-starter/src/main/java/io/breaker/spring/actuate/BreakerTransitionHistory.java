@@ -1,9 +1,9 @@
 package io.breaker.spring.actuate;
 
-import io.breaker.BreakerListener;
 import io.breaker.BreakerRegistry;
 import io.breaker.CircuitBreaker;
 import io.breaker.Transition;
+import io.breaker.TransitionListener;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * Keeps the last few transitions of every breaker of a registry (existing and future ones), for the
  * {@code breakers} endpoint. Each breaker gets a small lock-free ring, written only on a transition.
  */
-public final class BreakerTransitionHistory {
+public final class BreakerTransitionHistory implements TransitionListener {
 
     /** Transitions kept per breaker unless told otherwise. */
     public static final int DEFAULT_SIZE = 10;
@@ -34,14 +34,18 @@ public final class BreakerTransitionHistory {
     /** A history of the last {@code size} transitions of every breaker of {@code registry}, now and later. */
     public static BreakerTransitionHistory bind(BreakerRegistry registry, int size) {
         BreakerTransitionHistory history = new BreakerTransitionHistory(size);
-        registry.onBreakerCreated(history::track);
+        registry.addTransitionListener(history);
         return history;
     }
 
-    private void track(CircuitBreaker breaker) {
-        Ring ring = new Ring(size);
-        rings.put(breaker.getName(), ring);
-        breaker.addListener(ring);
+    @Override
+    public void onTransition(CircuitBreaker breaker, Transition transition) {
+        rings.computeIfAbsent(breaker.getName(), name -> new Ring(size)).add(transition);
+    }
+
+    @Override
+    public String toString() {
+        return "BreakerTransitionHistory";
     }
 
     /** The last transitions of the named breaker, newest first; empty for an unknown name. */
@@ -56,7 +60,7 @@ public final class BreakerTransitionHistory {
      * transition being written, or (on a full ring) see it in place of the oldest: acceptable for
      * a display, and no caller ever waits.
      */
-    private static final class Ring implements BreakerListener {
+    private static final class Ring {
 
         private final AtomicReferenceArray<TransitionDescriptor> slots;
         private final AtomicLong written = new AtomicLong();
@@ -65,8 +69,7 @@ public final class BreakerTransitionHistory {
             this.slots = new AtomicReferenceArray<>(size);
         }
 
-        @Override
-        public void onStateTransition(Transition transition) {
+        void add(Transition transition) {
             long index = written.getAndIncrement();
             slots.set((int) (index % slots.length()), TransitionDescriptor.of(transition));
         }
@@ -82,17 +85,6 @@ public final class BreakerTransitionHistory {
                 }
             }
             return List.copyOf(result);
-        }
-
-        /** Watches transitions only: its presence must not make the breaker time every call. */
-        @Override
-        public boolean wantsCallDurations() {
-            return false;
-        }
-
-        @Override
-        public String toString() {
-            return "BreakerTransitionHistory";
         }
     }
 }

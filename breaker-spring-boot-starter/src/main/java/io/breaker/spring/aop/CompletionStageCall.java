@@ -1,6 +1,7 @@
 package io.breaker.spring.aop;
 
 import io.breaker.CircuitBreaker;
+import io.breaker.spi.Integration;
 import org.aopalliance.intercept.MethodInvocation;
 
 import java.util.concurrent.CancellationException;
@@ -26,7 +27,7 @@ final class CompletionStageCall extends ProtectedCall {
         long permit = breaker.tryAcquirePermit();
         if (permit == CircuitBreaker.NO_PERMIT) {
             if (rejectionFallback == null) {
-                return CompletableFuture.failedFuture(breaker.newRejection());
+                return CompletableFuture.failedFuture(Integration.newRejection(breaker));
             }
             try {
                 return rejected(target, arguments);

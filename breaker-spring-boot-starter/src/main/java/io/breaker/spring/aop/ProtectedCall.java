@@ -3,6 +3,7 @@ package io.breaker.spring.aop;
 import io.breaker.CircuitBreaker;
 import io.breaker.CircuitOpenException;
 import io.breaker.NanoClock;
+import io.breaker.spi.Integration;
 import org.aopalliance.intercept.MethodInvocation;
 
 import java.lang.reflect.Method;
@@ -30,7 +31,7 @@ abstract class ProtectedCall {
     /** @param breaker {@code null} only for a call that does not go through a breaker */
     ProtectedCall(CircuitBreaker breaker, Fallback fallback) {
         this.breaker = breaker;
-        this.clock = breaker == null ? null : breaker.getClock();
+        this.clock = breaker == null ? null : Integration.clock(breaker);
         this.slowNanos = breaker == null || !breaker.getConfig().isSlowCallDetectionEnabled() ? Long.MAX_VALUE
                 : breaker.getConfig().getSlowCallDurationThreshold().toNanos();
         this.fallback = fallback;
@@ -42,7 +43,7 @@ abstract class ProtectedCall {
     abstract Object invoke(MethodInvocation invocation) throws Throwable;
 
     final long start() {
-        return breaker.isTimingCalls() ? clock.nanoTime() : NOT_TIMED;
+        return Integration.isTimingCalls(breaker) ? clock.nanoTime() : NOT_TIMED;
     }
 
     final long elapsed(long start) {
@@ -52,9 +53,10 @@ abstract class ProtectedCall {
     /** The fallback's answer to a rejection; throws the rejection when there is no fallback for it. */
     final Object rejected(Object target, Object[] arguments) throws Throwable {
         if (rejectionFallback == null) {
-            throw breaker.newRejection();
+            throw Integration.newRejection(breaker);
         }
-        return rejectionFallbackTakesException ? fallback.invoke(target, arguments, breaker.newRejection())
+        return rejectionFallbackTakesException
+                ? fallback.invoke(target, arguments, Integration.newRejection(breaker))
                 : fallback.invokeWithoutException(target, arguments);
     }
 

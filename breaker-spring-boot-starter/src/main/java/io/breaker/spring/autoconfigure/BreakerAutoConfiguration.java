@@ -2,7 +2,7 @@ package io.breaker.spring.autoconfigure;
 
 import io.breaker.BreakerRegistry;
 import io.breaker.NanoClock;
-import io.breaker.StateStore;
+import io.breaker.spi.StateStore;
 import io.breaker.spring.aop.CircuitProtectedAdvisor;
 import io.breaker.spring.aop.CircuitProtectedValidator;
 import io.breaker.spring.aop.ProtectedMethods;
@@ -23,6 +23,8 @@ import org.springframework.context.annotation.ImportBeanDefinitionRegistrar;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotationMetadata;
+
+import java.time.Clock;
 
 /**
  * Breakers from {@code breakers.*} properties in one {@link BreakerRegistry}, and the
@@ -47,11 +49,12 @@ public class BreakerAutoConfiguration {
     public BreakerRegistry breakerRegistry(BreakerPropertiesCheck propertiesCheck, BreakerProperties properties,
                                            ObjectProvider<BreakerConfigCustomizer> customizers,
                                            ObjectProvider<BreakerFailurePredicate> failurePredicate,
-                                           ObjectProvider<NanoClock> clock,
+                                           ObjectProvider<NanoClock> clock, ObjectProvider<Clock> wallClock,
                                            ObjectProvider<StateStore> stateStore) {
         return new BreakerRegistryFactory(properties, customizers.orderedStream().toList(),
                 failurePredicate.getIfUnique(), clock.getIfUnique(NanoClock::system),
-                BreakerAutoConfiguration.class.getClassLoader()).withStateStore(stateStore.getIfUnique()).create();
+                BreakerAutoConfiguration.class.getClassLoader()).withStateStore(stateStore.getIfUnique())
+                .withWallClock(wallClock.getIfUnique(Clock::systemUTC)).create();
     }
 
     /** The advice and the start-up check of annotated methods; infrastructure beans, created early. */

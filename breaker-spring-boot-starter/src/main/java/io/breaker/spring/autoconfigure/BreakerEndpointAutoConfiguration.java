@@ -12,8 +12,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-import java.time.Clock;
-
 /**
  * The {@code breakers} actuator endpoint, when Spring Boot Actuator is on the classpath and the
  * endpoint is available (exposed and not disabled).
@@ -36,7 +34,7 @@ public class BreakerEndpointAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean
         public BreakerOperations breakerOperations(BreakerRegistry registry, BreakerTransitionHistory history) {
-            return new BreakerOperations(registry, history, Clock.systemUTC());
+            return new BreakerOperations(registry, history, registry.getWallClock());
         }
 
         @Bean

@@ -6,17 +6,19 @@ import io.breaker.InvalidSettingException;
 import io.breaker.NanoClock;
 import io.breaker.Setting;
 import io.breaker.SlidingWindowType;
-import io.breaker.StateStore;
+import io.breaker.spi.StateStore;
 import io.breaker.spring.BreakerNames;
 import org.springframework.beans.PropertyAccessorFactory;
 import org.springframework.util.ClassUtils;
 
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -34,6 +36,7 @@ public final class BreakerRegistryFactory {
     private final NanoClock clock;
     private final ClassLoader classLoader;
     private StateStore stateStore;
+    private Clock wallClock = Clock.systemUTC();
 
     /**
      * @param failurePredicate may be {@code null}
@@ -51,6 +54,12 @@ public final class BreakerRegistryFactory {
     /** Shares the breakers' states through this store (breaker-redis); {@code null} keeps them in memory. */
     public BreakerRegistryFactory withStateStore(StateStore store) {
         this.stateStore = store;
+        return this;
+    }
+
+    /** Dates the breakers' transitions with this clock instead of the system's (UTC). */
+    public BreakerRegistryFactory withWallClock(Clock wallClock) {
+        this.wallClock = Objects.requireNonNull(wallClock, "wallClock");
         return this;
     }
 
@@ -80,7 +89,7 @@ public final class BreakerRegistryFactory {
             BreakerProperties.Settings instance = properties.getInstances().get(name);
             configs.put(name, build(name, instance != null ? instance : new BreakerProperties.Settings()));
         }
-        BreakerRegistry registry = BreakerRegistry.of(defaults, configs, clock, stateStore);
+        BreakerRegistry registry = BreakerRegistry.of(defaults, configs, clock, wallClock, stateStore);
         names.forEach(registry::breaker);
         return registry;
     }

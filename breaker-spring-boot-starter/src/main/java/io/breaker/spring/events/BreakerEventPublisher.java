@@ -1,8 +1,9 @@
 package io.breaker.spring.events;
 
-import io.breaker.BreakerListener;
 import io.breaker.BreakerRegistry;
+import io.breaker.CircuitBreaker;
 import io.breaker.Transition;
+import io.breaker.TransitionListener;
 import org.springframework.context.ApplicationEventPublisher;
 
 import java.util.Objects;
@@ -12,7 +13,7 @@ import java.util.Objects;
  * {@link BreakerTransitionEvent}. It listens to transitions only; calls and rejections are left to
  * the metrics.
  */
-public final class BreakerEventPublisher implements BreakerListener {
+public final class BreakerEventPublisher implements TransitionListener {
 
     private final ApplicationEventPublisher publisher;
     private final Object source;
@@ -25,19 +26,13 @@ public final class BreakerEventPublisher implements BreakerListener {
     /** Attaches a publisher to every breaker of {@code registry}, now and later. */
     public static BreakerEventPublisher bind(BreakerRegistry registry, ApplicationEventPublisher publisher) {
         BreakerEventPublisher listener = new BreakerEventPublisher(publisher, registry);
-        registry.onBreakerCreated(breaker -> breaker.addListener(listener));
+        registry.addTransitionListener(listener);
         return listener;
     }
 
     @Override
-    public void onStateTransition(Transition transition) {
+    public void onTransition(CircuitBreaker breaker, Transition transition) {
         publisher.publishEvent(new BreakerTransitionEvent(source, transition));
-    }
-
-    /** Watches transitions only: its presence must not make the breaker time every call. */
-    @Override
-    public boolean wantsCallDurations() {
-        return false;
     }
 
     @Override

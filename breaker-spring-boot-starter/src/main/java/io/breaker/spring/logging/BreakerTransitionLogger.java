@@ -1,15 +1,15 @@
 package io.breaker.spring.logging;
 
 import io.breaker.BreakerConfig;
-import io.breaker.BreakerListener;
 import io.breaker.BreakerMetrics;
 import io.breaker.BreakerRegistry;
 import io.breaker.CircuitBreaker;
 import io.breaker.State;
 import io.breaker.Transition;
 import io.breaker.TransitionCause;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import io.breaker.TransitionListener;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 
 import java.util.Locale;
 
@@ -23,20 +23,20 @@ import java.util.Locale;
  * A change to {@code OPEN} or {@code FORCED_OPEN} is a WARN; every other change is an INFO. The
  * line is built only on a transition, never on a call.
  */
-public final class BreakerTransitionLogger implements BreakerListener {
+public final class BreakerTransitionLogger implements TransitionListener {
 
     /** The logger every transition line goes to. */
     public static final String LOGGER_NAME = "io.breaker.transitions";
 
-    private final Logger logger;
+    private final Log logger;
 
-    BreakerTransitionLogger(Logger logger) {
+    BreakerTransitionLogger(Log logger) {
         this.logger = logger;
     }
 
     /** A transition logger writing to {@value #LOGGER_NAME}. */
     public BreakerTransitionLogger() {
-        this(LoggerFactory.getLogger(LOGGER_NAME));
+        this(LogFactory.getLog(LOGGER_NAME));
     }
 
     /** Attaches a logger to every breaker of {@code registry}, now and later. */
@@ -46,30 +46,14 @@ public final class BreakerTransitionLogger implements BreakerListener {
         return listener;
     }
 
-    /** Attaches this logger to every breaker of {@code registry}, now and later. */
+    /** Attaches this logger to every breaker of {@code registry}, now and later (transitions only). */
     public void bindTo(BreakerRegistry registry) {
-        registry.onBreakerCreated(this::bindTo);
+        registry.addTransitionListener(this);
     }
 
-    private void bindTo(CircuitBreaker breaker) {
-        BreakerConfig config = breaker.getConfig();
-        breaker.addListener(new BreakerListener() {
-            @Override
-            public void onStateTransition(Transition transition) {
-                log(transition, config);
-            }
-
-            /** Watches transitions only: its presence must not make the breaker time every call. */
-            @Override
-            public boolean wantsCallDurations() {
-                return false;
-            }
-
-            @Override
-            public String toString() {
-                return "BreakerTransitionLogger";
-            }
-        });
+    @Override
+    public void onTransition(CircuitBreaker breaker, Transition transition) {
+        log(transition, breaker.getConfig());
     }
 
     void log(Transition transition, BreakerConfig config) {
@@ -111,6 +95,6 @@ public final class BreakerTransitionLogger implements BreakerListener {
 
     @Override
     public String toString() {
-        return "BreakerTransitionLogger{logger=" + logger.getName() + "}";
+        return "BreakerTransitionLogger{logger=" + LOGGER_NAME + "}";
     }
 }

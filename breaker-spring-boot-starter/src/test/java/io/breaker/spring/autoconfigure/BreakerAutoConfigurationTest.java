@@ -5,6 +5,7 @@ import io.breaker.BreakerRegistry;
 import io.breaker.CircuitBreaker;
 import io.breaker.NanoClock;
 import io.breaker.SlidingWindowType;
+import io.breaker.spi.Integration;
 import io.breaker.spring.aop.CircuitProtectedAdvisor;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -15,7 +16,10 @@ import org.springframework.core.annotation.Order;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.concurrent.TimeoutException;
 
@@ -195,12 +199,26 @@ class BreakerAutoConfigurationTest {
     }
 
     @Test
+    void datesTransitionsWithTheApplicationsClock() {
+        Instant now = Instant.parse("2031-05-04T10:00:00Z");
+        Clock wallClock = Clock.fixed(now, ZoneOffset.UTC);
+        runner.withBean(Clock.class, () -> wallClock)
+                .run(context -> {
+                    BreakerRegistry registry = context.getBean(BreakerRegistry.class);
+                    CircuitBreaker breaker = registry.breaker("wholesaler");
+                    breaker.forceOpen();
+                    assertThat(registry.getWallClock()).isSameAs(wallClock);
+                    assertThat(breaker.getStateSince()).isEqualTo(now);
+                });
+    }
+
+    @Test
     void usesTheApplicationsNanoClock() {
         NanoClock clock = () -> 42L;
         runner.withPropertyValues("breakers.instances.wholesaler.failure-rate-threshold=25")
                 .withBean(NanoClock.class, () -> clock)
-                .run(context -> assertThat(context.getBean(BreakerRegistry.class).find("wholesaler").orElseThrow()
-                        .getClock()).isSameAs(clock));
+                .run(context -> assertThat(Integration.clock(context.getBean(BreakerRegistry.class)
+                        .find("wholesaler").orElseThrow())).isSameAs(clock));
     }
 
     @Order(1)

@@ -4,6 +4,7 @@ import io.breaker.BreakerConfig;
 import io.breaker.BreakerRegistry;
 import io.breaker.State;
 import io.breaker.TransitionCause;
+import io.breaker.spi.Integration;
 import io.breaker.spring.actuate.BreakerTransitionHistory;
 import io.breaker.spring.autoconfigure.BreakerEventsAutoConfiguration;
 import io.breaker.spring.logging.BreakerTransitionLogger;
@@ -50,7 +51,7 @@ class BreakerEventPublisherTest {
         runner.withBean(BreakerRegistry.class, BreakerRegistry::ofDefaults).run(context -> {
             BreakerRegistry registry = context.getBean(BreakerRegistry.class);
             BreakerTransitionHistory.bind(registry, 10);
-            assertThat(registry.breaker("wholesaler").isTimingCalls()).isFalse();
+            assertThat(Integration.isTimingCalls(registry.breaker("wholesaler"))).isFalse();
         });
     }
 

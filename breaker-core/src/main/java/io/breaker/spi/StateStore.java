@@ -1,4 +1,7 @@
-package io.breaker;
+package io.breaker.spi;
+
+import io.breaker.BreakerConfig;
+import io.breaker.BreakerRegistry;
 
 /**
  * Where breakers keep a state shared by several instances of an application. The default is no

@@ -1,10 +1,13 @@
-package io.breaker.internal;
+package io.breaker;
+
+import static io.breaker.spi.OutcomeBits.FAILED;
+import static io.breaker.spi.OutcomeBits.SLOW;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
- * The calls of the last N seconds, in one-second buckets. Internal: not part of the public API.
+ * The calls of the last N seconds, in one-second buckets. Package-private: not part of the API.
  *
  * <p>Each bucket holds a call count and a packed "bad" count (failed in the high 32 bits, slow in the
  * low 32, both signed); the window keeps the same two sums over all buckets, so evaluating costs two
@@ -32,7 +35,7 @@ import java.lang.invoke.VarHandle;
  * </ul>
  * In every case the sums stay consistent with the buckets: a call is never counted twice.
  */
-public final class TimeWindow extends SlidingWindow {
+final class TimeWindow extends SlidingWindow {
 
     private static final VarHandle HEAD;
     private static final VarHandle TOTAL_CALLS;
@@ -87,7 +90,7 @@ public final class TimeWindow extends SlidingWindow {
      * @param slowCallRateThreshold slow-call rate, in percent, that trips
      * @param nowNanos              the clock's reading now: second 0 of the window starts here
      */
-    public TimeWindow(int seconds, int minimumNumberOfCalls, float failureRateThreshold,
+    TimeWindow(int seconds, int minimumNumberOfCalls, float failureRateThreshold,
                       float slowCallRateThreshold, long nowNanos) {
         super(minimumNumberOfCalls, failureRateThreshold, slowCallRateThreshold);
         this.origin = nowNanos;
@@ -97,7 +100,7 @@ public final class TimeWindow extends SlidingWindow {
     }
 
     @Override
-    public boolean record(int outcome, long nowNanos) {
+    boolean record(int outcome, long nowNanos) {
         long second = advance(nowNanos);
         if (second <= (long) HEAD.getVolatile(this) - seconds) {
             return false; // recorded so late that its second has left the window
@@ -123,7 +126,7 @@ public final class TimeWindow extends SlidingWindow {
     }
 
     @Override
-    public int evaluate(long nowNanos) {
+    int evaluate(long nowNanos) {
         advance(nowNanos);
         // As totals(), without its array: this runs on the call path.
         for (int attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
@@ -142,7 +145,7 @@ public final class TimeWindow extends SlidingWindow {
     }
 
     @Override
-    public int[] counts(long nowNanos) {
+    int[] counts(long nowNanos) {
         advance(nowNanos);
         long[] totals = totals();
         long total = totals[0];
@@ -174,11 +177,6 @@ public final class TimeWindow extends SlidingWindow {
         calls = (long) TOTAL_CALLS.getVolatile(this);
         bad = (long) TOTAL_BAD.getVolatile(this);
         return new long[] {calls, Math.min(failed(bad), calls) << 32 | Math.max(0, Math.min(slow(bad), calls))};
-    }
-
-    @Override
-    public boolean needsClock() {
-        return true;
     }
 
     /** Moves the head to the current second, then drains the seconds that left the window; returns the current second. */

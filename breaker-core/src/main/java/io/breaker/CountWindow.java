@@ -1,10 +1,10 @@
-package io.breaker.internal;
+package io.breaker;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
- * The last N calls, in a ring of one byte per call. Internal: not part of the public API.
+ * The last N calls, in a ring of one byte per call. Package-private: not part of the API.
  *
  * <p>A record takes a ticket from {@code cursor} ({@code getAndAdd}), swaps its outcome into the
  * ticket's slot ({@code getAndSet}, so every outcome that leaves the ring is seen by exactly one
@@ -16,7 +16,7 @@ import java.lang.invoke.VarHandle;
  * slot's removal applied before its arrival by another thread); decoding sign-extends each field,
  * which is exact while each true count is below 2^20, hence {@link io.breaker.BreakerConfig#MAX_COUNT_WINDOW}.
  */
-public final class CountWindow extends SlidingWindow {
+final class CountWindow extends SlidingWindow {
 
     private static final VarHandle CURSOR;
     private static final VarHandle COUNTS;
@@ -56,13 +56,13 @@ public final class CountWindow extends SlidingWindow {
      * @param failureRateThreshold  failure rate, in percent, that trips
      * @param slowCallRateThreshold slow-call rate, in percent, that trips
      */
-    public CountWindow(int size, int minimumNumberOfCalls, float failureRateThreshold, float slowCallRateThreshold) {
+    CountWindow(int size, int minimumNumberOfCalls, float failureRateThreshold, float slowCallRateThreshold) {
         super(minimumNumberOfCalls, failureRateThreshold, slowCallRateThreshold);
         this.slots = new byte[size];
     }
 
     @Override
-    public boolean record(int outcome, long nowNanos) {
+    boolean record(int outcome, long nowNanos) {
         int ticket = (int) CURSOR.getAndAdd(this, 1);
         // Masking the sign makes the ring skip once every 2^31 calls; the counts stay exact.
         int index = (ticket & Integer.MAX_VALUE) % slots.length;
@@ -81,21 +81,16 @@ public final class CountWindow extends SlidingWindow {
     }
 
     @Override
-    public int evaluate(long nowNanos) {
+    int evaluate(long nowNanos) {
         long packed = (long) COUNTS.getVolatile(this);
         int calls = field(packed, 0);
         return verdict(calls, field(packed, 1), field(packed, 2));
     }
 
     @Override
-    public int[] counts(long nowNanos) {
+    int[] counts(long nowNanos) {
         long packed = (long) COUNTS.getVolatile(this);
         return new int[] {Math.max(0, field(packed, 0)), Math.max(0, field(packed, 1)), Math.max(0, field(packed, 2))};
-    }
-
-    @Override
-    public boolean needsClock() {
-        return false;
     }
 
     /** Decodes field {@code n} (0 = calls, 1 = failed, 2 = slow) of a packed value, sign-extended. */

@@ -1,4 +1,8 @@
-package io.breaker;
+package io.breaker.spi;
+
+import io.breaker.CallOutcome;
+import io.breaker.NanoClock;
+import io.breaker.State;
 
 import java.util.function.Consumer;
 
@@ -32,16 +36,10 @@ public interface SharedState {
      * Called once, right after the breaker is built: the store calls {@code adopter} whenever it
      * learns the fleet's state on its own (for example when its cache is refreshed); the breaker then
      * moves its local state to match, reporting the transition to its listeners as usual.
+     *
+     * @param clock the breaker's clock (the one its tests move); a store times its refreshes with it
      */
-    void connect(Consumer<SharedVerdict> adopter);
-
-    /**
-     * Like {@link #connect(Consumer)}, also giving the breaker's clock (the one its tests move); the
-     * breaker calls this one. By default the clock is not used.
-     */
-    default void connect(Consumer<SharedVerdict> adopter, NanoClock clock) {
-        connect(adopter);
-    }
+    void connect(Consumer<SharedVerdict> adopter, NanoClock clock);
 
     /**
      * A call succeeded in CLOSED. On the call path: count it; a store may start a refresh here (see

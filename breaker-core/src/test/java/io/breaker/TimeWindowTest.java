@@ -1,5 +1,6 @@
-package io.breaker.internal;
+package io.breaker;
 
+import io.breaker.spi.OutcomeBits;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -8,14 +9,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 class TimeWindowTest {
 
     private static final long SECOND = 1_000_000_000L;
-    private static final int FAILED_CALL = SlidingWindow.CALL | SlidingWindow.FAILED;
+    private static final int FAILED_CALL = OutcomeBits.CALL | OutcomeBits.FAILED;
 
     private final TimeWindow window = new TimeWindow(5, 1, 50, 100, 0L);
 
     @Test
     void keepsEachSecondForExactlyTheWindowsLength() {
         for (int second = 0; second < 5; second++) {
-            window.record(SlidingWindow.CALL, second * SECOND);
+            window.record(OutcomeBits.CALL, second * SECOND);
         }
         assertThat(window.counts(4 * SECOND + SECOND - 1)).containsExactly(5, 0, 0);
 
@@ -29,7 +30,7 @@ class TimeWindowTest {
         window.record(FAILED_CALL, 3 * SECOND);
 
         assertThat(window.counts(1_000 * SECOND)).containsExactly(0, 0, 0);
-        window.record(SlidingWindow.CALL, 1_000 * SECOND);
+        window.record(OutcomeBits.CALL, 1_000 * SECOND);
         assertThat(window.counts(1_000 * SECOND)).containsExactly(1, 0, 0);
         assertThat(window.counts(1_004 * SECOND)).containsExactly(1, 0, 0);
         assertThat(window.counts(1_005 * SECOND)).containsExactly(0, 0, 0);
@@ -37,7 +38,7 @@ class TimeWindowTest {
 
     @Test
     void callRecordedAfterItsSecondLeftTheWindowIsNotCounted() {
-        window.record(SlidingWindow.CALL, 10 * SECOND);
+        window.record(OutcomeBits.CALL, 10 * SECOND);
 
         boolean changed = window.record(FAILED_CALL, 5 * SECOND); // a thread that read the clock long ago
 
@@ -48,7 +49,7 @@ class TimeWindowTest {
 
     @Test
     void lateCallWhoseSecondIsStillInTheWindowCountsInItsOwnSecond() {
-        window.record(SlidingWindow.CALL, 10 * SECOND);
+        window.record(OutcomeBits.CALL, 10 * SECOND);
 
         window.record(FAILED_CALL, 7 * SECOND);
 
@@ -58,7 +59,7 @@ class TimeWindowTest {
 
     @Test
     void verdictNamesTheRateThatReachedItsThreshold() {
-        window.record(SlidingWindow.CALL, 0L);
+        window.record(OutcomeBits.CALL, 0L);
         assertThat(window.evaluate(0L)).isEqualTo(SlidingWindow.BELOW_THRESHOLDS);
         window.record(FAILED_CALL, 0L);
         assertThat(window.evaluate(0L)).isEqualTo(SlidingWindow.FAILURE_RATE_REACHED);
@@ -90,7 +91,7 @@ class TimeWindowTest {
                 }
                 now.set((second + 1) * SECOND);
                 for (int i = 0; i < 20; i++) {
-                    oneSecond.record(SlidingWindow.CALL, (second + 1) * SECOND);
+                    oneSecond.record(OutcomeBits.CALL, (second + 1) * SECOND);
                 }
             }
         } finally {

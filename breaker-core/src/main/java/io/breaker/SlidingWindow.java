@@ -1,33 +1,38 @@
-package io.breaker.internal;
+package io.breaker;
+
+import io.breaker.spi.OutcomeBits;
 
 /**
- * Counts the outcomes of recent calls without taking a lock. Internal: not part of the public API.
+ * Counts the outcomes of recent calls without taking a lock. Package-private: not part of the API.
  *
- * <p>An outcome is a small bit set: {@link #CALL} for every recorded call, plus {@link #FAILED} and
- * {@link #SLOW} when they apply. Implementations keep aggregate counts that are updated with atomic
- * additions, so concurrent records are never lost; a reader may briefly see one record's change in
+ * <p>An outcome is a small bit set ({@link OutcomeBits}): {@code CALL} for every recorded call, plus
+ * {@code FAILED} and {@code SLOW} when they apply. Implementations keep aggregate counts that are
+ * updated with atomic additions, so concurrent records are never lost; a reader may briefly see one record's change in
  * part (a count that includes an outcome whose removal is not yet applied), which only ever delays
  * or advances an evaluation by one call.
  */
-public abstract class SlidingWindow {
-
-    /** Bit set on every recorded outcome. */
-    public static final int CALL = 1;
-    /** Bit set on a failed call. */
-    public static final int FAILED = 2;
-    /** Bit set on a slow call. */
-    public static final int SLOW = 4;
+abstract class SlidingWindow {
 
     /** Trip verdict: the rates are below their thresholds (or too few calls). */
-    public static final int BELOW_THRESHOLDS = 0;
+    static final int BELOW_THRESHOLDS = 0;
     /** Trip verdict: the failure rate reached its threshold. */
-    public static final int FAILURE_RATE_REACHED = 1;
+    static final int FAILURE_RATE_REACHED = 1;
     /** Trip verdict: the slow-call rate reached its threshold. */
-    public static final int SLOW_CALL_RATE_REACHED = 2;
+    static final int SLOW_CALL_RATE_REACHED = 2;
 
     private final int minimumNumberOfCalls;
     private final float failureRateThreshold;
     private final float slowCallRateThreshold;
+
+    /** An empty window as {@code config} describes it; only a time window reads the clock (its origin). */
+    static SlidingWindow of(BreakerConfig config, NanoClock clock) {
+        if (config.getSlidingWindowType() == SlidingWindowType.COUNT_BASED) {
+            return new CountWindow(config.getSlidingWindowSize(), config.getMinimumNumberOfCalls(),
+                    config.getFailureRateThreshold(), config.getSlowCallRateThreshold());
+        }
+        return new TimeWindow(config.getSlidingWindowSize(), config.getMinimumNumberOfCalls(),
+                config.getFailureRateThreshold(), config.getSlowCallRateThreshold(), clock.nanoTime());
+    }
 
     /**
      * @param minimumNumberOfCalls  calls needed before any rate is evaluated
@@ -43,23 +48,21 @@ public abstract class SlidingWindow {
     /**
      * Records one outcome.
      *
-     * @param outcome  {@link #CALL}, optionally with {@link #FAILED} and {@link #SLOW}
+     * @param outcome  {@link OutcomeBits#CALL}, optionally with {@link OutcomeBits#FAILED} and
+     *                 {@link OutcomeBits#SLOW}
      * @param nowNanos the clock's reading at the end of the call (ignored by count-based windows)
      * @return {@code true} when this record may have brought a rate to its threshold, so the rates
      *         must be evaluated again: a failed or slow call, or the call that brings the window to
      *         its minimum number of calls. (A time window whose good calls expire sees its failure
      *         rate rise without a record; the next failed or slow call evaluates it.)
      */
-    public abstract boolean record(int outcome, long nowNanos);
+    abstract boolean record(int outcome, long nowNanos);
 
     /** Evaluates the rates against the thresholds: one of the {@code *_REACHED} verdicts or {@link #BELOW_THRESHOLDS}. */
-    public abstract int evaluate(long nowNanos);
+    abstract int evaluate(long nowNanos);
 
     /** Calls, failed calls and slow calls currently in the window, as {@code [calls, failed, slow]}. */
-    public abstract int[] counts(long nowNanos);
-
-    /** Whether this window needs the clock's reading when a call is recorded. */
-    public abstract boolean needsClock();
+    abstract int[] counts(long nowNanos);
 
     /** Calls the window must hold before a rate is evaluated. */
     protected final int minimumNumberOfCalls() {
@@ -81,7 +84,7 @@ public abstract class SlidingWindow {
     }
 
     /** Percentage of {@code part} in {@code calls}, or -1 below the minimum number of calls. */
-    public final float rate(int part, int calls) {
+    final float rate(int part, int calls) {
         if (calls < minimumNumberOfCalls || calls <= 0) {
             return -1f;
         }

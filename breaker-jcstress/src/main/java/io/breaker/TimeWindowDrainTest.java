@@ -1,7 +1,6 @@
-package io.breaker.jcstress;
+package io.breaker;
 
-import io.breaker.internal.SlidingWindow;
-import io.breaker.internal.TimeWindow;
+import io.breaker.spi.OutcomeBits;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Description;
 import org.openjdk.jcstress.annotations.JCStressTest;
@@ -41,19 +40,19 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 public class TimeWindowDrainTest {
 
     private static final long MS = 1_000_000L;
-    private static final int FAILURE = SlidingWindow.CALL | SlidingWindow.FAILED;
+    private static final int FAILURE = OutcomeBits.CALL | OutcomeBits.FAILED;
 
     private final TimeWindow window = new TimeWindow(2, 1, 70f, 100f, 0L);
 
     public TimeWindowDrainTest() {
         window.record(FAILURE, 500 * MS);
         window.record(FAILURE, 500 * MS);
-        window.record(SlidingWindow.CALL, 1_500 * MS);
+        window.record(OutcomeBits.CALL, 1_500 * MS);
     }
 
     @Actor
     public void recorder() {
-        window.record(SlidingWindow.CALL, 2_500 * MS);
+        window.record(OutcomeBits.CALL, 2_500 * MS);
     }
 
     @Actor

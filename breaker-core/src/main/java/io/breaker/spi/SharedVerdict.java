@@ -1,4 +1,7 @@
-package io.breaker;
+package io.breaker.spi;
+
+import io.breaker.State;
+import io.breaker.TransitionCause;
 
 /**
  * A fleet's state of one breaker as a {@link SharedState} reports it to one instance, seen from that

@@ -1,0 +1,22 @@
+package io.breaker;
+
+import io.breaker.spi.Integration;
+
+/** What the engine lends integrations through {@link Integration}, and nobody else. */
+final class IntegrationAccess implements Integration.Access {
+
+    @Override
+    public NanoClock clock(CircuitBreaker breaker) {
+        return breaker.clock();
+    }
+
+    @Override
+    public boolean isTimingCalls(CircuitBreaker breaker) {
+        return breaker.timed();
+    }
+
+    @Override
+    public CircuitOpenException newRejection(CircuitBreaker breaker) {
+        return breaker.rejection();
+    }
+}

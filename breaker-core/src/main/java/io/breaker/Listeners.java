@@ -1,0 +1,182 @@
+package io.breaker;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * The listeners of one breaker: adding and removing them (copy-on-write, never on the call path),
+ * telling them of calls, and telling them of transitions once each, in the order of the swaps.
+ */
+final class Listeners {
+
+    private static final System.Logger LOGGER = System.getLogger(CircuitBreaker.class.getName());
+    private static final BreakerListener[] NONE = new BreakerListener[0];
+    private static final VarHandle LISTENERS;
+    private static final VarHandle TELLING;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            LISTENERS = lookup.findVarHandle(Listeners.class, "listeners", BreakerListener[].class);
+            TELLING = lookup.findVarHandle(Listeners.class, "telling", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final CircuitBreaker breaker;
+    private volatile BreakerListener[] listeners = NONE;
+    /** Whether some listener wants call durations (see BreakerListener#wantsCallDurations); follows `listeners`. */
+    private volatile boolean wantDurations;
+    /** 1 while a thread tells listeners the transitions not told yet (see tellInOrder). */
+    @SuppressWarnings("unused") // accessed through TELLING
+    private volatile int telling;
+    /** The newest phase whose arrival has been told; written only by the thread holding `telling`. */
+    private volatile Phase told;
+
+    Listeners(CircuitBreaker breaker, Phase first) {
+        this.breaker = breaker;
+        this.told = first;
+    }
+
+    /** Whether any listener is registered (with none, no transition event is built). */
+    boolean any() {
+        return listeners.length != 0;
+    }
+
+    /** Whether some listener wants the real durations of calls. */
+    boolean wantDurations() {
+        return wantDurations;
+    }
+
+    /** Tells every listener of a rejected call. */
+    void callRejected() {
+        BreakerListener[] snapshot = listeners;
+        for (BreakerListener listener : snapshot) {
+            try {
+                listener.onCallRejected(breaker);
+            } catch (Throwable failure) {
+                listenerFailed(listener, failure);
+            }
+        }
+    }
+
+    /*
+     * Bug found by breaker-jcstress (ListenerOrderTest): the winner of each swap used to tell the
+     * listeners itself, right after its CAS. Two transitions won on two threads were then told in
+     * either order: thread A wins OPEN -> HALF_OPEN and, while it is still telling, thread B takes
+     * the probe, fails it and tells HALF_OPEN -> OPEN first. A listener heard HALF_OPEN -> OPEN,
+     * then OPEN -> HALF_OPEN (a history, a log or an event-driven state left showing HALF_OPEN).
+     *
+     * Now each swap links the phase it replaced to the new one (Phase.successor, set once, after
+     * the CAS), and listeners are told by walking that chain from the last phase told: the chain
+     * is the order of the CASes. One thread at a time walks it (the `telling` flag); a thread that
+     * finds another walking leaves its transition to it and returns without waiting. The walker
+     * re-checks the chain after letting go of the flag, so a transition linked meanwhile is never
+     * left untold. No thread ever waits for another's listeners: a transition is told by its
+     * winner, or by the thread telling the transitions before it, just after them.
+     */
+    void tellInOrder() {
+        while (TELLING.compareAndSet(this, 0, 1)) {
+            try {
+                Phase last = told;
+                for (Phase following = last.successor; following != null; following = last.successor) {
+                    last = following;
+                    told = following; // first: a listener's VirtualMachineError skips only this transition
+                    Transition arrival = following.arrival;
+                    if (arrival != null) {
+                        tell(arrival);
+                    }
+                }
+            } finally {
+                TELLING.setVolatile(this, 0);
+            }
+            if (told.successor == null) {
+                return; // nothing linked while the flag was held; a later swap tells its own
+            }
+        }
+    }
+
+    void tell(Transition transition) {
+        for (BreakerListener listener : listeners) {
+            try {
+                listener.onStateTransition(transition);
+            } catch (Throwable failure) {
+                listenerFailed(listener, failure);
+            }
+        }
+    }
+
+    /** Adds a listener (copy-on-write: never on the call path). */
+    void add(BreakerListener listener) {
+        Objects.requireNonNull(listener, "listener");
+        while (true) {
+            BreakerListener[] current = listeners;
+            BreakerListener[] next = Arrays.copyOf(current, current.length + 1);
+            next[current.length] = listener;
+            if (LISTENERS.compareAndSet(this, current, next)) {
+                updateListenersWantDurations();
+                return;
+            }
+        }
+    }
+
+    /** Removes a listener added before; does nothing if it is not there. */
+    void remove(BreakerListener listener) {
+        while (true) {
+            BreakerListener[] current = listeners;
+            int index = Arrays.asList(current).indexOf(listener);
+            if (index < 0) {
+                return;
+            }
+            BreakerListener[] next = new BreakerListener[current.length - 1];
+            System.arraycopy(current, 0, next, 0, index);
+            System.arraycopy(current, index + 1, next, index, next.length - index);
+            if (LISTENERS.compareAndSet(this, current, next.length == 0 ? NONE : next)) {
+                updateListenersWantDurations();
+                return;
+            }
+        }
+    }
+
+    /**
+     * Derives the timing flag from the listeners. Concurrent changes may write it out of order, so a
+     * writer checks afterwards that the array it read is still the current one, and derives again if
+     * not: once every add or remove has returned, the flag matches the listeners.
+     */
+    private void updateListenersWantDurations() {
+        while (true) {
+            BreakerListener[] current = listeners;
+            boolean wanted = false;
+            for (BreakerListener listener : current) {
+                wanted |= listener.wantsCallDurations();
+            }
+            wantDurations = wanted;
+            if (listeners == current) {
+                return;
+            }
+        }
+    }
+
+    /** Tells every listener of an outcome recorded. */
+    void callRecorded(CallOutcome outcome, long durationNanos) {
+        BreakerListener[] snapshot = listeners;
+        for (BreakerListener listener : snapshot) {
+            try {
+                listener.onCallRecorded(breaker, outcome, durationNanos);
+            } catch (Throwable failure) {
+                listenerFailed(listener, failure);
+            }
+        }
+    }
+
+    private void listenerFailed(BreakerListener listener, Throwable failure) {
+        if (failure instanceof VirtualMachineError) {
+            throw (VirtualMachineError) failure;
+        }
+        LOGGER.log(System.Logger.Level.WARNING, "Listener " + listener + " of circuit breaker '" + breaker.getName()
+                + "' threw; the breaker carries on", failure);
+    }
+}

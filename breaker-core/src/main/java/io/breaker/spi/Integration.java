@@ -1,0 +1,94 @@
+package io.breaker.spi;
+
+import io.breaker.CircuitBreaker;
+import io.breaker.CircuitOpenException;
+import io.breaker.NanoClock;
+
+import java.lang.invoke.MethodHandles;
+
+/**
+ * What an integration that drives a breaker through the two-step API (the Spring starter's aspect,
+ * for example) needs from it, and its users do not: kept off {@link CircuitBreaker} so that the
+ * user-facing type shows only what users call.
+ *
+ * <pre>{@code
+ * long start = Integration.isTimingCalls(breaker) ? Integration.clock(breaker).nanoTime() : 0L;
+ * }</pre>
+ */
+public final class Integration {
+
+    /** Set once, by {@link CircuitBreaker}'s class initialiser (see {@link #install}). */
+    private static volatile Access installed;
+
+    private Integration() {
+    }
+
+    /** The clock the breaker reads; an integration times calls with it, so tests that move it move both. */
+    public static NanoClock clock(CircuitBreaker breaker) {
+        return Engine.ACCESS.clock(breaker);
+    }
+
+    /**
+     * Whether calls must be timed: slow-call detection is on, or a listener wants durations. When
+     * {@code false} an integration may skip the clock and report a duration of 0.
+     */
+    public static boolean isTimingCalls(CircuitBreaker breaker) {
+        return Engine.ACCESS.isTimingCalls(breaker);
+    }
+
+    /**
+     * The exception a caller rejected now would get from {@link CircuitBreaker#acquirePermit()}; an
+     * integration using {@link CircuitBreaker#tryAcquirePermit()} builds it only when it needs it.
+     */
+    public static CircuitOpenException newRejection(CircuitBreaker breaker) {
+        return Engine.ACCESS.newRejection(breaker);
+    }
+
+    /** What the engine lends this class. Implemented by the engine only: see {@link #install}. */
+    public interface Access {
+
+        /** See {@link Integration#clock}. */
+        NanoClock clock(CircuitBreaker breaker);
+
+        /** See {@link Integration#isTimingCalls}. */
+        boolean isTimingCalls(CircuitBreaker breaker);
+
+        /** See {@link Integration#newRejection}. */
+        CircuitOpenException newRejection(CircuitBreaker breaker);
+    }
+
+    /**
+     * Called once by {@link CircuitBreaker}'s class initialiser, which lends its package-private
+     * parts this way; any other caller, or a second call, is refused.
+     *
+     * @throws IllegalStateException if the caller is not {@link CircuitBreaker} or access was installed
+     */
+    public static void install(Access access) {
+        Class<?> caller = StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE).getCallerClass();
+        synchronized (Integration.class) {
+            if (caller != CircuitBreaker.class || installed != null) {
+                throw new IllegalStateException("Integration.install is called by CircuitBreaker only, once; caller "
+                        + caller.getName());
+            }
+            installed = access;
+        }
+    }
+
+    /** The engine's access, read once: initialising CircuitBreaker installs it (whichever class loads first). */
+    private static final class Engine {
+
+        static final Access ACCESS;
+
+        static {
+            try {
+                MethodHandles.lookup().ensureInitialized(CircuitBreaker.class);
+            } catch (IllegalAccessException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+            ACCESS = installed;
+            if (ACCESS == null) {
+                throw new ExceptionInInitializerError("CircuitBreaker did not install its integration access");
+            }
+        }
+    }
+}
