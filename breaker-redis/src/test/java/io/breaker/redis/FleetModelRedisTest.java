@@ -22,7 +22,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -35,11 +34,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The model's Redis (luaj + a fake {@code redis.call}) against a real redis-server: the scenarios the
  * explorer generates are run again, script call by script call, with EVAL on a real Redis, and the
- * replies and every key are compared after each call. Real Redis runs on its own clock: each call is
- * sent once as much real time has passed since the previous one as model time did (the model's
- * "time passes" is 250 ms against a 200 ms wait and lease, so decisions have 50 ms of slack), and
- * times are compared relative to each call's own clock reading, with a tolerance. A scenario whose
- * real timing strayed more than the slack is run again rather than judged.
+ * replies and every key are compared after each call. The scripts run unchanged on real Redis except
+ * for one line: their single clock reading ({@code redis.call('TIME')} in common.lua) reads the model's
+ * time for that call from a key the test sets just before it. So the comparison is exact and does not
+ * depend on how busy the machine is (it used to pace calls in real time and could not judge a
+ * scenario when the scheduler was late).
  */
 class FleetModelRedisTest {
 
@@ -50,13 +49,9 @@ class FleetModelRedisTest {
     private static StringRedisTemplate redis;
     private static final Logger STORE_LOG = (Logger) LoggerFactory.getLogger(RedisStateStore.class);
     private static Level storeLevel;
-    /** Time fields of the state hash (Redis clock, ms). */
-    private static final Set<String> TIMES = Set.of("since", "probe_at", "opened_at", "lease_until");
-    /**
-     * Real time a scenario may spend beyond the model's before its decisions could differ (the model's
-     * step is 50 ms longer than the wait and the lease); a scenario that spent more is run again.
-     */
-    private static final long SLACK_MS = 40;
+    /** common.lua's one reading of Redis's clock; the comparison replaces it with the model's time. */
+    static final String CLOCK_LINE = "local clock = redis.call('TIME')";
+    private static final String MODEL_CLOCK_LINE = "local clock = redis.call('HMGET', KEYS[1] .. ':clock', 's', 'us')";
 
     @BeforeAll
     static void connect() {
@@ -126,20 +121,11 @@ class FleetModelRedisTest {
         long t0 = System.nanoTime();
         ExecutorService pool = Executors.newFixedThreadPool(6);
         AtomicInteger names = new AtomicInteger();
-        AtomicInteger reruns = new AtomicInteger();
-        AtomicInteger unjudged = new AtomicInteger();
         List<Future<String>> results = new ArrayList<>();
         for (Map.Entry<String, List<ScriptRun>> scenario : scenarios.entrySet()) {
             results.add(pool.submit(() -> {
-                for (int attempt = 0; attempt < 3; attempt++) {
-                    Outcome outcome = compare(scenario.getValue(), "{breaker:d" + names.incrementAndGet() + "}");
-                    if (!outcome.timingStrayed) {
-                        return outcome.mismatch == null ? null : scenario.getKey() + "\n" + outcome.mismatch;
-                    }
-                    reruns.incrementAndGet();
-                }
-                unjudged.incrementAndGet(); // real time strayed every time (a very busy machine): not judged
-                return null;
+                String mismatch = compare(scenario.getValue(), "{breaker:d" + names.incrementAndGet() + "}");
+                return mismatch == null ? null : scenario.getKey() + "\n" + mismatch;
             }));
         }
         List<String> mismatches = new ArrayList<>();
@@ -150,11 +136,8 @@ class FleetModelRedisTest {
             }
         }
         pool.shutdown();
-        System.out.printf("[fleet-model] compared in %d ms (%d scenario runs repeated because real time strayed, %d "
-                + "not judged), %d differ%n", (System.nanoTime() - t0) / 1_000_000, reruns.get(), unjudged.get(),
+        System.out.printf("[fleet-model] compared in %d ms, %d differ%n", (System.nanoTime() - t0) / 1_000_000,
                 mismatches.size());
-        assertThat(unjudged.get()).as("scenarios whose real timing strayed three times").isLessThanOrEqualTo(
-                scenarios.size() / 10);
         return mismatches;
     }
 
@@ -178,35 +161,16 @@ class FleetModelRedisTest {
         explorer.explore(depth);
     }
 
-    private record Outcome(String mismatch, boolean timingStrayed) {
-    }
-
     /**
-     * Runs one scenario on real Redis under its own hash tag: the first difference, or null; and
-     * whether real time strayed beyond the slack (then a difference may come from timing, and the
-     * scenario is run again).
+     * Runs one scenario on real Redis under its own hash tag, each call at the model's time: the first
+     * difference, or null.
      */
-    private static Outcome compare(List<ScriptRun> runs, String tag) throws InterruptedException {
-        List<String> keys = List.of(tag + ":state", tag + ":window", tag + ":ring");
+    private static String compare(List<ScriptRun> runs, String tag) {
         Map<String, String> incs = new HashMap<>();
         Map<String, String> modelIncs = new HashMap<>();
-        long previousModel = runs.get(0).now();
-        long previousReal = System.currentTimeMillis();
-        long lastModelNow = -1;
-        long lastRealNow = -1;
-        long extra = 0; // real time spent beyond the model's so far: how far real times may lag
-        long lead = 0; // how long after it was sent a call read Redis's clock, at most: how far real times may lead
         try {
             for (int i = 0; i < runs.size(); i++) {
                 ScriptRun run = runs.get(i);
-                long due = previousReal + (run.now() - previousModel);
-                long wait = due - System.currentTimeMillis();
-                if (wait > 0) {
-                    Thread.sleep(wait);
-                }
-                long sentAt = System.currentTimeMillis();
-                previousModel = run.now();
-                previousReal = sentAt;
                 if (run.script().equals("FLUSH")) {
                     redis.delete(allKeys(tag));
                     continue;
@@ -216,8 +180,15 @@ class FleetModelRedisTest {
                     runKeys.add(k.replace(FleetWorld.TAG, tag));
                 }
                 String text = FleetWorld.SCRIPTS_BY_NAME.get(run.script());
-                // The script reads Redis's clock once, somewhere between these two readings.
-                long before = redisTime();
+                if (!text.contains(CLOCK_LINE)) {
+                    throw new IllegalStateException("common.lua no longer reads the clock as `" + CLOCK_LINE
+                            + "`: the comparison cannot set Redis's time to the model's");
+                }
+                text = text.replace(CLOCK_LINE, MODEL_CLOCK_LINE);
+                // TIME's answer at the model's time; the microseconds tell the incarnations of one millisecond apart.
+                redis.opsForHash().putAll(runKeys.get(0) + ":clock", Map.of(
+                        "s", Long.toString(Math.floorDiv(run.now(), 1000)),
+                        "us", Long.toString(Math.floorMod(run.now(), 1000) * 1000 + i % 1000)));
                 // An incarnation the scripts answered earlier travels back in reports: the real one stands in for the model's.
                 List<String> args = new ArrayList<>();
                 for (String arg : run.args()) {
@@ -231,27 +202,20 @@ class FleetModelRedisTest {
                     args.add(realInc != null ? realInc : arg);
                 }
                 List<?> reply = redis.execute(new DefaultRedisScript<>(text, List.class), runKeys, args.toArray());
-                long after = redisTime();
-                lead = Math.max(lead, after - sentAt);
-                if (lastRealNow >= 0) {
-                    extra += Math.max(0, (after - lastRealNow) - (run.now() - lastModelNow));
-                }
-                lastRealNow = before;
-                lastModelNow = run.now();
-                Clock realNow = new Clock(before, after, extra, lead);
                 String where = "after call " + (i + 1) + " (" + run.script() + " " + run.args().subList(9, run.args().size())
                         + " at model +" + (run.now() - FleetWorld.START_MS) + "ms): ";
-                String diff = compareReply((List<?>) run.reply(), reply, run.now(), realNow, modelIncs, incs);
+                String diff = compareReply((List<?>) run.reply(), reply, modelIncs, incs);
                 if (diff == null) {
-                    diff = compareKeys(run.after(), dump(tag), run.now(), realNow, modelIncs, incs, tag);
+                    diff = compareKeys(run.after(), dump(tag), modelIncs, incs, tag);
                 }
-                if (diff != null || extra > SLACK_MS) {
-                    return new Outcome(diff == null ? null : where + diff, extra > SLACK_MS);
+                if (diff != null) {
+                    return where + diff;
                 }
             }
-            return new Outcome(null, false);
+            return null;
         } finally {
             redis.delete(allKeys(tag));
+            redis.delete(tag + ":state:clock");
         }
     }
 
@@ -279,8 +243,8 @@ class FleetModelRedisTest {
         return inc == null ? null : names.computeIfAbsent(inc, k -> "inc" + names.size());
     }
 
-    /** Replies: index 1 is ms left, 4 is a time (since), 6 the incarnation; the rest must be equal. */
-    private static String compareReply(List<?> model, List<?> real, long modelNow, Clock realNow,
+    /** Replies: index 6 is the incarnation (compared by the order it first appeared in); the rest must be equal. */
+    private static String compareReply(List<?> model, List<?> real,
                                        Map<String, String> modelIncs, Map<String, String> incs) {
         if (model.size() != real.size()) {
             return "reply " + model + " vs real " + real;
@@ -289,20 +253,18 @@ class FleetModelRedisTest {
             String m = String.valueOf(model.get(k));
             String r = String.valueOf(real.get(k));
             boolean same = switch (k) {
-                case 1 -> realNow.remainingMatches(Long.parseLong(m), Long.parseLong(r));
-                case 4 -> realNow.timeMatches(Long.parseLong(m) - modelNow, Long.parseLong(r));
                 case 6 -> Objects.equals(canonical(m, modelIncs), canonical(r, incs));
                 default -> m.equals(r);
             };
             if (!same) {
-                return "(" + realNow + ") reply element " + k + ": model " + m + ", real " + r + " (model " + model + ", real " + real + ")";
+                return "reply element " + k + ": model " + m + ", real " + r + " (model " + model + ", real " + real + ")";
             }
         }
         return null;
     }
 
-    private static String compareKeys(TreeMap<String, Object> model, TreeMap<String, Object> real, long modelNow,
-                                      Clock realNow, Map<String, String> modelIncs, Map<String, String> incs, String tag) {
+    private static String compareKeys(TreeMap<String, Object> model, TreeMap<String, Object> real,
+                                      Map<String, String> modelIncs, Map<String, String> incs, String tag) {
         TreeMap<String, Object> renamed = new TreeMap<>();
         model.forEach((k, v) -> renamed.put(k.replace(FleetWorld.TAG, tag), v));
         if (!renamed.keySet().equals(real.keySet())) {
@@ -320,9 +282,7 @@ class FleetModelRedisTest {
                     String m = (String) f.getValue();
                     String rv = (String) realHash.get(field);
                     boolean same;
-                    if (e.getKey().endsWith(":state") && TIMES.contains(field)) {
-                        same = realNow.timeMatches(Long.parseLong(m) - modelNow, Long.parseLong(rv));
-                    } else if (e.getKey().endsWith(":state") && field.equals("inc")) {
+                    if (e.getKey().endsWith(":state") && field.equals("inc")) {
                         same = Objects.equals(canonical(m, modelIncs), canonical(rv, incs));
                     } else {
                         same = m.equals(rv);
@@ -337,29 +297,5 @@ class FleetModelRedisTest {
             }
         }
         return null;
-    }
-
-    private static long redisTime() {
-        return redis.execute(connection -> connection.serverCommands().time(TimeUnit.MILLISECONDS), true);
-    }
-
-    /**
-     * Real Redis's clock during one script call: it read it between {@code before} and {@code after}.
-     * Real time only adds to the model's: a real time, taken relative to the call's clock, lags the
-     * model's by at most the real time spent beyond the model's so far ({@code extra}), and leads it
-     * by at most how late an earlier call read Redis's clock after it was sent ({@code lead}: the
-     * calls are paced by when they are sent), plus a millisecond of rounding.
-     */
-    private record Clock(long before, long after, long extra, long lead) {
-
-        /** {@code modelRelative}: a time minus the model's clock; {@code real}: the real time itself. */
-        boolean timeMatches(long modelRelative, long real) {
-            return real - before >= modelRelative - extra - 2 && real - after <= modelRelative + lead + 2;
-        }
-
-        /** Milliseconds left (of a wait or a lease), seen at the call: the same bounds. */
-        boolean remainingMatches(long model, long real) {
-            return real >= model - extra - (after - before) - 2 && real <= model + lead + 2;
-        }
     }
 }
