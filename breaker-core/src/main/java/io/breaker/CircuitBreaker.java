@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 
 /*
@@ -119,7 +120,7 @@ public final class CircuitBreaker {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             PHASE = lookup.findVarHandle(CircuitBreaker.class, "phase", Phase.class);
-            REJECTED = lookup.findVarHandle(CircuitBreaker.class, "rejectedCalls", long.class);
+            REJECTED = lookup.findVarHandle(CircuitBreaker.class, "rejections", LongAdder.class);
             LISTENERS = lookup.findVarHandle(CircuitBreaker.class, "listeners", BreakerListener[].class);
             TELLING = lookup.findVarHandle(CircuitBreaker.class, "telling", int.class);
         } catch (ReflectiveOperationException e) {
@@ -130,8 +131,6 @@ public final class CircuitBreaker {
     private final String name;
     private final BreakerConfig config;
     private final NanoClock clock;
-    private final long waitNanos;
-    private final long leaseNanos;
     /** Long.MAX_VALUE when slow-call detection is off: no duration reaches it. */
     private final long slowNanos;
     private final boolean windowNeedsClock;
@@ -139,8 +138,12 @@ public final class CircuitBreaker {
     private final SharedState shared;
 
     private volatile Phase phase;
-    @SuppressWarnings("unused") // accessed through REJECTED
-    private volatile long rejectedCalls;
+    /**
+     * Rejected calls: striped, so that concurrent rejections (an outage sends the most traffic into
+     * an OPEN breaker) do not all write one cache line; created by the first rejection (an idle or
+     * healthy breaker does not carry it). Exact once no rejection is under way (see rejectedCount).
+     */
+    private volatile LongAdder rejections;
     private volatile BreakerListener[] listeners = NO_LISTENERS;
     /** Whether some listener wants call durations (see BreakerListener#wantsCallDurations); follows `listeners`. */
     private volatile boolean listenersWantDurations;
@@ -157,8 +160,6 @@ public final class CircuitBreaker {
         this.name = Objects.requireNonNull(name, "name");
         this.config = Objects.requireNonNull(config, "config");
         this.clock = Objects.requireNonNull(clock, "clock");
-        this.waitNanos = config.getWaitDurationInOpenState().toNanos();
-        this.leaseNanos = config.getProbeLease().toNanos();
         this.slowNanos = config.isSlowCallDetectionEnabled()
                 ? config.getSlowCallDurationThreshold().toNanos() : Long.MAX_VALUE;
         this.windowNeedsClock = config.getSlidingWindowType() == SlidingWindowType.TIME_BASED;
@@ -219,7 +220,9 @@ public final class CircuitBreaker {
 
     /**
      * Asks to let one call through. In CLOSED this is one volatile read: no lock, no clock, no
-     * allocation. A rejection is counted and told to listeners, and allocates nothing either.
+     * allocation. A rejection is counted and told to listeners, and allocates nothing either (the
+     * breaker's rejection counter is created by its first rejection, and striped once rejections
+     * collide: one allocation each, not one per call).
      *
      * @return a permit for the call, to give back exactly once with its outcome, or {@link #NO_PERMIT}
      *         if the call is rejected
@@ -228,6 +231,9 @@ public final class CircuitBreaker {
         Phase current = phase;
         if (current.permitsAll) {
             return current.episode;
+        }
+        if (current.state == State.OPEN && clock.nanoTime() - current.probeAtNanos < 0) {
+            return reject(); // the common rejection: one clock reading, no write other callers make
         }
         return acquireOutsideClosed(current);
     }
@@ -484,7 +490,7 @@ public final class CircuitBreaker {
                         current = transition(current, due, TransitionCause.PROBE_LEASE_EXPIRED) ? due : phase;
                         continue;
                     }
-                    long permit = current.tryTakeProbe(now, config.getPermittedCallsInHalfOpenState(), leaseNanos);
+                    long permit = current.tryTakeProbe(now, config.getPermittedCallsInHalfOpenState(), leaseNanos());
                     return permit != NO_PERMIT ? permit : reject();
                 }
                 default: // FORCED_OPEN
@@ -494,7 +500,11 @@ public final class CircuitBreaker {
     }
 
     private long reject() {
-        REJECTED.getAndAdd(this, 1L);
+        LongAdder counter = rejections;
+        if (counter == null) {
+            counter = firstRejection();
+        }
+        counter.increment();
         if (shared != null) {
             shared.touch(); // a rejected call is still a call: it keeps the cached fleet state fresh
         }
@@ -507,6 +517,32 @@ public final class CircuitBreaker {
             }
         }
         return NO_PERMIT;
+    }
+
+    private LongAdder firstRejection() {
+        LongAdder created = new LongAdder();
+        LongAdder witness = (LongAdder) REJECTED.compareAndExchange(this, (LongAdder) null, created);
+        return witness == null ? created : witness;
+    }
+
+    /**
+     * Calls rejected so far: exact when no rejection is under way; while rejections go on, a
+     * reading may leave out the ones being counted at that moment (it never counts one twice, and
+     * a later reading never shows fewer).
+     */
+    private long rejectedCount() {
+        LongAdder counter = rejections;
+        return counter == null ? 0L : counter.sum();
+    }
+
+    /** The wait in OPEN, read from the config on the transition paths (a breaker keeps no copy). */
+    private long waitNanos() {
+        return config.getWaitDurationInOpenState().toNanos();
+    }
+
+    /** The probe lease, read from the config outside CLOSED (a breaker keeps no copy). */
+    private long leaseNanos() {
+        return config.getProbeLease().toNanos();
     }
 
     private CircuitOpenException rejection() {
@@ -525,7 +561,7 @@ public final class CircuitBreaker {
             return; // the fleet's window decides; its verdict came back with the failure report
         }
         long now = clock.nanoTime();
-        transition(closed, Phase.open(closed.window, now, now + waitNanos), cause);
+        transition(closed, Phase.open(closed.window, now, now + waitNanos()), cause);
     }
 
     /** OPEN -> HALF_OPEN once the wait elapsed; returns the new phase, or null if another caller won. */
@@ -533,7 +569,7 @@ public final class CircuitBreaker {
         if (shared != null) {
             return startSharedProbing(open, now);
         }
-        Phase halfOpen = Phase.halfOpen(open.window, open.openedAtNanos, open.openedAtEpochMillis, now + leaseNanos);
+        Phase halfOpen = Phase.halfOpen(open.window, open.openedAtNanos, open.openedAtEpochMillis, now + leaseNanos());
         return transition(open, halfOpen, TransitionCause.WAIT_ELAPSED) ? halfOpen : null;
     }
 
@@ -546,7 +582,7 @@ public final class CircuitBreaker {
             }
         }
         long now = clock.nanoTime();
-        transition(halfOpen, Phase.open(halfOpen.window, now, now + waitNanos), TransitionCause.PROBE_FAILED);
+        transition(halfOpen, Phase.open(halfOpen.window, now, now + waitNanos()), TransitionCause.PROBE_FAILED);
     }
 
     private void close(Phase halfOpen) {
@@ -569,7 +605,7 @@ public final class CircuitBreaker {
 
     /** What is left of the fleet's probe lease a verdict grants (the whole lease when it does not say). */
     private long fleetLease(SharedVerdict leased) {
-        return leased.remainingNanos() > 0 ? Math.min(leaseNanos, leased.remainingNanos()) : leaseNanos;
+        return leased.remainingNanos() > 0 ? Math.min(leaseNanos(), leased.remainingNanos()) : leaseNanos();
     }
 
     private void share(CallOutcome outcome) {
@@ -587,7 +623,7 @@ public final class CircuitBreaker {
     private Phase startSharedProbing(Phase open, long now) {
         // Claim the question first: meanwhile the other local callers find OPEN with a probe time
         // one lease ahead and are rejected, so an instance asks the store once, not once per thread.
-        Phase asking = new Phase(State.OPEN, open.window, open.openedAtNanos, now + leaseNanos,
+        Phase asking = new Phase(State.OPEN, open.window, open.openedAtNanos, now + leaseNanos(),
                 open.sinceEpochMillis, open.openedAtEpochMillis);
         if (!PHASE.compareAndSet(this, open, asking)) {
             return null;
@@ -598,7 +634,7 @@ public final class CircuitBreaker {
             boolean leased = verdict != null;
             long leaseEnd = leased ? clock.nanoTime() + fleetLease(verdict) : 0L;
             Phase halfOpen = Phase.halfOpen(open.window, open.openedAtNanos, open.openedAtEpochMillis,
-                    now + leaseNanos, leased, leaseEnd);
+                    now + leaseNanos(), leased, leaseEnd);
             return transition(asking, halfOpen, TransitionCause.WAIT_ELAPSED) ? halfOpen : null;
         }
         adoptShared(verdict);
@@ -639,7 +675,7 @@ public final class CircuitBreaker {
                 // asynchronously): its next caller takes the probe permit.
                 long now = clock.nanoTime();
                 next = Phase.halfOpen(current.window, current.openedAtNanos, current.openedAtEpochMillis,
-                        now + leaseNanos, true, now + fleetLease(verdict));
+                        now + leaseNanos(), true, now + fleetLease(verdict));
             } else if (target == current.state) {
                 return false;
             } else if (target == State.FORCED_OPEN) {
@@ -794,7 +830,7 @@ public final class CircuitBreaker {
         int[] counts = of.window.counts(windowNeedsClock ? clock.nanoTime() : 0L);
         return new BreakerMetrics(of.window.rate(counts[1], counts[0]), slowNanos == Long.MAX_VALUE ? -1f
                 : of.window.rate(counts[2], counts[0]), counts[0], counts[1], counts[2],
-                (long) REJECTED.getVolatile(this));
+                rejectedCount());
     }
 
     /** Wall-clock time of the last transition (or of creation). */
