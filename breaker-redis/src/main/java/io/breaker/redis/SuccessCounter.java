@@ -27,6 +27,15 @@ final class SuccessCounter {
         return (long) CELLS.getAndAdd(cells, (stripe + 1) * SPACING, 1L) + 1;
     }
 
+    /** The successes counted so far and not yet taken (exact once no increment is under way). */
+    long sum() {
+        long sum = 0L;
+        for (int stripe = 1; stripe <= STRIPES; stripe++) {
+            sum += (long) CELLS.getVolatile(cells, stripe * SPACING);
+        }
+        return sum;
+    }
+
     /** The successes counted since the last call, each exactly once (every cell is taken with getAndSet). */
     long sumThenReset() {
         long sum = 0L;
