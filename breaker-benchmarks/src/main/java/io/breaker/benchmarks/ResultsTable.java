@@ -54,7 +54,7 @@ public final class ResultsTable {
     private static final int[] THREAD_COUNTS = {1, 2, 4};
 
     private void print() {
-        if (has("FloorOneThread.nanoTime")) {
+        if (has("FloorOneThread.clockPair")) {
             printFloors();
         }
         if (has("ClosedOneThread.breakerExecute ON COUNT_100")) {
@@ -64,6 +64,9 @@ public final class ResultsTable {
             printOpen();
         }
         if (has("io.breaker.benchmarks.redis.SharedClosedOneThread.inMemoryExecute")) {
+            if (has("FloorOneThread.nanoTime")) {
+                System.out.printf("One `System.nanoTime()` in this run: %s ns%n%n", ns("FloorOneThread.nanoTime"));
+            }
             printShared();
         }
     }
