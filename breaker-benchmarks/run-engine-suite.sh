@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the engine suite once, as recorded in docs/benchmarks.md: the JMH benchmarks (ours against
-# resilience4j, with the gc profiler), the footprint and clock-read programs, and the results table.
-# Build first: ./mvnw -o -q -pl breaker-core install -DskipTests && ./mvnw -o -q -pl breaker-benchmarks package
+# resilience4j and Failsafe, on 1, 2 and 4 threads, with the gc profiler), the footprint and
+# clock-read programs, and the results table. The load average is sampled every 30 s meanwhile.
+# Build first: ./mvnw -o -q -pl breaker-benchmarks -am package -DskipTests
 # Usage (from the repository root): breaker-benchmarks/run-engine-suite.sh [output-dir]
 set -euo pipefail
 
@@ -18,6 +19,10 @@ mkdir -p "$out"
   echo "java: $(java -version 2>&1 | head -2 | tail -1)"
   echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 } | tee "$out/machine.txt"
+
+( while true; do echo "$(date -u +%T) $(cut -d' ' -f1-3 /proc/loadavg)"; sleep 30; done ) > "$out/loadavg.txt" &
+sampler=$!
+trap 'kill $sampler 2>/dev/null' EXIT
 
 java -jar "$jar" -f 1 -wi 3 -w 1s -i 5 -r 1s -prof gc -rf csv -rff "$out/jmh.csv" 'io.breaker.benchmarks.engine' \
   | tee "$out/jmh.txt"

@@ -12,6 +12,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 
 /*
@@ -122,7 +123,7 @@ public final class CircuitBreaker {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             PHASE = lookup.findVarHandle(CircuitBreaker.class, "phase", Phase.class);
-            REJECTED = lookup.findVarHandle(CircuitBreaker.class, "rejectedCalls", long.class);
+            REJECTED = lookup.findVarHandle(CircuitBreaker.class, "rejections", LongAdder.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -137,8 +138,6 @@ public final class CircuitBreaker {
     private final NanoClock clock;
     /** The wall clock of stateSince, openedAt and transition times; read on transitions only. */
     private final Clock wallClock;
-    private final long waitNanos;
-    private final long leaseNanos;
     /** Long.MAX_VALUE when slow-call detection is off: no duration reaches it. */
     private final long slowNanos;
     private final boolean windowNeedsClock;
@@ -146,8 +145,12 @@ public final class CircuitBreaker {
     private final SharedState shared;
 
     private volatile Phase phase;
-    @SuppressWarnings("unused") // accessed through REJECTED
-    private volatile long rejectedCalls;
+    /**
+     * Rejected calls: striped, so that concurrent rejections (an outage sends the most traffic into
+     * an OPEN breaker) do not all write one cache line; created by the first rejection (an idle or
+     * healthy breaker does not carry it). Exact once no rejection is under way (see rejectedCount).
+     */
+    private volatile LongAdder rejections;
     /** Written on the failure path only; read when a transition is reported. */
     private volatile String lastFailureType;
     /** The listeners, and the order in which transitions are told to them. */
@@ -159,8 +162,6 @@ public final class CircuitBreaker {
         this.config = Objects.requireNonNull(config, "config");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.wallClock = Objects.requireNonNull(wallClock, "wallClock");
-        this.waitNanos = config.getWaitDurationInOpenState().toNanos();
-        this.leaseNanos = config.getProbeLease().toNanos();
         this.slowNanos = config.isSlowCallDetectionEnabled()
                 ? config.getSlowCallDurationThreshold().toNanos() : Long.MAX_VALUE;
         this.windowNeedsClock = config.getSlidingWindowType() == SlidingWindowType.TIME_BASED;
@@ -230,7 +231,9 @@ public final class CircuitBreaker {
 
     /**
      * Asks to let one call through. In CLOSED this is one volatile read: no lock, no clock, no
-     * allocation. A rejection is counted and told to listeners, and allocates nothing either.
+     * allocation. A rejection is counted and told to listeners, and allocates nothing either (the
+     * breaker's rejection counter is created by its first rejection, and striped once rejections
+     * collide: one allocation each, not one per call).
      *
      * @return a permit for the call, to give back exactly once with its outcome, or {@link #NO_PERMIT}
      *         if the call is rejected
@@ -239,6 +242,9 @@ public final class CircuitBreaker {
         Phase current = phase;
         if (current.permitsAll) {
             return current.episode;
+        }
+        if (current.state == State.OPEN && clock.nanoTime() - current.probeAtNanos < 0) {
+            return reject(); // the common rejection: one clock reading, no write other callers make
         }
         return acquireOutsideClosed(current);
     }
@@ -470,7 +476,7 @@ public final class CircuitBreaker {
                         current = transition(current, due, TransitionCause.PROBE_LEASE_EXPIRED) ? due : phase;
                         continue;
                     }
-                    long permit = current.tryTakeProbe(now, config.getPermittedCallsInHalfOpenState(), leaseNanos);
+                    long permit = current.tryTakeProbe(now, config.getPermittedCallsInHalfOpenState(), leaseNanos());
                     return permit != NO_PERMIT ? permit : reject();
                 }
                 default: // FORCED_OPEN
@@ -480,12 +486,42 @@ public final class CircuitBreaker {
     }
 
     private long reject() {
-        REJECTED.getAndAdd(this, 1L);
+        LongAdder counter = rejections;
+        if (counter == null) {
+            counter = firstRejection();
+        }
+        counter.increment();
         if (shared != null) {
             shared.touch(); // a rejected call is still a call: it keeps the cached fleet state fresh
         }
         listeners.callRejected();
         return NO_PERMIT;
+    }
+
+    private LongAdder firstRejection() {
+        LongAdder created = new LongAdder();
+        LongAdder witness = (LongAdder) REJECTED.compareAndExchange(this, (LongAdder) null, created);
+        return witness == null ? created : witness;
+    }
+
+    /**
+     * Calls rejected so far: exact when no rejection is under way; while rejections go on, a
+     * reading may leave out the ones being counted at that moment (it never counts one twice, and
+     * a later reading never shows fewer).
+     */
+    private long rejectedCount() {
+        LongAdder counter = rejections;
+        return counter == null ? 0L : counter.sum();
+    }
+
+    /** The wait in OPEN, read from the config on the transition paths (a breaker keeps no copy). */
+    private long waitNanos() {
+        return config.getWaitDurationInOpenState().toNanos();
+    }
+
+    /** The probe lease, read from the config outside CLOSED (a breaker keeps no copy). */
+    private long leaseNanos() {
+        return config.getProbeLease().toNanos();
     }
 
     /** The exception a caller rejected now gets. */
@@ -505,7 +541,7 @@ public final class CircuitBreaker {
             return; // the fleet's window decides; its verdict came back with the failure report
         }
         long now = clock.nanoTime();
-        transition(closed, Phase.open(closed.window, now, now + waitNanos, wallClock.millis()), cause);
+        transition(closed, Phase.open(closed.window, now, now + waitNanos(), wallClock.millis()), cause);
     }
 
     /** OPEN -> HALF_OPEN once the wait elapsed; returns the new phase, or null if another caller won. */
@@ -513,7 +549,7 @@ public final class CircuitBreaker {
         if (shared != null) {
             return startSharedProbing(open, now);
         }
-        Phase halfOpen = Phase.halfOpen(open.window, open.openedAtNanos, open.openedAtEpochMillis, now + leaseNanos,
+        Phase halfOpen = Phase.halfOpen(open.window, open.openedAtNanos, open.openedAtEpochMillis, now + leaseNanos(),
                 wallClock.millis());
         return transition(open, halfOpen, TransitionCause.WAIT_ELAPSED) ? halfOpen : null;
     }
@@ -527,7 +563,7 @@ public final class CircuitBreaker {
             }
         }
         long now = clock.nanoTime();
-        transition(halfOpen, Phase.open(halfOpen.window, now, now + waitNanos, wallClock.millis()),
+        transition(halfOpen, Phase.open(halfOpen.window, now, now + waitNanos(), wallClock.millis()),
                 TransitionCause.PROBE_FAILED);
     }
 
@@ -552,7 +588,7 @@ public final class CircuitBreaker {
 
     /** What is left of the fleet's probe lease a verdict grants (the whole lease when it does not say). */
     private long fleetLease(SharedVerdict leased) {
-        return leased.remainingNanos() > 0 ? Math.min(leaseNanos, leased.remainingNanos()) : leaseNanos;
+        return leased.remainingNanos() > 0 ? Math.min(leaseNanos(), leased.remainingNanos()) : leaseNanos();
     }
 
     private void share(CallOutcome outcome) {
@@ -570,7 +606,7 @@ public final class CircuitBreaker {
     private Phase startSharedProbing(Phase open, long now) {
         // Claim the question first: meanwhile the other local callers find OPEN with a probe time
         // one lease ahead and are rejected, so an instance asks the store once, not once per thread.
-        Phase asking = new Phase(State.OPEN, open.window, open.openedAtNanos, now + leaseNanos,
+        Phase asking = new Phase(State.OPEN, open.window, open.openedAtNanos, now + leaseNanos(),
                 open.sinceEpochMillis, open.openedAtEpochMillis);
         if (!PHASE.compareAndSet(this, open, asking)) {
             return null;
@@ -581,7 +617,7 @@ public final class CircuitBreaker {
             boolean leased = verdict != null;
             long leaseEnd = leased ? clock.nanoTime() + fleetLease(verdict) : 0L;
             Phase halfOpen = Phase.halfOpen(open.window, open.openedAtNanos, open.openedAtEpochMillis,
-                    now + leaseNanos, leased, leaseEnd, wallClock.millis());
+                    now + leaseNanos(), leased, leaseEnd, wallClock.millis());
             return transition(asking, halfOpen, TransitionCause.WAIT_ELAPSED) ? halfOpen : null;
         }
         adoptShared(verdict);
@@ -622,7 +658,7 @@ public final class CircuitBreaker {
                 // asynchronously): its next caller takes the probe permit.
                 long now = clock.nanoTime();
                 next = Phase.halfOpen(current.window, current.openedAtNanos, current.openedAtEpochMillis,
-                        now + leaseNanos, true, now + fleetLease(verdict), wallClock.millis());
+                        now + leaseNanos(), true, now + fleetLease(verdict), wallClock.millis());
             } else if (target == current.state) {
                 return false;
             } else if (target == State.FORCED_OPEN) {
@@ -726,7 +762,7 @@ public final class CircuitBreaker {
         int[] counts = of.window.counts(windowNeedsClock ? clock.nanoTime() : 0L);
         return new BreakerMetrics(of.window.rate(counts[1], counts[0]), slowNanos == Long.MAX_VALUE ? -1f
                 : of.window.rate(counts[2], counts[0]), counts[0], counts[1], counts[2],
-                (long) REJECTED.getVolatile(this));
+                rejectedCount());
     }
 
     /** Wall-clock time of the last transition (or of creation). */

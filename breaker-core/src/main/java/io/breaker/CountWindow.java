@@ -4,12 +4,17 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
- * The last N calls, in a ring of one byte per call. Package-private: not part of the API.
+ * The last N calls, in a ring of three bits per call (21 calls in each {@code long}). Package-private:
+ * not part of the API.
  *
  * <p>A record takes a ticket from {@code cursor} ({@code getAndAdd}), swaps its outcome into the
- * ticket's slot ({@code getAndSet}, so every outcome that leaves the ring is seen by exactly one
- * thread) and, only when the slot's content changed, adds the difference to {@code counts}. No lock,
- * no allocation; in the steady state of all-successes a record is two atomic instructions.
+ * ticket's slot (a compare-and-set of the slot's word, so every outcome that leaves the ring is seen
+ * by exactly one thread) and, only when the slot's content changed, adds the difference to
+ * {@code counts}. No lock, no allocation; in the steady state of all-successes a record is one
+ * atomic instruction (the ticket) and one read of the slot's word. Three bits hold the five
+ * contents of a slot: empty (0) or an outcome ({@link io.breaker.spi.OutcomeBits#CALL}, with {@link io.breaker.spi.OutcomeBits#FAILED} and
+ * {@link io.breaker.spi.OutcomeBits#SLOW}: 1, 3, 5 or 7). A window of 100 calls keeps its ring in 5 words (56 bytes with
+ * the array's header; one byte per call took 120).
  *
  * <p>{@code counts} packs calls, failed and slow as three signed 21-bit fields of one long, so a
  * single atomic addition updates all three consistently. A field can be transiently negative (a
@@ -20,7 +25,10 @@ final class CountWindow extends SlidingWindow {
 
     private static final VarHandle CURSOR;
     private static final VarHandle COUNTS;
-    private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(byte[].class);
+    private static final VarHandle WORDS = MethodHandles.arrayElementVarHandle(long[].class);
+    private static final int SLOTS_PER_WORD = 21;
+    private static final int SLOT_BITS = 3;
+    private static final long SLOT_MASK = (1L << SLOT_BITS) - 1;
 
     static {
         try {
@@ -42,7 +50,8 @@ final class CountWindow extends SlidingWindow {
         }
     }
 
-    private final byte[] slots;
+    private final long[] words;
+    private final int size;
     @SuppressWarnings("unused") // accessed through CURSOR
     private volatile int cursor;
     @SuppressWarnings("unused") // accessed through COUNTS
@@ -58,26 +67,33 @@ final class CountWindow extends SlidingWindow {
      */
     CountWindow(int size, int minimumNumberOfCalls, float failureRateThreshold, float slowCallRateThreshold) {
         super(minimumNumberOfCalls, failureRateThreshold, slowCallRateThreshold);
-        this.slots = new byte[size];
+        this.words = new long[(size + SLOTS_PER_WORD - 1) / SLOTS_PER_WORD];
+        this.size = size;
     }
 
     @Override
     boolean record(int outcome, long nowNanos) {
         int ticket = (int) CURSOR.getAndAdd(this, 1);
         // Masking the sign makes the ring skip once every 2^31 calls; the counts stay exact.
-        int index = (ticket & Integer.MAX_VALUE) % slots.length;
+        int index = (ticket & Integer.MAX_VALUE) % size;
+        int word = index / SLOTS_PER_WORD;
+        int shift = (index - word * SLOTS_PER_WORD) * SLOT_BITS;
         // Reading first spares the common case (success over success) a contended write to a cache
         // line its neighbours' tickets share. Skipping the write when the slot already holds this
         // outcome is the same as writing it: any concurrent writer is ordered after this record.
-        if ((byte) SLOTS.getVolatile(slots, index) == outcome) {
-            return false;
+        long seen = (long) WORDS.getVolatile(words, word);
+        int previous = (int) (seen >>> shift & SLOT_MASK);
+        while (previous != outcome) {
+            long next = seen & ~(SLOT_MASK << shift) | (long) outcome << shift;
+            long witness = (long) WORDS.compareAndExchange(words, word, seen, next);
+            if (witness == seen) {
+                COUNTS.getAndAdd(this, UNIT[outcome] - UNIT[previous]);
+                return true;
+            }
+            seen = witness; // another slot of the word changed, or this one: look again
+            previous = (int) (seen >>> shift & SLOT_MASK);
         }
-        int previous = (byte) SLOTS.getAndSet(slots, index, (byte) outcome);
-        if (previous == outcome) {
-            return false;
-        }
-        COUNTS.getAndAdd(this, UNIT[outcome] - UNIT[previous]);
-        return true;
+        return false;
     }
 
     @Override
@@ -92,6 +108,7 @@ final class CountWindow extends SlidingWindow {
         long packed = (long) COUNTS.getVolatile(this);
         return new int[] {Math.max(0, field(packed, 0)), Math.max(0, field(packed, 1)), Math.max(0, field(packed, 2))};
     }
+
 
     /** Decodes field {@code n} (0 = calls, 1 = failed, 2 = slow) of a packed value, sign-extended. */
     static int field(long packed, int n) {

@@ -50,59 +50,162 @@ public final class ResultsTable {
         new ResultsTable(Files.readAllLines(Path.of(args[0]))).print();
     }
 
-    private void print() {
-        System.out.printf("System.nanoTime() in this run: %s ns on one thread, %s ns on each of two threads"
-                + " (a timed call reads it twice)%n%n", ns("Floor.nanoTime"), ns("Floor.nanoTimeOnTwoThreads"));
+    private static final String[] THREADS = {"OneThread", "TwoThreads", "FourThreads"};
+    private static final int[] THREAD_COUNTS = {1, 2, 4};
 
+    private void print() {
+        if (has("FloorOneThread.clockPair")) {
+            printFloors();
+        }
+        if (has("ClosedOneThread.breakerExecute ON COUNT_100")) {
+            printClosed();
+        }
+        if (has("OpenOneThread.breakerTryAcquirePermission")) {
+            printOpen();
+        }
+        if (has("io.breaker.benchmarks.redis.SharedClosedOneThread.inMemoryExecute")) {
+            if (has("FloorOneThread.nanoTime")) {
+                System.out.printf("One `System.nanoTime()` in this run: %s ns%n%n", ns("FloorOneThread.nanoTime"));
+            }
+            printShared();
+        }
+    }
+
+    private void printFloors() {
+        System.out.println("| threads | `System.nanoTime()` | clock pair | shared atomic increment |");
+        System.out.println("|---|---|---|---|");
+        for (int t = 0; t < THREADS.length; t++) {
+            String floor = "Floor" + THREADS[t] + ".";
+            if (has(floor + "nanoTime")) {
+                System.out.printf("| %d | %s | %s | %s |%n", THREAD_COUNTS[t], ns(floor + "nanoTime"),
+                        ns(floor + "clockPair"), ns(floor + "sharedAtomic"));
+            }
+        }
+        System.out.println();
+    }
+
+    /**
+     * CLOSED success path. Floor: slow-call detection on, a clock pair plus one shared atomic; off,
+     * the shared atomic (plus one clock reading for a time window, which must know the second).
+     */
+    private void printClosed() {
         System.out.println("| threads | window | slow-call detection | path | breaker ns/op | resilience4j ns/op"
-                + " | ratio | goal | met? | breaker B/op | resilience4j B/op | r4j LOCK_FREE ns/op (ratio) |");
-        System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|");
-        for (String threads : new String[] {"ClosedOneThread", "ClosedTwoThreads"}) {
-            double goal = threads.equals("ClosedOneThread") ? 0.5 : 0.33;
+                + " | Failsafe ns/op | floor ns/op | breaker / r4j | breaker / Failsafe | breaker / floor"
+                + " | time / count window | B/op (breaker, r4j, Failsafe) | goals | met? |");
+        System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+        for (int t = 0; t < THREADS.length; t++) {
+            String threads = THREADS[t];
+            if (!has("Closed" + threads + ".breakerExecute ON COUNT_100")) {
+                continue;
+            }
             for (String window : new String[] {"COUNT_100", "TIME_10S"}) {
                 for (String slowCalls : new String[] {"ON", "OFF"}) {
                     String params = " " + slowCalls + " " + window;
-                    closedRow(threads, window, slowCalls, "`execute` / `executeSupplier`",
-                            threads + ".breakerExecute" + params, threads + ".r4jExecuteSupplier" + params,
-                            threads + ".r4jLockFreeExecuteSupplier" + params, goal);
-                    closedRow(threads, window, slowCalls, "permission + record",
-                            threads + ".breakerPermissionAndRecord" + params,
-                            threads + ".r4jPermissionAndRecord" + params, null, goal);
+                    String floor = "Floor" + threads + ".";
+                    double floorNs = slowCalls.equals("ON")
+                            ? score(floor + "clockPair") + score(floor + "sharedAtomic")
+                            : score(floor + "sharedAtomic") + (window.equals("TIME_10S") ? score(floor + "nanoTime") : 0);
+                    for (String[] path : new String[][] {
+                            {"`execute`", "breakerExecute", "r4jExecuteSupplier", "failsafeGet"},
+                            {"permission + record", "breakerPermissionAndRecord", "r4jPermissionAndRecord",
+                                    "failsafePermissionAndRecord"}}) {
+                        String ours = "Closed" + threads + "." + path[1] + params;
+                        String theirs = "Closed" + threads + "." + path[2] + params;
+                        String failsafe = "FailsafeClosed" + threads + "." + path[3] + " " + window;
+                        boolean withFailsafe = slowCalls.equals("OFF") && has(failsafe);
+                        boolean floorGoal = slowCalls.equals("ON") && THREAD_COUNTS[t] > 1;
+                        double oursNs = score(ours);
+                        double timeOverCount = window.equals("TIME_10S")
+                                ? oursNs / score("Closed" + threads + "." + path[1] + " " + slowCalls + " COUNT_100")
+                                : Double.NaN;
+                        StringBuilder goals = new StringBuilder("< r4j");
+                        boolean met = oursNs < score(theirs) && score(ours + ".gc") < ZERO_BYTES;
+                        if (withFailsafe) {
+                            goals.append(", < Failsafe");
+                            met &= oursNs < score(failsafe);
+                        }
+                        if (floorGoal) {
+                            goals.append(", ≤ 1.5x floor");
+                            met &= oursNs <= 1.5 * floorNs;
+                        }
+                        if (!Double.isNaN(timeOverCount)) {
+                            goals.append(", ≤ 1.3x count");
+                            met &= timeOverCount <= 1.3;
+                        }
+                        goals.append(", 0 B");
+                        System.out.printf(Locale.ROOT, "| %d | %s | %s | %s | %s | %s | %s | %.1f | %.2fx | %s | %.2fx | %s"
+                                        + " | %s, %s, %s | %s | %s |%n",
+                                THREAD_COUNTS[t], window, slowCalls, path[0], ns(ours), ns(theirs),
+                                withFailsafe ? ns(failsafe) : "—", floorNs, oursNs / score(theirs),
+                                withFailsafe ? String.format(Locale.ROOT, "%.2fx", oursNs / score(failsafe)) : "—",
+                                oursNs / floorNs,
+                                Double.isNaN(timeOverCount) ? "" : String.format(Locale.ROOT, "%.2fx", timeOverCount),
+                                bytes(ours), bytes(theirs), withFailsafe ? bytes(failsafe) : "—", goals,
+                                met ? "yes" : "**no**");
+                    }
                 }
             }
         }
-
         System.out.println();
-        System.out.println("| OPEN path | breaker ns/op | resilience4j ns/op | ratio | goal | met? | breaker B/op"
-                + " | resilience4j B/op |");
+    }
+
+    private void printOpen() {
+        System.out.println("| threads | OPEN path | breaker ns/op | resilience4j ns/op | Failsafe ns/op | one clock read"
+                + " | breaker / Failsafe | breaker / r4j | B/op (breaker, r4j, Failsafe) | goal | met? |");
+        System.out.println("|---|---|---|---|---|---|---|---|---|---|---|");
+        for (int t = 0; t < THREADS.length; t++) {
+            String open = "Open" + THREADS[t] + ".";
+            if (!has(open + "breakerTryAcquirePermission")) {
+                continue;
+            }
+            String clock = "Floor" + THREADS[t] + ".nanoTime";
+            openRow(THREAD_COUNTS[t], "permission check (false)", open + "breakerTryAcquirePermission",
+                    open + "r4jTryAcquirePermission", open + "failsafeTryAcquirePermit", clock,
+                    "≤ Failsafe, 0 B", score(open + "breakerTryAcquirePermission") <= score(open + "failsafeTryAcquirePermit")
+                            && score(open + "breakerTryAcquirePermission.gc") < ZERO_BYTES);
+            openRow(THREAD_COUNTS[t], "`execute` that throws (caught)", open + "breakerExecuteRejected",
+                    open + "r4jExecuteSupplierRejected", open + "failsafeGetRejected", clock,
+                    "≤ 0.05x r4j, one small allocation",
+                    score(open + "breakerExecuteRejected") <= 0.05 * score(open + "r4jExecuteSupplierRejected")
+                            && score(open + "breakerExecuteRejected.gc") < ONE_SMALL_ALLOCATION);
+            openRow(THREAD_COUNTS[t], "`execute` that throws, r4j without stack trace (reference)",
+                    open + "breakerExecuteRejected", open + "r4jNoStackTraceExecuteSupplierRejected",
+                    open + "failsafeGetRejected", clock, "(reference)", null);
+        }
+        System.out.println();
+    }
+
+    private void openRow(int threads, String path, String ours, String theirs, String failsafe, String clock,
+                         String goal, Boolean met) {
+        System.out.printf(Locale.ROOT, "| %d | %s | %s | %s | %s | %s | %.2fx | %.3fx | %s, %s, %s | %s | %s |%n",
+                threads, path, ns(ours), ns(theirs), ns(failsafe), ns(clock), score(ours) / score(failsafe),
+                score(ours) / score(theirs), bytes(ours), bytes(theirs), bytes(failsafe), goal,
+                met == null ? "" : met ? "yes" : "**no**");
+    }
+
+    /** The Redis-backed suite, when the file holds it. */
+    private void printShared() {
+        System.out.println("| threads | in memory ns/op | Redis-backed ns/op | resilience4j ns/op | Redis-backed / in memory"
+                + " | goal | met? | B/op (in memory, Redis-backed, r4j) |");
         System.out.println("|---|---|---|---|---|---|---|---|");
-        openRow("permission check (`tryAcquirePermission` false)", "OpenPath.breakerTryAcquirePermission",
-                "OpenPath.r4jTryAcquirePermission", 0.25, ZERO_BYTES, "≤ 0.25x, 0 B");
-        openRow("`execute` that throws (caught)", "OpenPath.breakerExecuteRejected",
-                "OpenPath.r4jExecuteSupplierRejected", 0.1, ONE_SMALL_ALLOCATION, "≤ 0.1x, one small allocation");
-        openRow("`execute` that throws, vs r4j `writableStackTraceEnabled(false)` (reference)",
-                "OpenPath.breakerExecuteRejected", "OpenPath.r4jNoStackTraceExecuteSupplierRejected", 0.1,
-                ONE_SMALL_ALLOCATION, "(reference)");
+        for (int t = 0; t < THREADS.length; t++) {
+            String shared = "io.breaker.benchmarks.redis.SharedClosed" + THREADS[t] + ".";
+            if (!has(shared + "inMemoryExecute")) {
+                continue;
+            }
+            double ratio = score(shared + "redisBackedExecute") / score(shared + "inMemoryExecute");
+            System.out.printf(Locale.ROOT, "| %d | %s | %s | %s | %.2fx | ≤ 2x, 0 B | %s | %s, %s, %s |%n",
+                    THREAD_COUNTS[t], ns(shared + "inMemoryExecute"), ns(shared + "redisBackedExecute"),
+                    ns(shared + "r4jExecuteSupplier"), ratio,
+                    ratio <= 2 && score(shared + "redisBackedExecute.gc") < ZERO_BYTES ? "yes" : "**no**",
+                    bytes(shared + "inMemoryExecute"), bytes(shared + "redisBackedExecute"),
+                    bytes(shared + "r4jExecuteSupplier"));
+        }
+        System.out.println();
     }
 
-    private void closedRow(String threads, String window, String slowCalls, String path, String ours,
-                           String theirs, String lockFree, double goal) {
-        double ratio = score(ours) / score(theirs);
-        double oursBytes = score(ours + ".gc");
-        boolean alike = slowCalls.equals("ON");
-        String goalText = alike ? String.format(Locale.ROOT, "≤ %.2fx, 0 B", goal) : "0 B (r4j still times calls)";
-        boolean met = (!alike || ratio <= goal) && oursBytes < ZERO_BYTES;
-        System.out.printf(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %.2fx | %s | %s | %s | %s | %s |%n",
-                threads.equals("ClosedOneThread") ? "1" : "2", window, slowCalls, path, ns(ours), ns(theirs), ratio,
-                goalText, met ? "yes" : "**no**", bytes(ours), bytes(theirs),
-                lockFree == null ? "" : String.format(Locale.ROOT, "%s (%.2fx)", ns(lockFree), score(ours) / score(lockFree)));
-    }
-
-    private void openRow(String path, String ours, String theirs, double goal, double maxBytes, String goalText) {
-        double ratio = score(ours) / score(theirs);
-        boolean met = ratio <= goal && score(ours + ".gc") < maxBytes;
-        System.out.printf(Locale.ROOT, "| %s | %s | %s | %.3fx | %s | %s | %s | %s |%n", path, ns(ours), ns(theirs),
-                ratio, goalText, goalText.startsWith("(") ? "" : met ? "yes" : "**no**", bytes(ours), bytes(theirs));
+    private boolean has(String key) {
+        return scores.containsKey(key);
     }
 
     private String ns(String key) {

@@ -21,8 +21,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The cached shared state is refreshed by calls, never by a timer: an idle breaker costs no Redis
- * command, and the first call finding the cache older than one TTL (on the breaker's own clock)
- * starts exactly one refresh, without waiting for it.
+ * command, and a call finding the cache older than one TTL (on the breaker's own clock) starts
+ * exactly one refresh, without waiting for it. A success looks at the clock only every few
+ * successes (at most {@link RedisSharedState#MAX_CHECK_MASK} + 1 of one thread), so steady traffic
+ * still refreshes within one TTL and a little.
  */
 class CallTriggeredRefreshTest {
 
@@ -62,7 +64,7 @@ class CallTriggeredRefreshTest {
     }
 
     @Test
-    void theFirstCallAfterOneTtlOnTheBreakersClockRefreshesTheCacheWithoutWaitingForIt() throws Exception {
+    void successesWithinOneStrideAfterOneTtlOnTheBreakersClockRefreshTheCacheWithoutWaitingForIt() throws Exception {
         AtomicLong time = new AtomicLong();
         NanoClock clock = time::get;
         try (Fleet fleet = new Fleet(redis, 2, CONFIG, SETTINGS, clock)) {
@@ -83,11 +85,14 @@ class CallTriggeredRefreshTest {
             assertThat(scriptsRun()).isEqualTo(afterForce);
             assertThat(b.getState()).isEqualTo(State.CLOSED);
 
-            // One TTL later, one call: it still passes (nobody waits) and starts the refresh.
+            // One TTL later, at most one stride of successes: they still pass (nobody waits), and one
+            // of them starts the refresh (100 calls at one instant made the stride the longest).
             time.addAndGet(1);
-            long permit2 = b.tryAcquirePermit();
-            assertThat(permit2).isNotEqualTo(CircuitBreaker.NO_PERMIT);
-            b.onSuccess(permit2, 0L);
+            for (int i = 0; i <= RedisSharedState.MAX_CHECK_MASK; i++) {
+                long permit2 = b.tryAcquirePermit();
+                assertThat(permit2).isNotEqualTo(CircuitBreaker.NO_PERMIT);
+                b.onSuccess(permit2, 0L);
+            }
             await(Duration.ofSeconds(3), () -> b.getState() == State.FORCED_OPEN);
             awaitQuiet();
             assertThat(scriptsRun() - afterForce).isEqualTo(1);
@@ -97,6 +102,45 @@ class CallTriggeredRefreshTest {
                 assertThat(b.tryAcquirePermit()).isEqualTo(CircuitBreaker.NO_PERMIT);
             }
             assertThat(scriptsRun() - afterForce).isEqualTo(1);
+        }
+    }
+
+    /**
+     * Steady traffic on the breaker's clock (200 calls per TTL, on one thread): a change another
+     * instance makes is adopted after at most one TTL and an eighth of traffic, the longest a stride
+     * can grow to at that pace, and no more than one refresh is sent per TTL meanwhile.
+     */
+    @Test
+    void steadyTrafficRefreshesTheCacheWithinOneTtlAndAnEighth() throws Exception {
+        AtomicLong time = new AtomicLong();
+        NanoClock clock = time::get;
+        long step = TTL.toNanos() / 200;
+        try (Fleet fleet = new Fleet(redis, 2, CONFIG, SETTINGS, clock)) {
+            List<CircuitBreaker> breakers = fleet.breakers(unique("steady"));
+            CircuitBreaker a = breakers.get(0);
+            CircuitBreaker b = breakers.get(1);
+            awaitQuiet();
+            // Three TTLs of traffic first: B's stride grows to its size for this pace.
+            for (int i = 0; i < 600; i++) {
+                time.addAndGet(step);
+                b.onSuccess(b.tryAcquirePermit(), 0L);
+            }
+            awaitQuiet();
+            assertThat(a.forceOpen()).isTrue();
+            long afterForce = scriptsRun();
+
+            long callsInOneTtlAndAnEighth = 200 + 200 / 8;
+            for (int i = 0; i < callsInOneTtlAndAnEighth; i++) {
+                time.addAndGet(step);
+                long permit = b.tryAcquirePermit();
+                if (permit == CircuitBreaker.NO_PERMIT) {
+                    break; // the refresh came back already: B rejects, as A does
+                }
+                b.onSuccess(permit, 0L);
+            }
+            await(Duration.ofSeconds(3), () -> b.getState() == State.FORCED_OPEN);
+            awaitQuiet();
+            assertThat(scriptsRun() - afterForce).isBetween(1L, 2L);
         }
     }
 

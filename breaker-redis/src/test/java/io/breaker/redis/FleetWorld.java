@@ -24,7 +24,6 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 
 /**
@@ -919,7 +918,7 @@ final class FleetWorld {
                     .append(now - in.admittedAt < LEASE_MS ? "new" : "old").append('@').append(c.inc(in.admittedInc));
         }
         RedisSharedState sh = in.shared;
-        b.append(" succ=").append(((LongAdder) Reflect.get(sh, "successes")).sum());
+        b.append(" succ=").append(((SuccessCounter) Reflect.get(sh, "successes")).sum());
         b.append(" batch=").append(c.position(Reflect.get(sh, "batchStart")));
         b.append(" rno=").append(((AtomicLong) Reflect.get(sh, "reportNumbers")).get());
         b.append(" unacked=[");
@@ -1059,9 +1058,11 @@ final class FleetWorld {
                     "fleetLeased", "fleetLeaseEnd (as time left)"));
     static final Map<String, List<String>> NOT_FINGERPRINTED = Map.of(
             "io.breaker.redis.RedisSharedState", List.of("store", "scripts", "name", "keys", "common", "leaseNanos (a setting)", "clock", "adopter",
-                    "nextRefreshAt (refreshes are steps of their own in the model)"),
+                    "nextRefreshAt (refreshes are steps of their own in the model)",
+                    "checkMask (when a success looks at the clock: refreshes are steps of their own in the model)",
+                    "lastCheckAt (as checkMask)"),
             "io.breaker.CircuitBreaker", List.of("name", "config", "clock", "wallClock (dates phases only)",
-                    "waitNanos", "leaseNanos", "slowNanos", "windowNeedsClock", "shared", "rejectedCalls", "listeners (listener bookkeeping)",
+                    "slowNanos", "windowNeedsClock", "shared", "rejections", "listeners (listener bookkeeping)",
                     "lastFailureType"),
             "io.breaker.Phase", List.of("permitsAll (follows state)", "records (follows state)",
                     "window (the local window decides only while Redis is unavailable: never in the model)",

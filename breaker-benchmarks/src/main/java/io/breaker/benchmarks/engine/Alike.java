@@ -75,10 +75,32 @@ public final class Alike {
         return theirs(window, slowCalls, wait).build();
     }
 
-    /** resilience4j's opt-in lock-free window (2.3+), for reference: the goals are set against the default. */
-    static CircuitBreakerConfig theirsLockFree(Window window, SlowCalls slowCalls, Duration wait) {
-        return theirs(window, slowCalls, wait)
-                .slidingWindowSynchronizationStrategy(SlidingWindowSynchronizationStrategy.LOCK_FREE)
-                .build();
+    /**
+     * Failsafe's breaker, as close as it gets: count window, 50 failures out of the last 100
+     * executions (Failsafe has no minimum number of calls for a count window, so it needs 50
+     * failures to trip where the others need 5 of 10); time window, 50% of at least 10 executions in
+     * the last 10 seconds. Failsafe has no slow-call detection and never reads the clock on the
+     * CLOSED path.
+     */
+    static dev.failsafe.CircuitBreaker<Integer> failsafe(Window window, Duration wait) {
+        dev.failsafe.CircuitBreakerBuilder<Integer> builder = dev.failsafe.CircuitBreaker.<Integer>builder()
+                .withDelay(wait);
+        if (window == Window.COUNT_100) {
+            builder.withFailureThreshold((int) (FAILURE_RATE * window.size / 100), window.size);
+        } else {
+            builder.withFailureRateThreshold((int) FAILURE_RATE, MINIMUM_CALLS, Duration.ofSeconds(window.size));
+        }
+        return builder.build();
+    }
+
+    /** Records failures until Failsafe's breaker opens (it has no minimum number of calls). */
+    static void tripFailsafe(dev.failsafe.CircuitBreaker<Integer> breaker) {
+        for (int i = 0; i < 1_000 && !breaker.isOpen(); i++) {
+            breaker.tryAcquirePermit();
+            breaker.recordFailure();
+        }
+        if (!breaker.isOpen()) {
+            throw new IllegalStateException("Failsafe's breaker did not open");
+        }
     }
 }

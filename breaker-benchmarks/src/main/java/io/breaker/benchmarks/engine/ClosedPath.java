@@ -22,7 +22,8 @@ import java.util.function.Supplier;
 /**
  * The CLOSED success path, per call, ours against resilience4j configured alike. One breaker of each
  * kind is shared by all benchmark threads ({@link Scope#Benchmark}); the thread count is set by the
- * concrete subclasses {@link ClosedOneThread} and {@link ClosedTwoThreads}.
+ * concrete subclasses {@link ClosedOneThread}, {@link ClosedTwoThreads} and {@link ClosedFourThreads}.
+ * Failsafe, which has no slow-call detection, is measured by {@link FailsafeClosedPath}.
  *
  * <p>Two ways to call each breaker:
  * <ul>
@@ -52,7 +53,6 @@ public abstract class ClosedPath {
 
     private CircuitBreaker breaker;
     private io.github.resilience4j.circuitbreaker.CircuitBreaker r4j;
-    private io.github.resilience4j.circuitbreaker.CircuitBreaker r4jLockFree;
     private boolean timed;
 
     @Setup
@@ -60,8 +60,6 @@ public abstract class ClosedPath {
         breaker = CircuitBreaker.of("ours", Alike.ours(window, slowCalls, Alike.LONG_WAIT));
         r4j = io.github.resilience4j.circuitbreaker.CircuitBreaker.of("r4j",
                 Alike.theirsDefault(window, slowCalls, Alike.LONG_WAIT));
-        r4jLockFree = io.github.resilience4j.circuitbreaker.CircuitBreaker.of("r4j-lock-free",
-                Alike.theirsLockFree(window, slowCalls, Alike.LONG_WAIT));
         timed = slowCalls == SlowCalls.ON;
     }
 
@@ -69,10 +67,9 @@ public abstract class ClosedPath {
     @TearDown
     public void checkStillClosed() {
         if (breaker.getState() != io.breaker.State.CLOSED
-                || r4j.getState() != io.github.resilience4j.circuitbreaker.CircuitBreaker.State.CLOSED
-                || r4jLockFree.getState() != io.github.resilience4j.circuitbreaker.CircuitBreaker.State.CLOSED) {
+                || r4j.getState() != io.github.resilience4j.circuitbreaker.CircuitBreaker.State.CLOSED) {
             throw new IllegalStateException("A breaker left CLOSED during the run: ours " + breaker.getState()
-                    + ", r4j " + r4j.getState() + ", r4j lock-free " + r4jLockFree.getState());
+                    + ", r4j " + r4j.getState());
         }
     }
 
@@ -84,11 +81,6 @@ public abstract class ClosedPath {
     @Benchmark
     public Integer r4jExecuteSupplier() {
         return r4j.executeSupplier(WORK);
-    }
-
-    @Benchmark
-    public Integer r4jLockFreeExecuteSupplier() {
-        return r4jLockFree.executeSupplier(WORK);
     }
 
     @Benchmark

@@ -8,14 +8,20 @@ import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
 
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * What the machine charges for the one thing a timed call cannot avoid: reading the monotonic clock.
- * Measured in the same run as the breakers, so their numbers can be read against it.
+ * What the machine charges for the things a call through any breaker cannot avoid, measured in the
+ * same run as the breakers so their numbers can be read against it: one reading of the monotonic
+ * clock (an OPEN check), a pair of them (a timed call), and one atomic increment of a counter all
+ * threads share (recording a call in a window every thread writes). The thread count is set by
+ * {@link FloorOneThread}, {@link FloorTwoThreads} and {@link FloorFourThreads}.
+ *
+ * <p>The floor of a CLOSED call with slow-call detection is {@code clockPair + sharedAtomic} on the
+ * same number of threads.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -23,18 +29,25 @@ import java.util.concurrent.TimeUnit;
 @Fork(1)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Threads(1)
-public class Floor {
+public abstract class Floor {
+
+    private final AtomicLong shared = new AtomicLong();
 
     @Benchmark
     public long nanoTime() {
         return System.nanoTime();
     }
 
-    /** The same on two threads at once: what each of two concurrent callers pays per reading. */
+    /** Two readings, as a timed call makes (start and end). */
     @Benchmark
-    @Threads(2)
-    public long nanoTimeOnTwoThreads() {
-        return System.nanoTime();
+    public long clockPair() {
+        long start = System.nanoTime();
+        return System.nanoTime() - start;
+    }
+
+    /** One {@code getAndIncrement} of a counter every benchmark thread increments. */
+    @Benchmark
+    public long sharedAtomic() {
+        return shared.getAndIncrement();
     }
 }

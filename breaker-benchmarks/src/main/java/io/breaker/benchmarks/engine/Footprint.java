@@ -21,7 +21,7 @@ import java.util.stream.Collectors;
 
 /**
  * Reports what idle breakers cost in memory, and whether tripping many of them starts threads, for
- * ours and for resilience4j configured alike. A plain program, not a JMH benchmark:
+ * ours, resilience4j and (heap only) Failsafe, configured alike. A plain program, not a JMH benchmark:
  * <pre>
  * java -cp breaker-benchmarks/target/benchmarks.jar io.breaker.benchmarks.engine.Footprint [heapSample] [tripped]
  * </pre>
@@ -60,8 +60,13 @@ public final class Footprint {
             long oursBytes = retainedPerBreaker(heapSample, name -> CircuitBreaker.of(name, ours));
             long theirsBytes = retainedPerBreaker(heapSample,
                     name -> io.github.resilience4j.circuitbreaker.CircuitBreaker.of(name, theirs));
-            System.out.printf("  %-9s  breaker %,7d B   resilience4j %,7d B   ratio %.3f%n", window, oursBytes,
-                    theirsBytes, (double) oursBytes / theirsBytes);
+            // Failsafe's breakers take no name; its builder's config is shared, as ours and resilience4j's are.
+            dev.failsafe.CircuitBreakerConfig<Integer> failsafe = Alike.failsafe(window, Alike.LONG_WAIT).getConfig();
+            long failsafeBytes = retainedPerBreaker(heapSample,
+                    name -> dev.failsafe.CircuitBreaker.builder(failsafe).build());
+            System.out.printf("  %-9s  breaker %,7d B   resilience4j %,7d B   Failsafe %,7d B   ratio to r4j %.3f,"
+                            + " to Failsafe %.3f%n", window, oursBytes, theirsBytes, failsafeBytes,
+                    (double) oursBytes / theirsBytes, (double) oursBytes / failsafeBytes);
         }
 
         System.out.printf("%nLive threads around creating and tripping %,d breakers (wait in OPEN %d s)%n",
@@ -70,7 +75,8 @@ public final class Footprint {
         theirsThreads(tripped);
     }
 
-    private static long retainedPerBreaker(int count, Function<String, Object> factory) {
+    /** Retained heap per object made by {@code factory}, median of three rounds (also used for Redis-backed breakers). */
+    public static long retainedPerBreaker(int count, Function<String, Object> factory) {
         String[] names = new String[count];
         for (int i = 0; i < count; i++) {
             names[i] = "breaker-" + i;

@@ -16,7 +16,6 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
 
 import java.io.IOException;
@@ -25,7 +24,10 @@ import java.util.function.Supplier;
 
 /**
  * The OPEN path: a breaker that tripped (on recorded failures, like in production) and waits for an
- * hour, asked for permission or made to throw. Count window of 100, slow-call detection on, for both.
+ * hour, asked for permission or made to throw: ours, resilience4j and Failsafe. Count window of 100,
+ * slow-call detection on (Failsafe has none). One breaker of each kind is shared by all benchmark
+ * threads; the thread count is set by {@link OpenOneThread}, {@link OpenTwoThreads} and
+ * {@link OpenFourThreads}.
  *
  * <p>The throwing benchmarks catch the rejection and return it, so it escapes and its allocation is
  * counted, as it is when a caller keeps or logs it.
@@ -36,8 +38,7 @@ import java.util.function.Supplier;
 @Fork(1)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Threads(1)
-public class OpenPath {
+public abstract class OpenPath {
 
     private static final Supplier<Integer> WORK = () -> {
         throw new AssertionError("the protected code ran while the breaker was OPEN");
@@ -46,6 +47,8 @@ public class OpenPath {
     private CircuitBreaker breaker;
     private io.github.resilience4j.circuitbreaker.CircuitBreaker r4j;
     private io.github.resilience4j.circuitbreaker.CircuitBreaker r4jNoStackTrace;
+    private dev.failsafe.CircuitBreaker<Integer> failsafe;
+    private dev.failsafe.FailsafeExecutor<Integer> failsafeExecutor;
 
     @Setup
     public void createAndTripBreakers() {
@@ -64,6 +67,9 @@ public class OpenPath {
                 theirs.onError(0L, TimeUnit.NANOSECONDS, failure);
             }
         }
+        failsafe = Alike.failsafe(Window.COUNT_100, Alike.LONG_WAIT);
+        failsafeExecutor = dev.failsafe.Failsafe.with(failsafe);
+        Alike.tripFailsafe(failsafe);
         checkStillOpen();
     }
 
@@ -72,9 +78,11 @@ public class OpenPath {
     public void checkStillOpen() {
         if (breaker.getState() != io.breaker.State.OPEN
                 || r4j.getState() != io.github.resilience4j.circuitbreaker.CircuitBreaker.State.OPEN
-                || r4jNoStackTrace.getState() != io.github.resilience4j.circuitbreaker.CircuitBreaker.State.OPEN) {
+                || r4jNoStackTrace.getState() != io.github.resilience4j.circuitbreaker.CircuitBreaker.State.OPEN
+                || !failsafe.isOpen()) {
             throw new IllegalStateException("A breaker is not OPEN: ours " + breaker.getState()
-                    + ", r4j " + r4j.getState() + ", r4j without stack trace " + r4jNoStackTrace.getState());
+                    + ", r4j " + r4j.getState() + ", r4j without stack trace " + r4jNoStackTrace.getState()
+                    + ", Failsafe " + failsafe.getState());
         }
     }
 
@@ -112,6 +120,20 @@ public class OpenPath {
         try {
             return r4jNoStackTrace.executeSupplier(WORK);
         } catch (CallNotPermittedException rejected) {
+            return rejected;
+        }
+    }
+
+    @Benchmark
+    public boolean failsafeTryAcquirePermit() {
+        return failsafe.tryAcquirePermit();
+    }
+
+    @Benchmark
+    public Object failsafeGetRejected() {
+        try {
+            return failsafeExecutor.get(WORK::get);
+        } catch (dev.failsafe.CircuitBreakerOpenException rejected) {
             return rejected;
         }
     }

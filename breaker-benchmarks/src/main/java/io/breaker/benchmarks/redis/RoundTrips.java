@@ -19,7 +19,9 @@ import java.util.concurrent.locks.LockSupport;
  * TTL 1 s) served a known number of successful calls. The store's own code is not asked.
  *
  * <p>Phases, on one instance, in order: no calls at all; a burst of 1,000 calls; 1,000 calls paced
- * one per 5 ms (about five cache periods); one thread, then two, calling as fast as they can for 5 s.
+ * one per 5 ms (about five cache periods); one thread, then two, then four, calling as fast as they
+ * can for 5 s; and 1,000 calls paced again, right after full speed (refreshes must resume at about
+ * one per TTL: the store looks at the clock only every few successes, and most rarely at full speed).
  * Each line gives the calls, the elapsed time, the commands by name, round trips per 1,000 calls, and
  * the goal's bound for that phase: at most one round trip per cache TTL, that is
  * {@code floor(elapsed / ttl) + 1} (a period that straddles the phase's start counts once).
@@ -66,7 +68,11 @@ public final class RoundTrips {
                     }),
                     new Phase(CALLS + " calls, one per " + PACE.toMillis() + " ms", () -> paced(breaker)),
                     new Phase("full speed, 1 thread, " + FULL_SPEED.toSeconds() + " s", () -> runFor(breaker, FULL_SPEED, 1)),
-                    new Phase("full speed, 2 threads, " + FULL_SPEED.toSeconds() + " s", () -> runFor(breaker, FULL_SPEED, 2)));
+                    new Phase("full speed, 2 threads, " + FULL_SPEED.toSeconds() + " s", () -> runFor(breaker, FULL_SPEED, 2)),
+                    new Phase("full speed, 4 threads, " + FULL_SPEED.toSeconds() + " s", () -> runFor(breaker, FULL_SPEED, 4)),
+                    // Right after full speed: a success looks at the clock only every few successes, and
+                    // that stride is longest now; refreshes must go on at about one per TTL all the same.
+                    new Phase(CALLS + " calls, one per " + PACE.toMillis() + " ms, after full speed", () -> paced(breaker)));
             long idleRoundTrips = -1;
             try (RedisProcess.Monitor monitor = shared.redis.monitor()) {
                 for (Phase phase : phases) {

@@ -23,8 +23,8 @@ import java.util.function.Supplier;
  * A healthy call ({@code execute(Supplier)}, CLOSED, success) through three breakers configured
  * alike ({@link SameSettings}): ours in memory, ours shared through Redis with the store's default
  * 1 s state cache, and resilience4j. Each breaker is shared by all benchmark threads
- * ({@link Scope#Benchmark}); the thread count is set by {@link SharedClosedOneThread} and
- * {@link SharedClosedTwoThreads}.
+ * ({@link Scope#Benchmark}); the thread count is set by {@link SharedClosedOneThread},
+ * {@link SharedClosedTwoThreads} and {@link SharedClosedFourThreads}.
  *
  * <p>The Redis-backed benchmark starts its own {@code redis-server} on a free port for the trial and
  * stops it after; the other two never start one (each state is built only for the benchmarks that
