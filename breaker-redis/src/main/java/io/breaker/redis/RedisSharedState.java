@@ -97,6 +97,9 @@ final class RedisSharedState implements SharedState {
      */
     private volatile Lease spentLease;
 
+    /** Whether the last operator change through this instance changed the fleet (null: Redis did not answer it). */
+    private volatile Boolean lastOperatorChangedFleet;
+
     /** An operator change Redis could not take yet: replayed when it answers again. */
     private final AtomicReference<OperatorChange> pendingOperator = new AtomicReference<>();
 
@@ -236,11 +239,29 @@ final class RedisSharedState implements SharedState {
     public SharedVerdict operatorSets(State target) {
         OperatorChange change = new OperatorChange(target, store.currentTimeMillis());
         pendingOperator.set(change); // until Redis takes it: the local breaker changes now, the fleet later
-        SharedVerdict verdict = send(scripts.force, args(target.name(), Long.toString(change.atMillis())), false);
+        lastOperatorChangedFleet = null;
+        long sentAfter = receipts.get();
+        long sentAt = clock.nanoTime();
+        RedisStateStore.Answer answer = store.run(scripts.force, keys,
+                args(target.name(), Long.toString(change.atMillis())), false,
+                late -> adopt(accept(late, sentAfter, sentAt)));
+        if (answer != null) {
+            lastOperatorChangedFleet = answer.changed();
+        }
+        SharedVerdict verdict = answer == null ? null : accept(answer, sentAfter, sentAt);
         if (verdict != null) {
             pendingOperator.compareAndSet(change, null);
         }
         return verdict;
+    }
+
+    /** Whether the last operator change through this instance changed the fleet; null if Redis did not answer it. */
+    Boolean lastOperatorChangeChangedFleet() {
+        return lastOperatorChangedFleet;
+    }
+
+    String name() {
+        return name;
     }
 
     /** A probe's outcome: waits for the fleet's answer, unless on an event loop (then the local breaker decides now). */
@@ -458,7 +479,7 @@ final class RedisSharedState implements SharedState {
         // The seed's answer is not here (yet): keep the remembered state, in the new incarnation.
         return new Seeding(new RedisStateStore.Answer(new SharedVerdict(state, remainingNanos, TransitionCause.STORE_RESET),
                 fresh.version(), fresh.incarnation(), fresh.windowEpoch(), fresh.windowSeq(), fresh.acked(),
-                remembered.answer().operatorAt(), fresh.fresh()), true);
+                remembered.answer().operatorAt(), fresh.fresh(), false), true);
     }
 
     /** What seeding gives: the answer to apply, and whether it is only the remembered state (no seed answer yet). */

@@ -126,6 +126,20 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
     }
 
     /**
+     * Whether this instance's last operator change of the breaker {@code name} changed the fleet's
+     * state in Redis; {@code null} when Redis did not answer it (or there was none, or the breaker is
+     * not shared here).
+     */
+    public Boolean lastOperatorChangeChangedFleet(String name) {
+        for (RedisSharedState shared : attached) {
+            if (shared.name().equals(name)) {
+                return shared.lastOperatorChangeChangedFleet();
+            }
+        }
+        return null;
+    }
+
+    /**
      * Whether Redis is taken to be reachable: {@code false} during an outage (see {@link StoreHealth}
      * for when one starts), while breakers protect each instance on its own or reject calls.
      */
@@ -297,7 +311,7 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
                 Long.parseLong(String.valueOf(answer.get(5))), String.valueOf(answer.get(6)),
                 Long.parseLong(String.valueOf(answer.get(7))), Long.parseLong(String.valueOf(answer.get(8))),
                 Long.parseLong(String.valueOf(answer.get(9))), Long.parseLong(String.valueOf(answer.get(10))),
-                "1".equals(String.valueOf(answer.get(11))));
+                "1".equals(String.valueOf(answer.get(11))), "1".equals(String.valueOf(answer.get(3))));
     }
 
     /**
@@ -311,9 +325,10 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
      * @param acked       this instance's newest report that Redis applied
      * @param operatorAt  time (ms) of the newest operator action applied
      * @param fresh       nothing has happened to this incarnation yet but seeds
+     * @param changed     the script changed the shared state
      */
     record Answer(SharedVerdict verdict, long version, String incarnation, long windowEpoch, long windowSeq,
-                  long acked, long operatorAt, boolean fresh) {
+                  long acked, long operatorAt, boolean fresh, boolean changed) {
     }
 
     String instanceIdArg() {

@@ -2,6 +2,7 @@ package io.breaker.redis;
 
 import io.breaker.BreakerRegistry;
 import io.breaker.StateStore;
+import io.breaker.spring.actuate.SharedBreakers;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
@@ -70,6 +71,13 @@ public class RedisStoreAutoConfiguration {
                     store.getSettings().requireKeyExpiryCoversDefaults(breakers.getDefaultConfig());
                 }
             });
+        }
+
+        /** What the {@code breakers} endpoint shows of the store ({@link RedisSharedBreakers}). */
+        @Bean
+        @ConditionalOnMissingBean(SharedBreakers.class)
+        public RedisSharedBreakers breakerStoreSharedBreakers(RedisStateStore store) {
+            return new RedisSharedBreakers(store);
         }
 
         /** The store's meters ({@link RedisStoreMeters}), when Micrometer is there. */

@@ -1064,7 +1064,8 @@ final class FleetWorld {
                     "fleetLeased", "fleetLeaseEnd (as time left)"));
     static final Map<String, List<String>> NOT_FINGERPRINTED = Map.of(
             "io.breaker.redis.RedisSharedState", List.of("store", "scripts", "name", "keys", "common", "leaseNanos (a setting)", "clock", "adopter",
-                    "nextRefreshAt (refreshes are steps of their own in the model)"),
+                    "nextRefreshAt (refreshes are steps of their own in the model)",
+                    "lastOperatorChangedFleet (shown by the endpoint; decides nothing)"),
             "io.breaker.CircuitBreaker", List.of("name", "config", "clock", "waitNanos", "leaseNanos", "slowNanos",
                     "windowNeedsClock", "shared", "rejectedCalls", "listeners", "listenersWantDurations",
                     "lastFailureType", "telling (listener bookkeeping)", "told (listener bookkeeping)"),

@@ -4,6 +4,9 @@ import io.breaker.BreakerRegistry;
 import io.breaker.spring.actuate.BreakerOperations;
 import io.breaker.spring.actuate.BreakerTransitionHistory;
 import io.breaker.spring.actuate.BreakersEndpoint;
+import io.breaker.spring.actuate.BreakersWebEndpointExtension;
+import io.breaker.spring.actuate.SharedBreakers;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -35,14 +38,21 @@ public class BreakerEndpointAutoConfiguration {
 
         @Bean
         @ConditionalOnMissingBean
-        public BreakerOperations breakerOperations(BreakerRegistry registry, BreakerTransitionHistory history) {
-            return new BreakerOperations(registry, history, Clock.systemUTC());
+        public BreakerOperations breakerOperations(BreakerRegistry registry, BreakerTransitionHistory history,
+                                                   ObjectProvider<SharedBreakers> sharedBreakers) {
+            return new BreakerOperations(registry, history, Clock.systemUTC(), sharedBreakers.getIfUnique());
         }
 
         @Bean
         @ConditionalOnMissingBean
         public BreakersEndpoint breakersEndpoint(BreakerOperations operations) {
             return new BreakersEndpoint(operations);
+        }
+
+        @Bean
+        @ConditionalOnMissingBean
+        public BreakersWebEndpointExtension breakersWebEndpointExtension(BreakerOperations operations) {
+            return new BreakersWebEndpointExtension(operations);
         }
     }
 }
