@@ -59,9 +59,9 @@ final class RedisSharedState implements SharedState {
     private final String name;
     private final List<String> keys;
     /** The probe lease: how long a probe may run before another instance may take its place. */
-    private final long leaseNanos;
-    /** ARGV[1..9] of every script (see common.lua). */
-    private final String[] common;
+    private volatile long leaseNanos;
+    /** ARGV[1..9] of every script (see common.lua); replaced whole when the settings change at runtime. */
+    private volatile String[] common;
     /**
      * When (on the breaker's clock) the cached state is due for a refresh. Read on the call path with a
      * volatile read; only the caller whose CAS moves it ahead refreshes, so due calls race harmlessly.
@@ -109,6 +109,12 @@ final class RedisSharedState implements SharedState {
         this.name = name;
         String tag = "{breaker:" + name + "}";
         this.keys = List.of(tag + ":state", tag + ":window", tag + ":ring", tag + ":ack:" + store.instanceIdArg());
+        reconfigure(config);
+    }
+
+    /** The breaker's settings changed at runtime: the next scripts carry the new ones (see common.lua's window). */
+    @Override
+    public void reconfigure(BreakerConfig config) {
         this.leaseNanos = config.getProbeLease().toNanos();
         this.common = new String[] {
                 store.instanceIdArg(),
@@ -528,9 +534,10 @@ final class RedisSharedState implements SharedState {
     }
 
     private String[] args(String... own) {
-        String[] all = new String[common.length + own.length];
-        System.arraycopy(common, 0, all, 0, common.length);
-        System.arraycopy(own, 0, all, common.length, own.length);
+        String[] base = common; // one read: the settings may be replaced meanwhile
+        String[] all = new String[base.length + own.length];
+        System.arraycopy(base, 0, all, 0, base.length);
+        System.arraycopy(own, 0, all, base.length, own.length);
         return all;
     }
 

@@ -44,6 +44,17 @@ public final class BreakerTransitionHistory {
         breaker.addListener(ring);
     }
 
+    /**
+     * Adds an entry that is not a state change (an operator's change of settings) to the named
+     * breaker's recent transitions; does nothing for a breaker not tracked.
+     */
+    public void record(String name, TransitionDescriptor entry) {
+        Ring ring = rings.get(name);
+        if (ring != null) {
+            ring.add(entry);
+        }
+    }
+
     /** The last transitions of the named breaker, newest first; empty for an unknown name. */
     public List<TransitionDescriptor> recent(String name) {
         Ring ring = rings.get(name);
@@ -67,8 +78,12 @@ public final class BreakerTransitionHistory {
 
         @Override
         public void onStateTransition(Transition transition) {
+            add(TransitionDescriptor.of(transition));
+        }
+
+        void add(TransitionDescriptor entry) {
             long index = written.getAndIncrement();
-            slots.set((int) (index % slots.length()), TransitionDescriptor.of(transition));
+            slots.set((int) (index % slots.length()), entry);
         }
 
         List<TransitionDescriptor> newestFirst() {

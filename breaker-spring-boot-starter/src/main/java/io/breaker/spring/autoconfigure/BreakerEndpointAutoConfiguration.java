@@ -5,6 +5,8 @@ import io.breaker.spring.actuate.BreakerOperations;
 import io.breaker.spring.actuate.BreakerTransitionHistory;
 import io.breaker.spring.actuate.BreakersEndpoint;
 import io.breaker.spring.actuate.BreakersWebEndpointExtension;
+import io.breaker.spring.actuate.RuntimeSettings;
+import io.breaker.spring.actuate.SharedSettings;
 import io.breaker.spring.actuate.SharedBreakers;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
@@ -47,6 +49,15 @@ public class BreakerEndpointAutoConfiguration {
         @ConditionalOnMissingBean
         public BreakersEndpoint breakersEndpoint(BreakerOperations operations) {
             return new BreakersEndpoint(operations);
+        }
+
+        @Bean
+        @ConditionalOnMissingBean
+        public RuntimeSettings breakerRuntimeSettings(BreakerRegistry registry, ObjectProvider<BreakerProperties> properties,
+                                                      BreakerTransitionHistory history,
+                                                      ObjectProvider<SharedSettings> sharedSettings) {
+            return new RuntimeSettings(registry, properties.getIfUnique(), history, Clock.systemUTC(),
+                    sharedSettings.getIfUnique(), registry.getClass().getClassLoader());
         }
 
         @Bean
