@@ -9,7 +9,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
-/** The Lua scripts, one per shared transition, loaded once from the classpath (common.lua first). */
+/** The Lua scripts, one per shared transition (common.lua first), and the settings' one, loaded once from the classpath. */
 final class BreakerScripts {
 
     private static final String FOLDER = "/io/breaker/redis/lua/";
@@ -20,6 +20,8 @@ final class BreakerScripts {
     final RedisScript<List> close;
     final RedisScript<List> force;
     final RedisScript<List> seed;
+    /** Not a transition: publishes settings changed at runtime (see {@link RedisSharedSettings}). */
+    final RedisScript<Long> publishSettings;
 
     BreakerScripts() {
         String common = read("common.lua");
@@ -29,6 +31,7 @@ final class BreakerScripts {
         close = script(common, "close.lua");
         force = script(common, "force.lua");
         seed = script(common, "seed.lua");
+        publishSettings = new DefaultRedisScript<>(read("publish-settings.lua"), Long.class);
     }
 
     private static RedisScript<List> script(String common, String file) {

@@ -79,6 +79,7 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
     private final BreakerScripts scripts = new BreakerScripts();
     private final StoreHealth health;
     private final ThreadPoolExecutor commands;
+    private volatile Consumer<String> afterRefresh = name -> { };
     private final Semaphore refreshSlots = new Semaphore(REFRESH_SLOTS);
     private final List<RedisSharedState> attached = new CopyOnWriteArrayList<>();
     /** While Redis is known to be down: when (System.nanoTime) the next refresh may try it. */
@@ -378,10 +379,41 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
         }
     }
 
+    /**
+     * Called on a command thread with a breaker's name after each refresh that Redis answered (see
+     * {@link RedisSharedSettings}): settings changed at runtime travel with the refresh, never on the call path.
+     */
+    void afterRefresh(Consumer<String> then) {
+        this.afterRefresh = Objects.requireNonNull(then, "then");
+    }
+
+    /**
+     * Runs one Redis operation on the command pool and waits at most the store's timeout; {@code null}
+     * when it did not answer in time or failed (not counted as an outage: settings are not the state).
+     */
+    <T> T callWithin(java.util.function.Function<StringRedisTemplate, T> operation) {
+        if (closed || !health.isAvailable()) {
+            return null;
+        }
+        try {
+            return CompletableFuture.supplyAsync(() -> operation.apply(redis), commands)
+                    .get(timeoutNanos, TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        } catch (ExecutionException | TimeoutException | RejectedExecutionException e) {
+            return null;
+        }
+    }
+
     /** On a command thread: one breaker's refresh (which waits, bounded, for its command on the pool). */
     private void refreshNow(RedisSharedState shared) {
         try {
-            if (!shared.refresh() && settings.failureMode() == StoreFailureMode.REJECT && !health.isAvailable()) {
+            boolean answered = shared.refresh();
+            if (answered) {
+                afterRefresh.accept(shared.name());
+            }
+            if (!answered && settings.failureMode() == StoreFailureMode.REJECT && !health.isAvailable()) {
                 // Redis is down: it would not answer the others either; they read OPEN too.
                 attached.forEach(RedisSharedState::holdOpen);
             }

@@ -3,6 +3,7 @@ package io.breaker.redis;
 import io.breaker.BreakerRegistry;
 import io.breaker.StateStore;
 import io.breaker.spring.actuate.SharedBreakers;
+import io.breaker.spring.actuate.SharedSettings;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
@@ -78,6 +79,13 @@ public class RedisStoreAutoConfiguration {
         @ConditionalOnMissingBean(SharedBreakers.class)
         public RedisSharedBreakers breakerStoreSharedBreakers(RedisStateStore store) {
             return new RedisSharedBreakers(store);
+        }
+
+        /** Settings changed at runtime, shared with the fleet ({@link RedisSharedSettings}). */
+        @Bean
+        @ConditionalOnMissingBean(SharedSettings.class)
+        public RedisSharedSettings breakerStoreSharedSettings(RedisStateStore store) {
+            return new RedisSharedSettings(store);
         }
 
         /** The store's meters ({@link RedisStoreMeters}), when Micrometer is there. */

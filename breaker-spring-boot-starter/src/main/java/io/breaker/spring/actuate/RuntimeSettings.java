@@ -182,7 +182,7 @@ public final class RuntimeSettings {
                 breaker.reconfigure(build(name, entry.configured, written));
                 entry.written = Collections.unmodifiableMap(new LinkedHashMap<>(written));
                 entry.version = version;
-                LOGGER.warn("breaker={} settings={} version={} principal={} from=fleet", name, describeChanges(changes),
+                LOGGER.info("breaker={} settings={} version={} principal={} from=fleet", name, describeChanges(changes),
                         version, principal == null ? "none" : principal);
                 record(breaker, changes, principal);
             } catch (InvalidBreakerPropertyException | IllegalArgumentException invalid) {
