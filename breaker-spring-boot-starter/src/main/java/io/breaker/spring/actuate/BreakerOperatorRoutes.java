@@ -1,5 +1,6 @@
 package io.breaker.spring.actuate;
 
+import io.breaker.Transition;
 import org.springframework.core.ParameterizedTypeReference;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -9,14 +10,19 @@ import org.springframework.web.servlet.function.RouterFunctions;
 import org.springframework.web.servlet.function.ServerRequest;
 import org.springframework.web.servlet.function.ServerResponse;
 
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.security.Principal;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
 
 /**
  * What the {@code breakers} endpoint cannot do as an actuator operation, served by Spring MVC under
  * the actuator's base path, next to it: {@code /actuator/breakers/{name}/config} (a body keyed by YAML
- * names, which actuator operations cannot take). Answers are {@code OperationResponseBody} records,
+ * names, which actuator operations cannot take) and {@code /actuator/breakers/stream} (server-sent
+ * events, which they cannot stream). Answers are {@code OperationResponseBody} records,
  * which Spring MVC writes with the actuator's own JSON mapper (when its handler mapping is given the
  * MVC message converters), so they look like the endpoint's. An access rule written for the endpoint
  * ({@code EndpointRequest.to("breakers")}) covers these paths too.
@@ -27,14 +33,24 @@ public final class BreakerOperatorRoutes {
     };
 
     private final RuntimeSettings settings;
+    private final BreakerOperations operations;
+    private final BreakerEventStream stream;
+    private final Function<Object, String> json;
     private final boolean writable;
 
     /**
-     * @param settings the runtime settings
-     * @param writable whether the endpoint's access allows writes ({@code false}: read-only, writes get 405)
+     * @param settings   the runtime settings
+     * @param operations what the endpoint shows of a breaker
+     * @param stream     the transitions to stream
+     * @param json       writes an answer as the actuator does (one line of JSON)
+     * @param writable   whether the endpoint's access allows writes ({@code false}: read-only, writes get 405)
      */
-    public BreakerOperatorRoutes(RuntimeSettings settings, boolean writable) {
+    public BreakerOperatorRoutes(RuntimeSettings settings, BreakerOperations operations, BreakerEventStream stream,
+                                 Function<Object, String> json, boolean writable) {
         this.settings = Objects.requireNonNull(settings, "settings");
+        this.operations = Objects.requireNonNull(operations, "operations");
+        this.stream = Objects.requireNonNull(stream, "stream");
+        this.json = Objects.requireNonNull(json, "json");
         this.writable = writable;
     }
 
@@ -42,10 +58,58 @@ public final class BreakerOperatorRoutes {
     public RouterFunction<ServerResponse> routes(String basePath) {
         String config = basePath + "/breakers/{name}/config";
         return RouterFunctions.route()
+                .GET(basePath + "/breakers/stream", this::stream)
                 .GET(config, this::describe)
                 .POST(config, this::change)
                 .DELETE(config, this::reset)
                 .build();
+    }
+
+    /**
+     * Server-sent events: {@code snapshot} (every breaker, as {@code GET /actuator/breakers}) at once,
+     * then one {@code transition} per state change as it happens, and a {@code dropped} event before
+     * the end if this client fell {@link BreakerEventStream#QUEUE_CAPACITY} transitions behind. Written
+     * on this request's own thread (see {@link BreakerEventStream}).
+     */
+    private ServerResponse stream(ServerRequest request) {
+        BreakerEventStream.Subscriber subscriber = stream.subscribe();
+        if (subscriber == null) {
+            return error(new ErrorDescriptor(503, "Service Unavailable", "already "
+                    + BreakerEventStream.MAX_SUBSCRIBERS + " subscribers to the breakers stream", null));
+        }
+        return ServerResponse.ok().contentType(MediaType.TEXT_EVENT_STREAM).header("Cache-Control", "no-store")
+                .header("X-Accel-Buffering", "no").build((servletRequest, response) -> {
+                    try (subscriber) {
+                        OutputStream out = response.getOutputStream();
+                        event(out, "snapshot", json.apply(operations.describeAll()));
+                        while (true) {
+                            Transition transition = subscriber.next();
+                            if (subscriber.isDropped()) {
+                                event(out, "dropped", "{\"reason\":\"this client fell "
+                                        + BreakerEventStream.QUEUE_CAPACITY + " transitions behind\"}");
+                                return null;
+                            }
+                            if (transition == null) {
+                                out.write(": keep-alive\n\n".getBytes(StandardCharsets.UTF_8));
+                                out.flush();
+                                continue;
+                            }
+                            event(out, "transition", json.apply(new TransitionEventDescriptor(transition.breaker(),
+                                    TransitionDescriptor.of(transition),
+                                    operations.describe(transition.breaker()).orElse(null))));
+                        }
+                    } catch (IOException clientGone) {
+                        return null;
+                    } catch (InterruptedException stopping) {
+                        Thread.currentThread().interrupt();
+                        return null;
+                    }
+                });
+    }
+
+    private static void event(OutputStream out, String name, String data) throws IOException {
+        out.write(("event: " + name + "\ndata: " + data + "\n\n").getBytes(StandardCharsets.UTF_8));
+        out.flush();
     }
 
     private ServerResponse describe(ServerRequest request) {

@@ -1,6 +1,7 @@
 package io.breaker.spring.autoconfigure;
 
 import io.breaker.BreakerRegistry;
+import io.breaker.spring.actuate.BreakerEventStream;
 import io.breaker.spring.actuate.BreakerOperations;
 import io.breaker.spring.actuate.BreakerTransitionHistory;
 import io.breaker.spring.actuate.BreakersEndpoint;
@@ -49,6 +50,12 @@ public class BreakerEndpointAutoConfiguration {
         @ConditionalOnMissingBean
         public BreakersEndpoint breakersEndpoint(BreakerOperations operations) {
             return new BreakersEndpoint(operations);
+        }
+
+        @Bean
+        @ConditionalOnMissingBean
+        public BreakerEventStream breakerEventStream(BreakerRegistry registry) {
+            return BreakerEventStream.bind(registry);
         }
 
         @Bean

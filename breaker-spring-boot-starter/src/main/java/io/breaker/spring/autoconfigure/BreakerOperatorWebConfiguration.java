@@ -1,5 +1,7 @@
 package io.breaker.spring.autoconfigure;
 
+import io.breaker.spring.actuate.BreakerEventStream;
+import io.breaker.spring.actuate.BreakerOperations;
 import io.breaker.spring.actuate.BreakerOperatorRoutes;
 import io.breaker.spring.actuate.BreakersEndpoint;
 import io.breaker.spring.actuate.RuntimeSettings;
@@ -16,8 +18,20 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.Ordered;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpOutputMessage;
+import org.springframework.http.MediaType;
+import org.springframework.http.converter.HttpMessageConverter;
 import org.springframework.web.servlet.function.support.RouterFunctionMapping;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerAdapter;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.function.Function;
 
 /**
  * The Spring MVC side of the {@code breakers} endpoint ({@link BreakerOperatorRoutes}), in the
@@ -37,17 +51,52 @@ public class BreakerOperatorWebConfiguration {
     static final int ORDER = Ordered.HIGHEST_PRECEDENCE + 1000;
 
     @Bean
-    RouterFunctionMapping breakerOperatorHandlerMapping(RuntimeSettings settings, WebEndpointProperties web,
+    RouterFunctionMapping breakerOperatorHandlerMapping(RuntimeSettings settings, BreakerOperations operations,
+                                                        BreakerEventStream stream, WebEndpointProperties web,
                                                         ObjectProvider<RequestMappingHandlerAdapter> mvc,
                                                         ObjectProvider<EndpointAccessResolver> access) {
         EndpointAccessResolver resolver = access.getIfAvailable();
         boolean writable = resolver == null
                 || resolver.accessFor(EndpointId.of("breakers"), Access.UNRESTRICTED) == Access.UNRESTRICTED;
-        BreakerOperatorRoutes routes = new BreakerOperatorRoutes(settings, writable);
+        // Spring MVC's converters, among them the actuator's writer of OperationResponseBody records.
+        List<HttpMessageConverter<?>> converters = mvc.orderedStream().findFirst()
+                .map(RequestMappingHandlerAdapter::getMessageConverters).orElseGet(List::of);
+        BreakerOperatorRoutes routes = new BreakerOperatorRoutes(settings, operations, stream, json(converters),
+                writable);
         RouterFunctionMapping mapping = new RouterFunctionMapping(routes.routes(web.getBasePath()));
         mapping.setOrder(ORDER);
-        // Spring MVC's converters, among them the actuator's writer of OperationResponseBody records.
-        mvc.orderedStream().findFirst().ifPresent(adapter -> mapping.setMessageConverters(adapter.getMessageConverters()));
+        mapping.setMessageConverters(converters);
         return mapping;
+    }
+
+    /** Writes a body to JSON with the first converter that takes it, as Spring MVC would answer it. */
+    @SuppressWarnings("unchecked")
+    private static Function<Object, String> json(List<HttpMessageConverter<?>> converters) {
+        return body -> {
+            for (HttpMessageConverter<?> converter : converters) {
+                if (converter.canWrite(body.getClass(), MediaType.APPLICATION_JSON)) {
+                    ByteArrayOutputStream out = new ByteArrayOutputStream();
+                    HttpHeaders headers = new HttpHeaders();
+                    try {
+                        ((HttpMessageConverter<Object>) converter).write(body, MediaType.APPLICATION_JSON,
+                                new HttpOutputMessage() {
+                                    @Override
+                                    public OutputStream getBody() {
+                                        return out;
+                                    }
+
+                                    @Override
+                                    public HttpHeaders getHeaders() {
+                                        return headers;
+                                    }
+                                });
+                    } catch (IOException impossible) {
+                        throw new UncheckedIOException(impossible);
+                    }
+                    return out.toString(StandardCharsets.UTF_8);
+                }
+            }
+            throw new IllegalStateException("no JSON message converter for " + body.getClass().getName());
+        };
     }
 }
