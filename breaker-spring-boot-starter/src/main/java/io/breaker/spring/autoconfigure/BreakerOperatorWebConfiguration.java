@@ -1,5 +1,6 @@
 package io.breaker.spring.autoconfigure;
 
+import io.breaker.spring.actuate.BreakerConsole;
 import io.breaker.spring.actuate.BreakerEventStream;
 import io.breaker.spring.actuate.BreakerOperations;
 import io.breaker.spring.actuate.BreakerOperatorRoutes;
@@ -16,12 +17,15 @@ import org.springframework.boot.actuate.endpoint.EndpointId;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.Ordered;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpOutputMessage;
 import org.springframework.http.MediaType;
 import org.springframework.http.converter.HttpMessageConverter;
+import org.springframework.web.servlet.function.RouterFunction;
+import org.springframework.web.servlet.function.ServerResponse;
 import org.springframework.web.servlet.function.support.RouterFunctionMapping;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerAdapter;
 
@@ -45,6 +49,7 @@ import java.util.function.Function;
 @ConditionalOnClass(name = "org.springframework.web.servlet.function.RouterFunction")
 @ConditionalOnAvailableEndpoint(endpoint = BreakersEndpoint.class, exposure = EndpointExposure.WEB)
 @ConditionalOnBean(RuntimeSettings.class)
+@EnableConfigurationProperties(BreakerConsoleProperties.class)
 public class BreakerOperatorWebConfiguration {
 
     /** Before the actuator's own mapping (order -100). */
@@ -53,6 +58,7 @@ public class BreakerOperatorWebConfiguration {
     @Bean
     RouterFunctionMapping breakerOperatorHandlerMapping(RuntimeSettings settings, BreakerOperations operations,
                                                         BreakerEventStream stream, WebEndpointProperties web,
+                                                        BreakerConsoleProperties console,
                                                         ObjectProvider<RequestMappingHandlerAdapter> mvc,
                                                         ObjectProvider<EndpointAccessResolver> access) {
         EndpointAccessResolver resolver = access.getIfAvailable();
@@ -63,7 +69,11 @@ public class BreakerOperatorWebConfiguration {
                 .map(RequestMappingHandlerAdapter::getMessageConverters).orElseGet(List::of);
         BreakerOperatorRoutes routes = new BreakerOperatorRoutes(settings, operations, stream, json(converters),
                 writable);
-        RouterFunctionMapping mapping = new RouterFunctionMapping(routes.routes(web.getBasePath()));
+        RouterFunction<ServerResponse> all = routes.routes(web.getBasePath());
+        if (console.isEnabled()) {
+            all = all.and(BreakerConsole.routes(web.getBasePath()));
+        }
+        RouterFunctionMapping mapping = new RouterFunctionMapping(all);
         mapping.setOrder(ORDER);
         mapping.setMessageConverters(converters);
         return mapping;

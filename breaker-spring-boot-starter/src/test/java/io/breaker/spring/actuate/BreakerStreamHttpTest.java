@@ -102,6 +102,16 @@ class BreakerStreamHttpTest {
         wholesaler.release();
     }
 
+    @Test
+    void theConsoleIsOffUnlessAskedFor() throws Exception {
+        HttpResponse<String> console = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                URI.create("http://localhost:" + port + "/actuator/breakers/console")).build(),
+                HttpResponse.BodyHandlers.ofString());
+
+        assertThat(console.statusCode()).isEqualTo(404);
+        assertThat(console.body()).doesNotContain("<html");
+    }
+
     private static String next(Iterator<String> lines) throws Exception {
         return CompletableFuture.supplyAsync(lines::next).get(30, TimeUnit.SECONDS);
     }
