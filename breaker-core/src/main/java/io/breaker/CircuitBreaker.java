@@ -114,6 +114,7 @@ public final class CircuitBreaker {
     private static final VarHandle REJECTED;
     private static final VarHandle LISTENERS;
     private static final VarHandle TELLING;
+    private static final VarHandle RECONFIGURING;
 
     static {
         try {
@@ -122,6 +123,7 @@ public final class CircuitBreaker {
             REJECTED = lookup.findVarHandle(CircuitBreaker.class, "rejectedCalls", long.class);
             LISTENERS = lookup.findVarHandle(CircuitBreaker.class, "listeners", BreakerListener[].class);
             TELLING = lookup.findVarHandle(CircuitBreaker.class, "telling", int.class);
+            RECONFIGURING = lookup.findVarHandle(CircuitBreaker.class, "reconfiguring", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -141,6 +143,9 @@ public final class CircuitBreaker {
     private long leaseNanos;
     /** Long.MAX_VALUE when slow-call detection is off: no duration reaches it. */
     private long slowNanos;
+    /** 1 while reconfigure() runs: a second one at the same time is refused, never waited for. */
+    @SuppressWarnings("unused") // accessed through RECONFIGURING
+    private volatile int reconfiguring;
     /** The fleet's state when shared through a StateStore; null (the default) in memory only. */
     private final SharedState shared;
 
@@ -223,6 +228,8 @@ public final class CircuitBreaker {
      * not told (the state does not change); a shared store is given the new settings.
      *
      * @throws IllegalArgumentException if {@code newConfig} has another sliding-window type
+     * @throws IllegalStateException    if another reconfiguration of this breaker is under way (changes
+     *                                  are made one at a time; nothing waits)
      */
     public void reconfigure(BreakerConfig newConfig) {
         Objects.requireNonNull(newConfig, "newConfig");
@@ -230,7 +237,10 @@ public final class CircuitBreaker {
             throw new IllegalArgumentException("slidingWindowType cannot change on a running breaker (it is "
                     + config.getSlidingWindowType() + "); restart with the new type");
         }
-        synchronized (this) { // reconfigurations one at a time; never taken on the call path
+        if (!RECONFIGURING.compareAndSet(this, 0, 1)) {
+            throw new IllegalStateException("another reconfiguration of circuit breaker '" + name + "' is under way");
+        }
+        try {
             settle(newConfig);
             if (shared != null) {
                 shared.reconfigure(newConfig);
@@ -252,6 +262,8 @@ public final class CircuitBreaker {
                     return;
                 }
             }
+        } finally {
+            RECONFIGURING.setVolatile(this, 0);
         }
     }
 

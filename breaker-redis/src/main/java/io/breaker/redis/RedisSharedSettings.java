@@ -1,5 +1,6 @@
 package io.breaker.redis;
 
+import io.breaker.BreakerConfig;
 import io.breaker.spring.actuate.SharedSettings;
 
 import java.util.ArrayList;
@@ -45,6 +46,17 @@ public final class RedisSharedSettings implements SharedSettings {
         }
         seen.merge(breaker, version, Math::max);
         return version;
+    }
+
+    /** The breaker's keys must outlive its wait plus its probe lease, as at start-up. */
+    @Override
+    public String refusal(String breaker, BreakerConfig config) {
+        try {
+            store.getSettings().requireKeyExpiryCovers(breaker, config);
+            return null;
+        } catch (InvalidStorePropertyException tooShort) {
+            return tooShort.getMessage();
+        }
     }
 
     @Override

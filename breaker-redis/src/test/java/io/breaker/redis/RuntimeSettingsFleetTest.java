@@ -82,6 +82,11 @@ class RuntimeSettingsFleetTest {
         start(); // a third instance, started after the change
         await(Duration.ofSeconds(5), () -> get(2, "/days").statusCode() == 200 && threshold(2) == 30f);
 
+        HttpResponse<String> tooLong = send(0, "POST", CONFIG, "{\"wait-duration-in-open-state\": \"8d\"}");
+        assertThat(tooLong.statusCode()).isEqualTo(400);
+        assertThat(tooLong.body()).contains("breakers.store.key-expiry must be longer than");
+        assertThat(threshold(0)).isEqualTo(30f);
+
         HttpResponse<String> reset = send(1, "DELETE", CONFIG, null);
 
         assertThat(reset.statusCode()).isEqualTo(200);

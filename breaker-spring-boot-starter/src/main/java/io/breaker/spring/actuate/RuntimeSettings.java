@@ -117,6 +117,10 @@ public final class RuntimeSettings {
                     }
                 }
                 BreakerConfig config = build(name, entry.configured, written);
+                String refusal = shares(breaker) ? sharedSettings.refusal(name, config) : null;
+                if (refusal != null) {
+                    return new Result.Refused(ErrorDescriptor.badRequest(refusal));
+                }
                 return new Result.Applied(apply(breaker, entry, config, written, changes, principal));
             } catch (InvalidBreakerPropertyException invalid) {
                 return new Result.Refused(ErrorDescriptor.badRequest(invalid.getMessage()));

@@ -1,5 +1,7 @@
 package io.breaker.spring.actuate;
 
+import io.breaker.BreakerConfig;
+
 import java.util.Map;
 
 /**
@@ -21,6 +23,14 @@ public interface SharedSettings {
      *         reached (only this instance changes then)
      */
     long publish(String breaker, Map<String, String> overrides, String principal);
+
+    /**
+     * Why the store cannot take these settings for the breaker (for example: its keys would expire
+     * while the breaker waits), or {@code null} when it can. Asked before anything changes.
+     */
+    default String refusal(String breaker, BreakerConfig config) {
+        return null;
+    }
 
     /**
      * Registers the one consumer of the changes other instances published: the store calls it (never
