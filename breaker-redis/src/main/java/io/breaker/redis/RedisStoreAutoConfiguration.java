@@ -2,8 +2,6 @@ package io.breaker.redis;
 
 import io.breaker.BreakerRegistry;
 import io.breaker.StateStore;
-import io.breaker.spring.actuate.SharedBreakers;
-import io.breaker.spring.actuate.SharedSettings;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
@@ -72,20 +70,6 @@ public class RedisStoreAutoConfiguration {
                     store.getSettings().requireKeyExpiryCoversDefaults(breakers.getDefaultConfig());
                 }
             });
-        }
-
-        /** What the {@code breakers} endpoint shows of the store ({@link RedisSharedBreakers}). */
-        @Bean
-        @ConditionalOnMissingBean(SharedBreakers.class)
-        public RedisSharedBreakers breakerStoreSharedBreakers(RedisStateStore store) {
-            return new RedisSharedBreakers(store);
-        }
-
-        /** Settings changed at runtime, shared with the fleet ({@link RedisSharedSettings}). */
-        @Bean
-        @ConditionalOnMissingBean(SharedSettings.class)
-        public RedisSharedSettings breakerStoreSharedSettings(RedisStateStore store) {
-            return new RedisSharedSettings(store);
         }
 
         /** The store's meters ({@link RedisStoreMeters}), when Micrometer is there. */
