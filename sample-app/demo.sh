@@ -26,14 +26,15 @@ if [[ -t 1 ]]; then BOLD=$'\033[1m' PLAIN=$'\033[0m'; else BOLD='' PLAIN=''; fi
 step() { printf '\n%s== %s%s\n' "$BOLD" "$*" "$PLAIN"; }
 say() { printf '   %s\n' "$*"; }
 
-# First "key":value of a JSON body (enough for this demo's flat fields; no jq needed).
+# First "key":value of a JSON body (enough for this demo's flat fields; no jq needed); null when absent
+# (the actuator leaves out a field that does not apply).
 json_field() {
     local body="$1" pattern="\"$2\":(\"[^\"]*\"|[^,}]*)"
     if [[ "$body" =~ $pattern ]]; then
         local value="${BASH_REMATCH[1]}"
         echo "${value//\"/}"
     else
-        echo "?"
+        echo "null"
     fi
 }
 

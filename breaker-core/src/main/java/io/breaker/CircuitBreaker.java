@@ -118,12 +118,14 @@ public final class CircuitBreaker {
 
     private static final VarHandle PHASE;
     private static final VarHandle REJECTED;
+    private static final VarHandle RECONFIGURING;
 
     static {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             PHASE = lookup.findVarHandle(CircuitBreaker.class, "phase", Phase.class);
             REJECTED = lookup.findVarHandle(CircuitBreaker.class, "rejections", LongAdder.class);
+            RECONFIGURING = lookup.findVarHandle(CircuitBreaker.class, "reconfiguring", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -134,13 +136,22 @@ public final class CircuitBreaker {
     }
 
     private final String name;
-    private final BreakerConfig config;
     private final NanoClock clock;
     /** The wall clock of stateSince, openedAt and transition times; read on transitions only. */
     private final Clock wallClock;
-    /** Long.MAX_VALUE when slow-call detection is off: no duration reaches it. */
-    private final long slowNanos;
     private final boolean windowNeedsClock;
+    /*
+     * The settings and what is derived from them. Plain fields, read on the call path exactly as final
+     * ones would be (no volatile read, no indirection): they change only in reconfigure(), which
+     * writes them and then publishes a new phase by a volatile CAS, so a call that reads that phase
+     * sees them. A call already past its phase read may still use an old value once (see reconfigure).
+     */
+    private BreakerConfig config;
+    /** Long.MAX_VALUE when slow-call detection is off: no duration reaches it. */
+    private long slowNanos;
+    /** 1 while reconfigure() runs: a second one at the same time is refused, never waited for. */
+    @SuppressWarnings("unused") // accessed through RECONFIGURING
+    private volatile int reconfiguring;
     /** The fleet's state when shared through a StateStore; null (the default) in memory only. */
     private final SharedState shared;
 
@@ -159,11 +170,9 @@ public final class CircuitBreaker {
     private CircuitBreaker(String name, BreakerConfig config, NanoClock clock, Clock wallClock, SharedState shared) {
         this.shared = shared;
         this.name = Objects.requireNonNull(name, "name");
-        this.config = Objects.requireNonNull(config, "config");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.wallClock = Objects.requireNonNull(wallClock, "wallClock");
-        this.slowNanos = config.isSlowCallDetectionEnabled()
-                ? config.getSlowCallDurationThreshold().toNanos() : Long.MAX_VALUE;
+        settle(Objects.requireNonNull(config, "config"));
         this.windowNeedsClock = config.getSlidingWindowType() == SlidingWindowType.TIME_BASED;
         this.phase = new Phase(State.CLOSED, newWindow(), 0L, 0L, wallClock.millis(), 0L);
         this.listeners = new Listeners(this, this.phase);
@@ -215,6 +224,67 @@ public final class CircuitBreaker {
     /** The breaker's settings. */
     public BreakerConfig getConfig() {
         return config;
+    }
+
+    /**
+     * Replaces the breaker's settings while it runs (an operator's change; never on the call path).
+     * The sliding-window type cannot change (a breaker is built for one); everything else can:
+     * <ul>
+     * <li>CLOSED or FORCED_CLOSED: a fresh window with the new size, minimum and thresholds, at once
+     *     (calls admitted before count nowhere, as after any new episode);</li>
+     * <li>OPEN: in memory, the probe time becomes the trip time plus the new wait; a shared breaker
+     *     keeps the fleet's probe time (the fleet's next trip uses the new wait);</li>
+     * <li>HALF_OPEN: the probes already let through decide under the old count of permitted probes
+     *     only if they report before the next probe is asked for; exceptions and slow-call settings
+     *     apply to every outcome reported from now on.</li>
+     * </ul>
+     * The call path pays nothing for this: it reads the same plain fields as before. Listeners are
+     * not told (the state does not change); a shared store is given the new settings.
+     *
+     * @throws IllegalArgumentException if {@code newConfig} has another sliding-window type
+     * @throws IllegalStateException    if another reconfiguration of this breaker is under way (changes
+     *                                  are made one at a time; nothing waits)
+     */
+    public void reconfigure(BreakerConfig newConfig) {
+        Objects.requireNonNull(newConfig, "newConfig");
+        if (newConfig.getSlidingWindowType() != config.getSlidingWindowType()) {
+            throw new IllegalArgumentException("slidingWindowType cannot change on a running breaker (it is "
+                    + config.getSlidingWindowType() + "); restart with the new type");
+        }
+        if (!RECONFIGURING.compareAndSet(this, 0, 1)) {
+            throw new IllegalStateException("another reconfiguration of circuit breaker '" + name + "' is under way");
+        }
+        try {
+            settle(newConfig);
+            if (shared != null) {
+                shared.reconfigure(newConfig);
+            }
+            while (true) {
+                Phase current = phase;
+                Phase next;
+                if (current.state == State.CLOSED || current.state == State.FORCED_CLOSED) {
+                    next = new Phase(current.state, newWindow(), 0L, 0L, current.sinceEpochMillis, 0L);
+                } else if (current.state == State.OPEN && shared == null) {
+                    next = new Phase(State.OPEN, current.window, current.openedAtNanos,
+                            current.openedAtNanos + waitNanos(), current.sinceEpochMillis, current.openedAtEpochMillis);
+                } else {
+                    return;
+                }
+                // A volatile CAS after the plain writes above: whoever reads the new phase sees them.
+                if (PHASE.compareAndSet(this, current, next)) {
+                    swappedSilently(current, next);
+                    return;
+                }
+            }
+        } finally {
+            RECONFIGURING.setVolatile(this, 0);
+        }
+    }
+
+    private void settle(BreakerConfig newConfig) {
+        this.config = newConfig;
+        this.slowNanos = newConfig.isSlowCallDetectionEnabled()
+                ? newConfig.getSlowCallDurationThreshold().toNanos() : Long.MAX_VALUE;
     }
 
     /** The clock this breaker reads; integrations get it through {@link Integration#clock}. */

@@ -1,6 +1,8 @@
 package io.breaker.spi;
 
+import io.breaker.BreakerConfig;
 import io.breaker.CallOutcome;
+import io.breaker.CircuitBreaker;
 import io.breaker.NanoClock;
 import io.breaker.State;
 
@@ -83,4 +85,12 @@ public interface SharedState {
      * the local breaker can be changed now.
      */
     SharedVerdict operatorSets(State target);
+
+    /**
+     * The breaker's settings changed while it runs ({@link CircuitBreaker#reconfigure}): the store
+     * uses the new ones from now on (for its shared window and timers). Not on the call path. By
+     * default it does nothing.
+     */
+    default void reconfigure(BreakerConfig config) {
+    }
 }

@@ -11,9 +11,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
- * The Lua scripts, one per shared transition, loaded once from the classpath: each one is the
- * outcome bits of {@link OutcomeBits} (the same values the in-memory windows record), then
- * common.lua, then the script.
+ * The Lua scripts, loaded once from the classpath: one per shared transition, each one the outcome
+ * bits of {@link OutcomeBits} (the same values the in-memory windows record), then common.lua, then
+ * the script; and the one that publishes settings changed at runtime.
  */
 final class BreakerScripts {
 
@@ -25,6 +25,8 @@ final class BreakerScripts {
     final RedisScript<List> close;
     final RedisScript<List> force;
     final RedisScript<List> seed;
+    /** Not a transition: publishes settings changed at runtime (see {@link RedisSharedSettings}). */
+    final RedisScript<Long> publishSettings;
 
     BreakerScripts() {
         String common = outcomeBits() + read("common.lua");
@@ -34,6 +36,7 @@ final class BreakerScripts {
         close = script(common, "close.lua");
         force = script(common, "force.lua");
         seed = script(common, "seed.lua");
+        publishSettings = new DefaultRedisScript<>(read("publish-settings.lua"), Long.class);
     }
 
     /** The Lua definition of the outcome bits, taken from the Java one. */

@@ -61,9 +61,9 @@ final class RedisSharedState implements SharedState {
     private final String name;
     private final List<String> keys;
     /** The probe lease: how long a probe may run before another instance may take its place. */
-    private final long leaseNanos;
-    /** ARGV[1..9] of every script (see common.lua). */
-    private final String[] common;
+    private volatile long leaseNanos;
+    /** ARGV[1..9] of every script (see common.lua); replaced whole when the settings change at runtime. */
+    private volatile String[] common;
     /**
      * When (on the breaker's clock) the cached state is due for a refresh. Read on the call path with a
      * volatile read; only the caller whose CAS moves it ahead refreshes, so due calls race harmlessly.
@@ -110,6 +110,9 @@ final class RedisSharedState implements SharedState {
      */
     private volatile Lease spentLease;
 
+    /** Whether the last operator change through this instance changed the fleet (null: Redis did not answer it). */
+    private volatile Boolean lastOperatorChangedFleet;
+
     /** An operator change Redis could not take yet: replayed when it answers again. */
     private final AtomicReference<OperatorChange> pendingOperator = new AtomicReference<>();
 
@@ -119,6 +122,12 @@ final class RedisSharedState implements SharedState {
         this.name = name;
         String tag = "{breaker:" + name + "}";
         this.keys = List.of(tag + ":state", tag + ":window", tag + ":ring", tag + ":ack:" + store.instanceIdArg());
+        reconfigure(config);
+    }
+
+    /** The breaker's settings changed at runtime: the next scripts carry the new ones (see common.lua's window). */
+    @Override
+    public void reconfigure(BreakerConfig config) {
         this.leaseNanos = config.getProbeLease().toNanos();
         this.common = new String[] {
                 store.instanceIdArg(),
@@ -266,11 +275,29 @@ final class RedisSharedState implements SharedState {
     public SharedVerdict operatorSets(State target) {
         OperatorChange change = new OperatorChange(target, store.currentTimeMillis());
         pendingOperator.set(change); // until Redis takes it: the local breaker changes now, the fleet later
-        SharedVerdict verdict = send(scripts.force, args(target.name(), Long.toString(change.atMillis())), false);
+        lastOperatorChangedFleet = null;
+        long sentAfter = receipts.get();
+        long sentAt = clock.nanoTime();
+        RedisStateStore.Answer answer = store.run(scripts.force, keys,
+                args(target.name(), Long.toString(change.atMillis())), false,
+                late -> adopt(accept(late, sentAfter, sentAt)));
+        if (answer != null) {
+            lastOperatorChangedFleet = answer.changed();
+        }
+        SharedVerdict verdict = answer == null ? null : accept(answer, sentAfter, sentAt);
         if (verdict != null) {
             pendingOperator.compareAndSet(change, null);
         }
         return verdict;
+    }
+
+    /** Whether the last operator change through this instance changed the fleet; null if Redis did not answer it. */
+    Boolean lastOperatorChangeChangedFleet() {
+        return lastOperatorChangedFleet;
+    }
+
+    String name() {
+        return name;
     }
 
     /** A probe's outcome: waits for the fleet's answer, unless on an event loop (then the local breaker decides now). */
@@ -489,7 +516,7 @@ final class RedisSharedState implements SharedState {
         // The seed's answer is not here (yet): keep the remembered state, in the new incarnation.
         return new Seeding(new RedisStateStore.Answer(new SharedVerdict(state, remainingNanos, TransitionCause.STORE_RESET),
                 fresh.version(), fresh.incarnation(), fresh.windowEpoch(), fresh.windowSeq(), fresh.acked(),
-                remembered.answer().operatorAt(), fresh.fresh()), true);
+                remembered.answer().operatorAt(), fresh.fresh(), false), true);
     }
 
     /** What seeding gives: the answer to apply, and whether it is only the remembered state (no seed answer yet). */
@@ -538,9 +565,10 @@ final class RedisSharedState implements SharedState {
     }
 
     private String[] args(String... own) {
-        String[] all = new String[common.length + own.length];
-        System.arraycopy(common, 0, all, 0, common.length);
-        System.arraycopy(own, 0, all, common.length, own.length);
+        String[] base = common; // one read: the settings may be replaced meanwhile
+        String[] all = new String[base.length + own.length];
+        System.arraycopy(base, 0, all, 0, base.length);
+        System.arraycopy(own, 0, all, base.length, own.length);
         return all;
     }
 

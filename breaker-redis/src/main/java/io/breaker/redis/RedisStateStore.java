@@ -79,6 +79,7 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
     private final BreakerScripts scripts = new BreakerScripts();
     private final StoreHealth health;
     private final ThreadPoolExecutor commands;
+    private volatile Consumer<String> afterRefresh = name -> { };
     private final Semaphore refreshSlots = new Semaphore(REFRESH_SLOTS);
     private final List<RedisSharedState> attached = new CopyOnWriteArrayList<>();
     /** While Redis is known to be down: when (System.nanoTime) the next refresh may try it. */
@@ -123,6 +124,20 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
         RedisSharedState shared = new RedisSharedState(link, name, config);
         attached.add(shared);
         return shared;
+    }
+
+    /**
+     * Whether this instance's last operator change of the breaker {@code name} changed the fleet's
+     * state in Redis; {@code null} when Redis did not answer it (or there was none, or the breaker is
+     * not shared here).
+     */
+    public Boolean lastOperatorChangeChangedFleet(String name) {
+        for (RedisSharedState shared : attached) {
+            if (shared.name().equals(name)) {
+                return shared.lastOperatorChangeChangedFleet();
+            }
+        }
+        return null;
     }
 
     /**
@@ -300,7 +315,7 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
                 Long.parseLong(String.valueOf(answer.get(5))), String.valueOf(answer.get(6)),
                 Long.parseLong(String.valueOf(answer.get(7))), Long.parseLong(String.valueOf(answer.get(8))),
                 Long.parseLong(String.valueOf(answer.get(9))), Long.parseLong(String.valueOf(answer.get(10))),
-                "1".equals(String.valueOf(answer.get(11))));
+                "1".equals(String.valueOf(answer.get(11))), "1".equals(String.valueOf(answer.get(3))));
     }
 
     /**
@@ -314,9 +329,10 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
      * @param acked       this instance's newest report that Redis applied
      * @param operatorAt  time (ms) of the newest operator action applied
      * @param fresh       nothing has happened to this incarnation yet but seeds
+     * @param changed     the script changed the shared state
      */
     record Answer(SharedVerdict verdict, long version, String incarnation, long windowEpoch, long windowSeq,
-                  long acked, long operatorAt, boolean fresh) {
+                  long acked, long operatorAt, boolean fresh, boolean changed) {
     }
 
     String instanceIdArg() {
@@ -366,10 +382,41 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
         }
     }
 
+    /**
+     * Called on a command thread with a breaker's name after each refresh that Redis answered (see
+     * {@link RedisSharedSettings}): settings changed at runtime travel with the refresh, never on the call path.
+     */
+    void afterRefresh(Consumer<String> then) {
+        this.afterRefresh = Objects.requireNonNull(then, "then");
+    }
+
+    /**
+     * Runs one Redis operation on the command pool and waits at most the store's timeout; {@code null}
+     * when it did not answer in time or failed (not counted as an outage: settings are not the state).
+     */
+    <T> T callWithin(java.util.function.Function<StringRedisTemplate, T> operation) {
+        if (closed || !health.isAvailable()) {
+            return null;
+        }
+        try {
+            return CompletableFuture.supplyAsync(() -> operation.apply(redis), commands)
+                    .get(timeoutNanos, TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        } catch (ExecutionException | TimeoutException | RejectedExecutionException e) {
+            return null;
+        }
+    }
+
     /** On a command thread: one breaker's refresh (which waits, bounded, for its command on the pool). */
     private void refreshNow(RedisSharedState shared) {
         try {
-            if (!shared.refresh() && settings.failureMode() == StoreFailureMode.REJECT && !health.isAvailable()) {
+            boolean answered = shared.refresh();
+            if (answered) {
+                afterRefresh.accept(shared.name());
+            }
+            if (!answered && settings.failureMode() == StoreFailureMode.REJECT && !health.isAvailable()) {
                 // Redis is down: it would not answer the others either; they read OPEN too.
                 attached.forEach(RedisSharedState::holdOpen);
             }

@@ -105,7 +105,12 @@ abstract class BookshopHttpTest {
 
     /** {@code POST /actuator/breakers/{name}}, with HTTP basic credentials unless {@code user} is null. */
     HttpResponse<String> postState(String name, String body, String user, String password) {
-        HttpRequest.Builder builder = request("/actuator/breakers/" + name)
+        return post("/actuator/breakers/" + name, body, user, password);
+    }
+
+    /** A JSON POST to {@code path}, with HTTP basic credentials unless {@code user} is null. */
+    HttpResponse<String> post(String path, String body, String user, String password) {
+        HttpRequest.Builder builder = request(path)
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body));
         if (user != null) {

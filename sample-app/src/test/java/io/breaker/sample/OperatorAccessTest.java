@@ -42,6 +42,28 @@ class OperatorAccessTest extends BookshopHttpTest {
     }
 
     @Test
+    void changingSettingsAtRuntimeNeedsAnOperatorToo() {
+        String config = "/actuator/breakers/wholesaler/config";
+        String threshold = "{\"failure-rate-threshold\": 90}";
+
+        HttpResponse<String> anonymous = post(config, threshold, null, null);
+
+        assertThat(anonymous.statusCode()).isEqualTo(401);
+        assertThat(get(config).statusCode()).isEqualTo(200);
+        assertThat(json(get(config)).at("/settings/failure-rate-threshold/source").asText()).isEqualTo("YAML");
+
+        HttpResponse<String> changed = post(config, threshold, OPERATOR, OPERATOR_PASSWORD);
+        try {
+            assertThat(changed.statusCode()).isEqualTo(200);
+            assertThat(json(changed).at("/settings/failure-rate-threshold/value").asDouble()).isEqualTo(90.0);
+            assertThat(json(changed).get("principal").asText()).isEqualTo(OPERATOR);
+        } finally {
+            post(config, "{\"failure-rate-threshold\": null}", OPERATOR, OPERATOR_PASSWORD);
+        }
+        assertThat(json(get(config)).at("/settings/failure-rate-threshold/source").asText()).isEqualTo("YAML");
+    }
+
+    @Test
     void readingTheBreakersNeedsNoCredentials() {
         assertThat(get("/actuator/breakers").statusCode()).isEqualTo(200);
         assertThat(get("/actuator/breakers/wholesaler").statusCode()).isEqualTo(200);

@@ -8,7 +8,8 @@ import java.util.List;
 
 /**
  * A breaker's effective settings (defaults, YAML and customizers applied), as the {@code breakers}
- * endpoint shows them. Durations are ISO-8601 strings ({@code PT30S}).
+ * endpoint shows them. Durations are {@link Duration}s, which the actuator's own serializer writes
+ * as ISO-8601 ({@code PT30S}) whatever the application's Jackson settings.
  *
  * @param slidingWindowType             {@code COUNT_BASED} or {@code TIME_BASED}
  * @param slidingWindowSize             calls (count-based) or seconds (time-based)
@@ -25,22 +26,18 @@ import java.util.List;
  */
 public record BreakerConfigDescriptor(SlidingWindowType slidingWindowType, int slidingWindowSize,
                                       int minimumNumberOfCalls, float failureRateThreshold,
-                                      float slowCallRateThreshold, String slowCallDurationThreshold,
-                                      String waitDurationInOpenState, int permittedCallsInHalfOpenState,
-                                      String probeLease, List<String> recordExceptions,
+                                      float slowCallRateThreshold, Duration slowCallDurationThreshold,
+                                      Duration waitDurationInOpenState, int permittedCallsInHalfOpenState,
+                                      Duration probeLease, List<String> recordExceptions,
                                       List<String> ignoreExceptions, boolean recordFailurePredicate) {
 
     static BreakerConfigDescriptor of(BreakerConfig config) {
         return new BreakerConfigDescriptor(config.getSlidingWindowType(), config.getSlidingWindowSize(),
                 config.getMinimumNumberOfCalls(), config.getFailureRateThreshold(),
-                config.getSlowCallRateThreshold(), iso(config.getSlowCallDurationThreshold()),
-                iso(config.getWaitDurationInOpenState()), config.getPermittedCallsInHalfOpenState(),
-                iso(config.getProbeLease()), names(config.getRecordExceptions()),
+                config.getSlowCallRateThreshold(), config.getSlowCallDurationThreshold(),
+                config.getWaitDurationInOpenState(), config.getPermittedCallsInHalfOpenState(),
+                config.getProbeLease(), names(config.getRecordExceptions()),
                 names(config.getIgnoreExceptions()), config.getRecordFailurePredicate() != null);
-    }
-
-    private static String iso(Duration duration) {
-        return duration == null ? null : duration.toString();
     }
 
     private static List<String> names(List<Class<? extends Throwable>> types) {

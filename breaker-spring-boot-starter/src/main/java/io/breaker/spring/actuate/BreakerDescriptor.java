@@ -1,30 +1,38 @@
 package io.breaker.spring.actuate;
 
 import io.breaker.State;
+import org.springframework.boot.actuate.endpoint.OperationResponseBody;
 
+import java.time.Instant;
 import java.util.List;
 
 /**
  * One breaker as the {@code breakers} endpoint shows it. Rates are percentages, or {@code -1} while
- * the window holds fewer calls than {@code minimumNumberOfCalls}. Times are ISO-8601 instants.
+ * the window holds fewer calls than {@code minimumNumberOfCalls}. Times are {@link Instant}s, which
+ * the actuator's own serializer writes as ISO-8601 ({@code 2026-11-29T17:08:07.588Z}) whatever the
+ * application's Jackson settings.
  *
- * @param name           the breaker's name
- * @param state          {@code CLOSED}, {@code OPEN}, {@code HALF_OPEN}, {@code FORCED_OPEN} or {@code FORCED_CLOSED}
- * @param stateSince     when the breaker entered its current state
- * @param failureRate    failed calls in the window, in percent, or -1
- * @param slowCallRate   slow calls in the window, in percent, or -1 (also when slow-call detection is off)
- * @param callsInWindow  calls in the window (in OPEN and HALF_OPEN: the window that tripped)
- * @param failedCalls    failed calls in the window
- * @param slowCalls      slow calls in the window
- * @param rejectedCalls  calls rejected since the breaker was created
- * @param openedAt       when the breaker tripped, while OPEN or HALF_OPEN; otherwise {@code null}
- * @param nextProbeAt    while OPEN, when the next call becomes a probe; otherwise {@code null}
+ * @param name            the breaker's name
+ * @param state           {@code CLOSED}, {@code OPEN}, {@code HALF_OPEN}, {@code FORCED_OPEN} or {@code FORCED_CLOSED}
+ * @param shared          whether the breaker shares its state with other instances through a store
+ * @param store           the store a shared breaker goes through, and whether it is reachable; {@code null}
+ *                        for a breaker kept in memory
+ * @param stateSince      when the breaker entered its current state
+ * @param failureRate     failed calls in the window, in percent, or -1
+ * @param slowCallRate    slow calls in the window, in percent, or -1 (also when slow-call detection is off)
+ * @param callsInWindow   calls in the window (in OPEN and HALF_OPEN: the window that tripped)
+ * @param failedCalls     failed calls in the window
+ * @param slowCalls       slow calls in the window
+ * @param rejectedCalls   calls rejected since the breaker was created
+ * @param openedAt        when the breaker tripped, while OPEN or HALF_OPEN; otherwise {@code null}
+ * @param nextProbeAt     while OPEN, when the next call becomes a probe; otherwise {@code null}
  * @param lastFailureType class name of the last exception recorded as a failure, or {@code null}
- * @param config         the effective settings
- * @param transitions    the last state changes, newest first
+ * @param config          the effective settings
+ * @param transitions     the last state changes (and settings changes), newest first
  */
-public record BreakerDescriptor(String name, State state, String stateSince, float failureRate, float slowCallRate,
-                                int callsInWindow, int failedCalls, int slowCalls, long rejectedCalls,
-                                String openedAt, String nextProbeAt, String lastFailureType,
-                                BreakerConfigDescriptor config, List<TransitionDescriptor> transitions) {
+public record BreakerDescriptor(String name, State state, boolean shared, StoreDescriptor store,
+                                Instant stateSince, float failureRate, float slowCallRate, int callsInWindow,
+                                int failedCalls, int slowCalls, long rejectedCalls, Instant openedAt,
+                                Instant nextProbeAt, String lastFailureType, BreakerConfigDescriptor config,
+                                List<TransitionDescriptor> transitions) implements OperationResponseBody {
 }

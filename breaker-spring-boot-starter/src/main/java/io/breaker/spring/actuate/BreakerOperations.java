@@ -8,6 +8,7 @@ import io.breaker.State;
 import io.breaker.Transition;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.springframework.lang.Nullable;
 
 import java.time.Clock;
 import java.time.Instant;
@@ -21,7 +22,7 @@ import java.util.Optional;
  *
  * <p>Every accepted change request is logged at WARN on {@value #LOGGER_NAME}, with the principal
  * who made it:
- * {@code breaker=wholesaler requested=OPEN from=CLOSED to=FORCED_OPEN changed=true principal=alice}.
+ * {@code breaker=wholesaler requested=OPEN from=CLOSED to=FORCED_OPEN changed=true principal=alice fleetChanged=none}.
  */
 public final class BreakerOperations {
 
@@ -33,6 +34,8 @@ public final class BreakerOperations {
     private final BreakerRegistry registry;
     private final BreakerTransitionHistory history;
     private final Clock wallClock;
+    /** The store that shares breakers with other instances, or null. */
+    private final SharedBreakers sharedBreakers;
     /**
      * Operator changes run one at a time: each one's transitions reach the listeners (the history among
      * them) before the next one starts, so concurrent requests cannot reorder the recent transitions.
@@ -46,9 +49,21 @@ public final class BreakerOperations {
      * @param wallClock the clock that turns "time left until a probe" into an instant
      */
     public BreakerOperations(BreakerRegistry registry, BreakerTransitionHistory history, Clock wallClock) {
+        this(registry, history, wallClock, null);
+    }
+
+    /**
+     * @param registry       the breakers to show and steer
+     * @param history        their recent transitions
+     * @param wallClock      the clock that turns "time left until a probe" into an instant
+     * @param sharedBreakers the store that shares breakers with other instances, or {@code null}
+     */
+    public BreakerOperations(BreakerRegistry registry, BreakerTransitionHistory history, Clock wallClock,
+                             @Nullable SharedBreakers sharedBreakers) {
         this.registry = Objects.requireNonNull(registry, "registry");
         this.history = Objects.requireNonNull(history, "history");
         this.wallClock = Objects.requireNonNull(wallClock, "wallClock");
+        this.sharedBreakers = sharedBreakers;
     }
 
     /** Every breaker, sorted by name. */
@@ -100,10 +115,13 @@ public final class BreakerOperations {
                 before = breaker.getState();
                 after = before;
             }
+            Boolean fleetChanged = breaker.isShared() && sharedBreakers != null
+                    ? sharedBreakers.lastOperatorChangeChangedFleet(name) : null;
             LOGGER.warn("breaker=" + name + " requested=" + target.get() + " from=" + before + " to=" + after
-                    + " changed=" + changed + " principal=" + (principal == null ? "none" : principal));
+                    + " changed=" + changed + " principal=" + (principal == null ? "none" : principal)
+                    + " fleetChanged=" + (fleetChanged == null ? "none" : fleetChanged));
             return new ChangeResult.Applied(new StateChangeDescriptor(name, target.get(), before, after, changed,
-                    principal));
+                    fleetChanged, principal));
         }
     }
 
@@ -143,13 +161,14 @@ public final class BreakerOperations {
         BreakerMetrics metrics = breaker.getMetrics();
         Instant openedAt = breaker.getOpenedAt();
         long waitNanos = breaker.getRemainingWaitNanos();
-        String nextProbeAt = state == State.OPEN && waitNanos >= 0
-                ? wallClock.instant().plusNanos(waitNanos).truncatedTo(ChronoUnit.MILLIS).toString() : null;
-        return new BreakerDescriptor(breaker.getName(), state, breaker.getStateSince().toString(),
+        Instant nextProbeAt = state == State.OPEN && waitNanos >= 0
+                ? wallClock.instant().plusNanos(waitNanos).truncatedTo(ChronoUnit.MILLIS) : null;
+        boolean shared = breaker.isShared();
+        return new BreakerDescriptor(breaker.getName(), state, shared,
+                shared && sharedBreakers != null ? sharedBreakers.store() : null, breaker.getStateSince(),
                 metrics.failureRate(), metrics.slowCallRate(), metrics.calls(), metrics.failedCalls(),
-                metrics.slowCalls(), metrics.notPermittedCalls(), openedAt == null ? null : openedAt.toString(),
-                nextProbeAt, breaker.getLastFailureType(), BreakerConfigDescriptor.of(breaker.getConfig()),
-                history.recent(breaker.getName()));
+                metrics.slowCalls(), metrics.notPermittedCalls(), openedAt, nextProbeAt, breaker.getLastFailureType(),
+                BreakerConfigDescriptor.of(breaker.getConfig()), history.recent(breaker.getName()));
     }
 
     /** The outcome of a change request. */

@@ -40,12 +40,20 @@ public final class BreakerTransitionHistory implements TransitionListener {
 
     @Override
     public void onTransition(CircuitBreaker breaker, Transition transition) {
-        rings.computeIfAbsent(breaker.getName(), name -> new Ring(size)).add(transition);
+        rings.computeIfAbsent(breaker.getName(), name -> new Ring(size)).add(TransitionDescriptor.of(transition));
     }
 
     @Override
     public String toString() {
         return "BreakerTransitionHistory";
+    }
+
+    /**
+     * Adds an entry that is not a state change (an operator's change of settings) to the named
+     * breaker's recent transitions (the caller names a breaker of the registry).
+     */
+    public void record(String name, TransitionDescriptor entry) {
+        rings.computeIfAbsent(name, key -> new Ring(size)).add(entry);
     }
 
     /** The last transitions of the named breaker, newest first; empty for an unknown name. */
@@ -69,9 +77,9 @@ public final class BreakerTransitionHistory implements TransitionListener {
             this.slots = new AtomicReferenceArray<>(size);
         }
 
-        void add(Transition transition) {
+        void add(TransitionDescriptor entry) {
             long index = written.getAndIncrement();
-            slots.set((int) (index % slots.length()), TransitionDescriptor.of(transition));
+            slots.set((int) (index % slots.length()), entry);
         }
 
         List<TransitionDescriptor> newestFirst() {

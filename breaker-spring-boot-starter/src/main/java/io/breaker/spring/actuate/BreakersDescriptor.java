@@ -1,5 +1,7 @@
 package io.breaker.spring.actuate;
 
+import org.springframework.boot.actuate.endpoint.OperationResponseBody;
+
 import java.util.List;
 
 /**
@@ -7,5 +9,5 @@ import java.util.List;
  *
  * @param breakers one entry per breaker
  */
-public record BreakersDescriptor(List<BreakerDescriptor> breakers) {
+public record BreakersDescriptor(List<BreakerDescriptor> breakers) implements OperationResponseBody {
 }

@@ -1,19 +1,19 @@
 package io.breaker.spring.actuate;
 
+import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
-import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
-import org.springframework.boot.actuate.endpoint.web.annotation.WebEndpoint;
 import org.springframework.lang.Nullable;
 
-import java.security.Principal;
-
 /**
- * {@code /actuator/breakers}: see every breaker, and force one OPEN or CLOSED or release it during
- * an incident. The logic lives in {@link BreakerOperations}; this class only maps it to HTTP.
+ * {@code breakers}: see every breaker, and force one OPEN or CLOSED or release it during an
+ * incident. Exposed over HTTP ({@code /actuator/breakers}, where {@link BreakersWebEndpointExtension}
+ * adds the 404 and 400 answers) and over JMX ({@code org.springframework.boot:type=Endpoint,name=Breakers}).
+ * The logic lives in {@link BreakerOperations}; this class only maps it.
  */
-@WebEndpoint(id = "breakers")
+@Endpoint(id = "breakers")
 public class BreakersEndpoint {
 
     private final BreakerOperations operations;
@@ -22,41 +22,36 @@ public class BreakersEndpoint {
         this.operations = operations;
     }
 
-    /** {@code GET /actuator/breakers}: every breaker, sorted by name. */
+    /** Every breaker, sorted by name. */
     @ReadOperation
     public BreakersDescriptor breakers() {
         return operations.describeAll();
     }
 
-    /** {@code GET /actuator/breakers/{name}}: one breaker, or 404. */
+    /** One breaker, or {@code null} when there is none of that name. */
     @ReadOperation
-    public WebEndpointResponse<Object> breaker(@Selector String name) {
-        return operations.describe(name)
-                .map(descriptor -> new WebEndpointResponse<Object>(descriptor, WebEndpointResponse.STATUS_OK))
-                .orElseGet(() -> error(ErrorDescriptor.notFound(name)));
+    @Nullable
+    public BreakerDescriptor breaker(@Selector String name) {
+        return operations.describe(name).orElse(null);
     }
 
     /**
-     * {@code POST /actuator/breakers/{name}} with {@code {"state": "OPEN" | "CLOSED" | "AUTO"}}: 200
-     * with the change, 404 for an unknown breaker, 400 for a missing or unknown state, and 400 when the
-     * body or the query tries to name another breaker or puts the state in the query.
+     * Forces the breaker OPEN or CLOSED, or releases it ({@code AUTO}); {@code null} for an unknown
+     * breaker.
+     *
+     * @throws InvalidEndpointRequestException for a missing or unknown state (no change is made)
      */
     @WriteOperation
-    public WebEndpointResponse<Object> changeState(@Selector String name, @Nullable String state,
-                                                   @Nullable Principal principal) {
-        String refusal = UrlOnlyWrites.refusal(name);
-        if (refusal != null) {
-            return error(ErrorDescriptor.badRequest(refusal));
-        }
-        BreakerOperations.ChangeResult result = operations.change(name, state,
-                principal == null ? null : principal.getName());
+    @Nullable
+    public StateChangeDescriptor changeState(@Selector String name, @Nullable String state) {
+        BreakerOperations.ChangeResult result = operations.change(name, state, null);
         if (result instanceof BreakerOperations.ChangeResult.Applied applied) {
-            return new WebEndpointResponse<>(applied.change(), WebEndpointResponse.STATUS_OK);
+            return applied.change();
         }
-        return error(((BreakerOperations.ChangeResult.Refused) result).error());
-    }
-
-    private static WebEndpointResponse<Object> error(ErrorDescriptor error) {
-        return new WebEndpointResponse<>(error, error.status());
+        ErrorDescriptor error = ((BreakerOperations.ChangeResult.Refused) result).error();
+        if (error.status() == 404) {
+            return null;
+        }
+        throw new InvalidEndpointRequestException(error.message(), error.message());
     }
 }

@@ -1,5 +1,7 @@
 package io.breaker.spring.actuate;
 
+import org.springframework.boot.actuate.endpoint.OperationResponseBody;
+
 import java.util.List;
 
 /**
@@ -10,7 +12,8 @@ import java.util.List;
  * @param message       what was wrong, naming the breaker or the allowed states
  * @param allowedStates the states a request may ask for (on a 400), or {@code null}
  */
-public record ErrorDescriptor(int status, String error, String message, List<RequestedState> allowedStates) {
+public record ErrorDescriptor(int status, String error, String message, List<RequestedState> allowedStates)
+        implements OperationResponseBody {
 
     static ErrorDescriptor notFound(String name) {
         return new ErrorDescriptor(404, "Not Found", "No circuit breaker named '" + name + "'", null);

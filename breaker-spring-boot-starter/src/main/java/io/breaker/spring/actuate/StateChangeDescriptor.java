@@ -1,6 +1,7 @@
 package io.breaker.spring.actuate;
 
 import io.breaker.State;
+import org.springframework.boot.actuate.endpoint.OperationResponseBody;
 
 /**
  * The answer to {@code POST /actuator/breakers/{name}}.
@@ -9,9 +10,14 @@ import io.breaker.State;
  * @param requested     the requested state: {@code OPEN}, {@code CLOSED} or {@code AUTO}
  * @param previousState the state before the request
  * @param state         the state after it
- * @param changed       whether the request changed the state (forcing an already forced breaker does not)
+ * @param changed       whether the request changed this instance's state (forcing an already forced breaker does not)
+ * @param fleetChanged  for a breaker shared with other instances, whether the request changed the fleet's
+ *                      state, as the store answered; {@code null} for a breaker kept in memory, and when the
+ *                      store did not answer (then only this instance changed, and the store gets the change
+ *                      when it answers again)
  * @param principal     the authenticated user who asked, or {@code null}
  */
 public record StateChangeDescriptor(String name, RequestedState requested, State previousState, State state,
-                                    boolean changed, String principal) {
+                                    boolean changed, Boolean fleetChanged, String principal)
+        implements OperationResponseBody {
 }

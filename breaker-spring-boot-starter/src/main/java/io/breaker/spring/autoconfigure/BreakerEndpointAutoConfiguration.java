@@ -1,9 +1,15 @@
 package io.breaker.spring.autoconfigure;
 
 import io.breaker.BreakerRegistry;
+import io.breaker.spring.actuate.BreakerEventStream;
 import io.breaker.spring.actuate.BreakerOperations;
 import io.breaker.spring.actuate.BreakerTransitionHistory;
 import io.breaker.spring.actuate.BreakersEndpoint;
+import io.breaker.spring.actuate.BreakersWebEndpointExtension;
+import io.breaker.spring.actuate.RuntimeSettings;
+import io.breaker.spring.actuate.SharedSettings;
+import io.breaker.spring.actuate.SharedBreakers;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -33,14 +39,36 @@ public class BreakerEndpointAutoConfiguration {
 
         @Bean
         @ConditionalOnMissingBean
-        public BreakerOperations breakerOperations(BreakerRegistry registry, BreakerTransitionHistory history) {
-            return new BreakerOperations(registry, history, registry.getWallClock());
+        public BreakerOperations breakerOperations(BreakerRegistry registry, BreakerTransitionHistory history,
+                                                   ObjectProvider<SharedBreakers> sharedBreakers) {
+            return new BreakerOperations(registry, history, registry.getWallClock(), sharedBreakers.getIfUnique());
         }
 
         @Bean
         @ConditionalOnMissingBean
         public BreakersEndpoint breakersEndpoint(BreakerOperations operations) {
             return new BreakersEndpoint(operations);
+        }
+
+        @Bean
+        @ConditionalOnMissingBean
+        public BreakerEventStream breakerEventStream(BreakerRegistry registry) {
+            return BreakerEventStream.bind(registry);
+        }
+
+        @Bean
+        @ConditionalOnMissingBean
+        public RuntimeSettings breakerRuntimeSettings(BreakerRegistry registry, ObjectProvider<BreakerProperties> properties,
+                                                      BreakerTransitionHistory history,
+                                                      ObjectProvider<SharedSettings> sharedSettings) {
+            return new RuntimeSettings(registry, properties.getIfUnique(), history, registry.getWallClock(),
+                    sharedSettings.getIfUnique(), registry.getClass().getClassLoader());
+        }
+
+        @Bean
+        @ConditionalOnMissingBean
+        public BreakersWebEndpointExtension breakersWebEndpointExtension(BreakerOperations operations) {
+            return new BreakersWebEndpointExtension(operations);
         }
     }
 }

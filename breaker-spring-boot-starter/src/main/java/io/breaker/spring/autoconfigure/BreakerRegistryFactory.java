@@ -156,7 +156,8 @@ public final class BreakerRegistryFactory {
         return source == null ? invalid : invalid(source.path(), invalid);
     }
 
-    private static InvalidBreakerPropertyException invalid(String path, InvalidSettingException invalid) {
+    /** A value the core refused, reported as the property at {@code path} (at start-up, and for a change at runtime). */
+    public static InvalidBreakerPropertyException invalid(String path, InvalidSettingException invalid) {
         return new InvalidBreakerPropertyException(path, PropertyValues.of(invalid.getValue()),
                 "it is outside the allowed range", inPropertyTerms(invalid.getAllowed()), invalid);
     }
@@ -165,7 +166,7 @@ public final class BreakerRegistryFactory {
      * The core's phrase as a property file says it: settings and window types named as properties are
      * ({@code at most sliding-window-size (20) for a count-based window}).
      */
-    static String inPropertyTerms(String allowed) {
+    public static String inPropertyTerms(String allowed) {
         String result = allowed;
         for (Setting<?> setting : BreakerConfig.settings()) {
             result = result.replace(setting.name(), setting.propertyName());

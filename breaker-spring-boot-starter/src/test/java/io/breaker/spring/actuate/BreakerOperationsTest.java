@@ -64,8 +64,8 @@ class BreakerOperationsTest {
         assertThat(descriptor.nextProbeAt()).isNull();
         assertThat(descriptor.lastFailureType()).isEqualTo(IOException.class.getName());
         assertThat(descriptor.config().slidingWindowSize()).isEqualTo(4);
-        assertThat(descriptor.config().waitDurationInOpenState()).isEqualTo("PT30S");
-        assertThat(descriptor.config().slowCallDurationThreshold()).isEqualTo("PT0.1S");
+        assertThat(descriptor.config().waitDurationInOpenState()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(descriptor.config().slowCallDurationThreshold()).isEqualTo(Duration.ofMillis(100));
         assertThat(descriptor.config().ignoreExceptions()).containsExactly(IllegalArgumentException.class.getName());
         assertThat(descriptor.config().recordFailurePredicate()).isFalse();
     }
@@ -83,7 +83,7 @@ class BreakerOperationsTest {
         assertThat(descriptor.failureRate()).isEqualTo(75f);
         assertThat(descriptor.rejectedCalls()).isEqualTo(1);
         assertThat(descriptor.openedAt()).isNotNull();
-        assertThat(descriptor.nextProbeAt()).isEqualTo(NOW.plusSeconds(20).toString());
+        assertThat(descriptor.nextProbeAt()).isEqualTo(NOW.plusSeconds(20));
         assertThat(descriptor.transitions()).singleElement().satisfies(transition -> {
             assertThat(transition.from()).isEqualTo(State.CLOSED);
             assertThat(transition.to()).isEqualTo(State.OPEN);
@@ -116,7 +116,7 @@ class BreakerOperationsTest {
         ChangeResult result = operations.change("wholesaler", "OPEN", "alice");
 
         assertThat(result).isEqualTo(new ChangeResult.Applied(new StateChangeDescriptor("wholesaler",
-                RequestedState.OPEN, State.CLOSED, State.FORCED_OPEN, true, "alice")));
+                RequestedState.OPEN, State.CLOSED, State.FORCED_OPEN, true, null, "alice")));
         assertThat(breaker.tryAcquirePermit()).isEqualTo(CircuitBreaker.NO_PERMIT);
         assertThat(operations.describe("wholesaler").orElseThrow().transitions())
                 .extracting(TransitionDescriptor::cause).containsExactly(TransitionCause.OPERATOR);

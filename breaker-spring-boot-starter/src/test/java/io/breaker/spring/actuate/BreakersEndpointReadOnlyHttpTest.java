@@ -44,4 +44,23 @@ class BreakersEndpointReadOnlyHttpTest {
         assertThat(write.statusCode()).isEqualTo(405);
         assertThat(registry.breaker("wholesaler").getState()).isEqualTo(State.CLOSED);
     }
+
+    @Test
+    void settingsCanBeReadButNotChanged() throws Exception {
+        registry.breaker("wholesaler");
+        URI uri = URI.create("http://localhost:" + port + "/actuator/breakers/wholesaler/config");
+
+        HttpResponse<String> read = http.send(HttpRequest.newBuilder(uri).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> write = http.send(HttpRequest.newBuilder(uri).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"failure-rate-threshold\": 10}")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> reset = http.send(HttpRequest.newBuilder(uri).DELETE().build(),
+                HttpResponse.BodyHandlers.ofString());
+
+        assertThat(read.statusCode()).isEqualTo(200);
+        assertThat(write.statusCode()).isEqualTo(405);
+        assertThat(reset.statusCode()).isEqualTo(405);
+        assertThat(registry.breaker("wholesaler").getConfig().getFailureRateThreshold()).isEqualTo(50f);
+    }
 }

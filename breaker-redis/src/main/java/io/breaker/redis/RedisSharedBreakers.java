@@ -1,0 +1,30 @@
+package io.breaker.redis;
+
+import io.breaker.spring.actuate.SharedBreakers;
+import io.breaker.spring.actuate.StoreDescriptor;
+
+import java.util.Objects;
+
+/**
+ * What the {@code breakers} endpoint shows of Redis: whether it answers this instance, whether the
+ * instance acts alone meanwhile, and whether an operator's change reached the fleet.
+ */
+public final class RedisSharedBreakers implements SharedBreakers {
+
+    private final RedisStateStore store;
+
+    public RedisSharedBreakers(RedisStateStore store) {
+        this.store = Objects.requireNonNull(store, "store");
+    }
+
+    @Override
+    public StoreDescriptor store() {
+        BreakerStoreStatus.Report report = new BreakerStoreStatus(store).check();
+        return new StoreDescriptor("redis", report.available(), report.actingAlone(), report.failureMode().toString());
+    }
+
+    @Override
+    public Boolean lastOperatorChangeChangedFleet(String breaker) {
+        return store.lastOperatorChangeChangedFleet(breaker);
+    }
+}

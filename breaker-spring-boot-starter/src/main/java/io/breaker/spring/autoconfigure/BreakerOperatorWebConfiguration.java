@@ -1,0 +1,112 @@
+package io.breaker.spring.autoconfigure;
+
+import io.breaker.spring.actuate.BreakerConsole;
+import io.breaker.spring.actuate.BreakerEventStream;
+import io.breaker.spring.actuate.BreakerOperations;
+import io.breaker.spring.actuate.BreakerOperatorRoutes;
+import io.breaker.spring.actuate.BreakersEndpoint;
+import io.breaker.spring.actuate.RuntimeSettings;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.actuate.autoconfigure.endpoint.expose.EndpointExposure;
+import org.springframework.boot.actuate.autoconfigure.endpoint.web.WebEndpointProperties;
+import org.springframework.boot.actuate.autoconfigure.web.ManagementContextConfiguration;
+import org.springframework.boot.actuate.endpoint.Access;
+import org.springframework.boot.actuate.endpoint.EndpointAccessResolver;
+import org.springframework.boot.actuate.endpoint.EndpointId;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.core.Ordered;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpOutputMessage;
+import org.springframework.http.MediaType;
+import org.springframework.http.converter.HttpMessageConverter;
+import org.springframework.web.servlet.function.RouterFunction;
+import org.springframework.web.servlet.function.ServerResponse;
+import org.springframework.web.servlet.function.support.RouterFunctionMapping;
+import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerAdapter;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * The Spring MVC side of the {@code breakers} endpoint ({@link BreakerOperatorRoutes}), in the
+ * management context (the application's, or its own when {@code management.server.port} differs),
+ * on a servlet stack, when the endpoint is exposed over HTTP. Its handler mapping is asked before
+ * the actuator's, whose {@code /actuator/breakers/{name}} would otherwise take
+ * {@code /actuator/breakers/stream} for a breaker called "stream".
+ */
+@ManagementContextConfiguration(proxyBeanMethods = false)
+@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+@ConditionalOnClass(name = "org.springframework.web.servlet.function.RouterFunction")
+@ConditionalOnAvailableEndpoint(endpoint = BreakersEndpoint.class, exposure = EndpointExposure.WEB)
+@ConditionalOnBean(RuntimeSettings.class)
+@EnableConfigurationProperties(BreakerConsoleProperties.class)
+public class BreakerOperatorWebConfiguration {
+
+    /** Before the actuator's own mapping (order -100). */
+    static final int ORDER = Ordered.HIGHEST_PRECEDENCE + 1000;
+
+    @Bean
+    RouterFunctionMapping breakerOperatorHandlerMapping(RuntimeSettings settings, BreakerOperations operations,
+                                                        BreakerEventStream stream, WebEndpointProperties web,
+                                                        BreakerConsoleProperties console,
+                                                        ObjectProvider<RequestMappingHandlerAdapter> mvc,
+                                                        ObjectProvider<EndpointAccessResolver> access) {
+        EndpointAccessResolver resolver = access.getIfAvailable();
+        boolean writable = resolver == null
+                || resolver.accessFor(EndpointId.of("breakers"), Access.UNRESTRICTED) == Access.UNRESTRICTED;
+        // Spring MVC's converters, among them the actuator's writer of OperationResponseBody records.
+        List<HttpMessageConverter<?>> converters = mvc.orderedStream().findFirst()
+                .map(RequestMappingHandlerAdapter::getMessageConverters).orElseGet(List::of);
+        BreakerOperatorRoutes routes = new BreakerOperatorRoutes(settings, operations, stream, json(converters),
+                writable);
+        RouterFunction<ServerResponse> all = routes.routes(web.getBasePath());
+        if (console.isEnabled()) {
+            all = all.and(BreakerConsole.routes(web.getBasePath()));
+        }
+        RouterFunctionMapping mapping = new RouterFunctionMapping(all);
+        mapping.setOrder(ORDER);
+        mapping.setMessageConverters(converters);
+        return mapping;
+    }
+
+    /** Writes a body to JSON with the first converter that takes it, as Spring MVC would answer it. */
+    @SuppressWarnings("unchecked")
+    private static Function<Object, String> json(List<HttpMessageConverter<?>> converters) {
+        return body -> {
+            for (HttpMessageConverter<?> converter : converters) {
+                if (converter.canWrite(body.getClass(), MediaType.APPLICATION_JSON)) {
+                    ByteArrayOutputStream out = new ByteArrayOutputStream();
+                    HttpHeaders headers = new HttpHeaders();
+                    try {
+                        ((HttpMessageConverter<Object>) converter).write(body, MediaType.APPLICATION_JSON,
+                                new HttpOutputMessage() {
+                                    @Override
+                                    public OutputStream getBody() {
+                                        return out;
+                                    }
+
+                                    @Override
+                                    public HttpHeaders getHeaders() {
+                                        return headers;
+                                    }
+                                });
+                    } catch (IOException impossible) {
+                        throw new UncheckedIOException(impossible);
+                    }
+                    return out.toString(StandardCharsets.UTF_8);
+                }
+            }
+            throw new IllegalStateException("no JSON message converter for " + body.getClass().getName());
+        };
+    }
+}

@@ -1,0 +1,219 @@
+package io.breaker.spring.actuate;
+
+import io.breaker.BreakerRegistry;
+import io.breaker.CircuitBreaker;
+import io.breaker.spring.autoconfigure.BreakerAutoConfiguration;
+import jakarta.servlet.Filter;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletRequestWrapper;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Bean;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.security.Principal;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** {@code /actuator/breakers/{name}/config} over real HTTP: settings changed at runtime. */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        classes = RuntimeSettingsHttpTest.App.class,
+        properties = {"management.endpoints.web.exposure.include=breakers",
+                "breakers.instances.wholesaler.sliding-window-size=4",
+                "breakers.instances.wholesaler.minimum-number-of-calls=4",
+                "breakers.instances.wholesaler.failure-rate-threshold=50",
+                "spring.jackson.property-naming-strategy=SNAKE_CASE"})
+@ExtendWith(OutputCaptureExtension.class)
+class RuntimeSettingsHttpTest {
+
+    private static final String CONFIG = "/actuator/breakers/wholesaler/config";
+
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    @LocalServerPort
+    private int port;
+
+    @Autowired
+    private BreakerRegistry registry;
+
+    @AfterEach
+    void backToConfigured() throws Exception {
+        send("DELETE", CONFIG, null, null);
+    }
+
+    @Test
+    void showsEachValueWithWhereItCameFrom() throws Exception {
+        HttpResponse<String> response = send("GET", CONFIG, null, null);
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.body()).contains("\"name\":\"wholesaler\"", "\"version\":",
+                "\"failure-rate-threshold\":{\"value\":50.0,\"source\":\"YAML\",\"configured\":50.0}",
+                "\"wait-duration-in-open-state\":{\"value\":\"PT30S\",\"source\":\"DEFAULT\",\"configured\":\"PT30S\"}");
+        assertThat(response.body()).doesNotContain("failure_rate", "\"value\":60");
+    }
+
+    @Test
+    void changesTheRunningBreakerAuditsTheChangeAndReturnsToTheConfiguredValues(CapturedOutput output) throws Exception {
+        CircuitBreaker breaker = registry.breaker("wholesaler");
+        long before = version();
+
+        HttpResponse<String> changed = send("POST", CONFIG,
+                "{\"failure-rate-threshold\": 30, \"wait-duration-in-open-state\": \"10s\"}", "alice");
+
+        assertThat(changed.statusCode()).isEqualTo(200);
+        assertThat(changed.body()).contains("\"version\":" + (before + 1), "\"principal\":\"alice\"",
+                "\"failure-rate-threshold\":{\"value\":30.0,\"source\":\"RUNTIME\",\"configured\":50.0}",
+                "\"wait-duration-in-open-state\":{\"value\":\"PT10S\",\"source\":\"RUNTIME\",\"configured\":\"PT30S\"}");
+        assertThat(breaker.getConfig().getFailureRateThreshold()).isEqualTo(30f);
+        assertThat(breaker.getConfig().getWaitDurationInOpenState()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(output).contains("io.breaker.operator", "breaker=wholesaler settings={failure-rate-threshold=30, "
+                + "wait-duration-in-open-state=10s} version=" + (before + 1) + " principal=alice fleetChanged=none");
+        assertThat(send("GET", "/actuator/breakers/wholesaler", null, null).body()).contains(
+                "\"from\":\"CLOSED\",\"to\":\"CLOSED\",\"cause\":\"OPERATOR\"", "\"principal\":\"alice\"",
+                "\"settings\":{\"failure-rate-threshold\":\"30\",\"wait-duration-in-open-state\":\"10s\"}");
+
+        HttpResponse<String> reset = send("DELETE", CONFIG, null, "bob");
+
+        assertThat(reset.statusCode()).isEqualTo(200);
+        assertThat(reset.body()).contains("\"version\":" + (before + 2),
+                "\"failure-rate-threshold\":{\"value\":50.0,\"source\":\"YAML\"");
+        assertThat(breaker.getConfig().getFailureRateThreshold()).isEqualTo(50f);
+        assertThat(breaker.getConfig().getWaitDurationInOpenState()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(output).contains("breaker=wholesaler settings={failure-rate-threshold=configured, "
+                + "wait-duration-in-open-state=configured} version=" + (before + 2) + " principal=bob");
+    }
+
+    @Test
+    void aBadValueIsRefusedWithTheStartUpMessageAndChangesNothing() throws Exception {
+        long before = version();
+
+        HttpResponse<String> response = send("POST", CONFIG,
+                "{\"wait-duration-in-open-state\": \"5s\", \"failure-rate-threshold\": 150}", "alice");
+
+        assertThat(response.statusCode()).isEqualTo(400);
+        assertThat(response.body()).contains("\"message\":\"" + startUpMessage(
+                "breakers.instances.wholesaler.failure-rate-threshold=150") + "\"");
+        assertThat(registry.breaker("wholesaler").getConfig().getWaitDurationInOpenState())
+                .isEqualTo(Duration.ofSeconds(30));
+        assertThat(version()).isEqualTo(before);
+    }
+
+    @Test
+    void aWindowThatCannotHoldTheMinimumIsRefusedAsAtStartUp() throws Exception {
+        HttpResponse<String> response = send("POST", CONFIG, "{\"minimum-number-of-calls\": 10}", null);
+
+        assertThat(response.statusCode()).isEqualTo(400);
+        assertThat(response.body()).contains("breakers.instances.wholesaler.minimum-number-of-calls must be",
+                "sliding-window-size (4)");
+    }
+
+    @Test
+    void unknownSettingsTheWindowTypeBadBodiesAndUnknownBreakersAreRefused() throws Exception {
+        HttpResponse<String> unknown = send("POST", CONFIG, "{\"failure-rate-treshold\": 30}", null);
+        assertThat(unknown.statusCode()).isEqualTo(400);
+        assertThat(unknown.body()).contains("breakers.instances.wholesaler.failure-rate-treshold must be one of "
+                + "sliding-window-size, minimum-number-of-calls, failure-rate-threshold");
+
+        HttpResponse<String> windowType = send("POST", CONFIG, "{\"sliding-window-type\": \"time-based\"}", null);
+        assertThat(windowType.statusCode()).isEqualTo(400);
+        assertThat(windowType.body()).contains("a running breaker keeps its window type");
+
+        HttpResponse<String> unreadable = send("POST", CONFIG, "{\"wait-duration-in-open-state\": \"soon\"}", null);
+        assertThat(unreadable.statusCode()).isEqualTo(400);
+        assertThat(unreadable.body()).contains("breakers.instances.wholesaler.wait-duration-in-open-state must be",
+                "was soon");
+
+        assertThat(send("POST", CONFIG, "not json", null).statusCode()).isEqualTo(400);
+        assertThat(send("POST", CONFIG, "{}", null).statusCode()).isEqualTo(400);
+        assertThat(send("GET", "/actuator/breakers/nobody/config", null, null).statusCode()).isEqualTo(404);
+        assertThat(send("POST", "/actuator/breakers/nobody/config", "{\"failure-rate-threshold\": 30}", null)
+                .statusCode()).isEqualTo(404);
+        assertThat(registry.find("nobody")).isEmpty();
+    }
+
+    @Test
+    void exceptionsAreChangedByClassName() throws Exception {
+        HttpResponse<String> response = send("POST", CONFIG,
+                "{\"ignore-exceptions\": [\"java.lang.IllegalArgumentException\"]}", null);
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(registry.breaker("wholesaler").getConfig().getIgnoreExceptions())
+                .containsExactly(IllegalArgumentException.class);
+        HttpResponse<String> missing = send("POST", CONFIG, "{\"record-exceptions\": [\"com.example.Nope\"]}", null);
+        assertThat(missing.statusCode()).isEqualTo(400);
+        assertThat(missing.body()).contains("record-exceptions[0] must be fully qualified names of classes");
+    }
+
+    private long version() throws Exception {
+        String body = send("GET", CONFIG, null, null).body();
+        java.util.regex.Matcher version = java.util.regex.Pattern.compile("\"version\":(\\d+)").matcher(body);
+        assertThat(version.find()).isTrue();
+        return Long.parseLong(version.group(1));
+    }
+
+    private static String startUpMessage(String property) {
+        AtomicReference<String> message = new AtomicReference<>();
+        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(BreakerAutoConfiguration.class))
+                .withPropertyValues(property).run(context -> {
+                    Throwable failure = context.getStartupFailure();
+                    while (failure.getCause() != null
+                            && !(failure instanceof io.breaker.spring.autoconfigure.InvalidBreakerPropertyException)) {
+                        failure = failure.getCause();
+                    }
+                    message.set(failure.getMessage());
+                });
+        return message.get();
+    }
+
+    private HttpResponse<String> send(String method, String path, String body, String user) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofString(body));
+        if (body != null) {
+            request.header("Content-Type", "application/json");
+        }
+        if (user != null) {
+            request.header("X-Test-User", user);
+        }
+        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @SpringBootConfiguration
+    @EnableAutoConfiguration
+    static class App {
+
+        /** Stands in for Spring Security: the header names the authenticated user. */
+        @Bean
+        Filter testAuthentication() {
+            return (request, response, chain) -> {
+                String user = ((HttpServletRequest) request).getHeader("X-Test-User");
+                if (user == null) {
+                    chain.doFilter(request, response);
+                    return;
+                }
+                Principal principal = () -> user;
+                chain.doFilter(new HttpServletRequestWrapper((HttpServletRequest) request) {
+                    @Override
+                    public Principal getUserPrincipal() {
+                        return principal;
+                    }
+                }, response);
+            };
+        }
+    }
+}

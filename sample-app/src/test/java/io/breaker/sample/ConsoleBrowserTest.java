@@ -1,0 +1,152 @@
+package io.breaker.sample;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.NoAlertPresentException;
+import org.openqa.selenium.NoSuchElementException;
+import org.openqa.selenium.StaleElementReferenceException;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The operators' console in a real browser (headless Chromium through chromedriver), against the
+ * whole bookshop over HTTP: the page lists the wholesaler breaker, shows it go OPEN when the
+ * wholesaler fails (from the stream, without a reload), a user who is not an operator cannot force
+ * it, and an operator's click forces it and the change shows. Skipped with a message when Chromium
+ * or chromedriver is missing, except on CI ({@code CI=true}), where that fails the build.
+ */
+class ConsoleBrowserTest extends BookshopHttpTest {
+
+    private static final String CHROMIUM = "/usr/bin/chromium";
+    private static final String CHROMEDRIVER = "/usr/bin/chromedriver";
+
+    private ChromeDriver browser;
+
+    @BeforeEach
+    void startBrowser() {
+        boolean installed = new File(CHROMIUM).canExecute() && new File(CHROMEDRIVER).canExecute();
+        if (!installed && "true".equals(System.getenv("CI"))) {
+            throw new IllegalStateException("CI=true but " + CHROMIUM + " or " + CHROMEDRIVER + " is missing: "
+                    + "apt-get install -y chromium chromium-driver (.ci/run does)");
+        }
+        Assumptions.assumeTrue(installed, "Chromium is not installed (" + CHROMIUM + ", " + CHROMEDRIVER
+                + "): the console's browser test is skipped; apt-get install -y chromium chromium-driver");
+        resetBreakerAndWholesaler();
+        ChromeOptions options = new ChromeOptions().setBinary(CHROMIUM)
+                .addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,720");
+        browser = new ChromeDriver(new ChromeDriverService.Builder().usingDriverExecutable(new File(CHROMEDRIVER))
+                .build(), options);
+    }
+
+    @AfterEach
+    void stopBrowser() {
+        if (browser != null) {
+            browser.quit();
+        }
+    }
+
+    @Test
+    void showsTheWholesalerGoOpenRefusesAnonymousForcingAndLetsAnOperatorForce() throws IOException {
+        browser.get("http://localhost:" + port + "/actuator/breakers/console");
+        await(() -> "live".equals(browser.findElement(By.id("live")).getText()));
+        assertThat(stateOnPage()).isEqualTo("CLOSED");
+
+        switchWholesaler("failing");
+        for (int i = 0; i < 10 && !"OPEN".equals(breakerState()); i++) {
+            deliveryTime("9780134685991");
+        }
+        assertThat(breakerState()).isEqualTo("OPEN");
+        await(() -> "OPEN".equals(stateOnPage())); // from the stream: no reload
+
+        click("Force wholesaler closed");
+        await(() -> message().contains("refused (401)"));
+        assertThat(breakerState()).isEqualTo("OPEN");
+
+        signInAsOperator();
+        click("Force wholesaler open");
+        await(() -> "FORCED_OPEN".equals(stateOnPage()));
+        assertThat(breakerState()).isEqualTo("FORCED_OPEN");
+        assertThat(message()).isEqualTo("wholesaler OPEN: done");
+        assertThat(row().getText()).contains("FORCED_OPEN", "OPERATOR");
+
+        Path screenshot = browser.getScreenshotAs(OutputType.FILE).toPath();
+        Files.copy(screenshot, Path.of("target", "console.png"), StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    private WebElement row() {
+        return browser.findElement(By.cssSelector("tr[data-name='wholesaler']"));
+    }
+
+    private String stateOnPage() {
+        return row().findElement(By.cssSelector(".state")).getText();
+    }
+
+    private String message() {
+        return browser.findElement(By.id("message")).getText();
+    }
+
+    /** Clicks the button with this accessible name and confirms the browser's dialog. */
+    private void click(String label) {
+        row().findElement(By.cssSelector("button[aria-label='" + label + "']")).click();
+        await(() -> {
+            try {
+                browser.switchTo().alert().accept();
+                return true;
+            } catch (NoAlertPresentException notYet) {
+                return false;
+            }
+        });
+    }
+
+    /** Waits for what the page shows (it changes from the stream, on its own time); a page element may be redrawn meanwhile. */
+    private void await(BooleanSupplier condition) {
+        long end = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (true) {
+            try {
+                if (condition.getAsBoolean()) {
+                    return;
+                }
+            } catch (NoSuchElementException | StaleElementReferenceException redrawn) {
+                // the table is redrawn on every event: look again
+            }
+            if (System.nanoTime() - end > 0) {
+                throw new AssertionError("the page did not show it within 20 s; it shows: "
+                        + browser.findElement(By.tagName("body")).getText());
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError(e);
+            }
+        }
+    }
+
+    /** From now on the browser sends the operator's credentials, as after a sign-in with HTTP basic. */
+    private void signInAsOperator() {
+        String credentials = Base64.getEncoder().encodeToString((OPERATOR + ":" + OPERATOR_PASSWORD)
+                .getBytes(StandardCharsets.UTF_8));
+        browser.executeCdpCommand("Network.enable", Map.of());
+        browser.executeCdpCommand("Network.setExtraHTTPHeaders",
+                Map.of("headers", Map.of("Authorization", "Basic " + credentials)));
+    }
+}
