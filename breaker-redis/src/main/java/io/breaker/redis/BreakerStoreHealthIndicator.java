@@ -14,12 +14,6 @@ public class BreakerStoreHealthIndicator implements HealthIndicator {
 
     @Override
     public Health health() {
-        BreakerStoreStatus.Report report = status.check();
-        return Health.up()
-                .withDetail("available", report.available())
-                .withDetail("actingAlone", report.actingAlone())
-                .withDetail("failureMode", report.failureMode().toString())
-                .withDetail("failedOperations", report.failedOperations())
-                .build();
+        return Health.up().withDetails(status.check().details()).build();
     }
 }

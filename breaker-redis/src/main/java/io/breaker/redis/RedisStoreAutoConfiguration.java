@@ -26,7 +26,11 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * checked even while every breaker stays in memory, so a bad value never waits for the day the
  * store is switched on.
  */
-@AutoConfiguration(afterName = "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration",
+@AutoConfiguration(afterName = {
+        // Spring Boot 3's name, then Spring Boot 4's (module spring-boot-data-redis): by name, so that
+        // one compiled class orders itself right on either line.
+        "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration",
+        "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration"},
         beforeName = "io.breaker.spring.autoconfigure.BreakerAutoConfiguration")
 @ConditionalOnClass(RedisConnectionFactory.class)
 @EnableConfigurationProperties(RedisStoreProperties.class)

@@ -7,9 +7,11 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 
 /**
- * The {@code breakerStore} health contributor, when Spring Boot Actuator is on the classpath and a
+ * The {@code breakerStore} health contributor on Spring Boot 3 (the Boot 4 starter has its own
+ * adapter around the same {@link BreakerStoreStatus}), when Spring Boot Actuator is on the classpath and a
  * {@link RedisStateStore} exists ({@code management.health.breakerstore.enabled=false} turns it off).
  * It stays UP during a Redis outage and says whether this instance acts alone.
  *
@@ -24,13 +26,8 @@ public class RedisStoreHealthAutoConfiguration {
 
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnEnabledHealthIndicator("breakerstore")
+    @Import(StoreStatusConfiguration.class)
     static class BreakerStoreHealthConfiguration {
-
-        @Bean
-        @ConditionalOnMissingBean
-        public BreakerStoreStatus breakerStoreStatus(RedisStateStore store) {
-            return new BreakerStoreStatus(store);
-        }
 
         @Bean
         @ConditionalOnMissingBean(name = "breakerStoreHealthIndicator")

@@ -6,6 +6,7 @@ import io.breaker.CircuitBreaker;
 import io.breaker.SlidingWindowType;
 import io.breaker.State;
 import io.breaker.spring.CircuitProtected;
+import io.breaker.spring.line.WithMetricsExport;
 import jakarta.servlet.Filter;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
@@ -15,7 +16,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.test.autoconfigure.actuate.observability.AutoConfigureObservability;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -38,7 +38,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         classes = BreakersEndpointHttpTest.App.class,
         properties = "management.endpoints.web.exposure.include=breakers,health,prometheus")
-@AutoConfigureObservability(tracing = false)
+@WithMetricsExport
 @ExtendWith(OutputCaptureExtension.class)
 class BreakersEndpointHttpTest {
 

@@ -4,7 +4,7 @@ import io.breaker.BreakerRegistry;
 import io.breaker.spring.CircuitProtected;
 import io.breaker.spring.autoconfigure.BreakerAutoConfiguration;
 import io.breaker.spring.autoconfigure.BreakerFailureAnalyzer;
-import io.breaker.spring.autoconfigure.BreakerHealthAutoConfiguration;
+import io.breaker.spring.line.BootLine;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
@@ -22,7 +22,7 @@ class AnnotationEdgeCasesTest {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, BreakerAutoConfiguration.class,
-                    BreakerHealthAutoConfiguration.class));
+                    BootLine.healthAutoConfiguration()));
 
     static class QualifiedFallback {
         @CircuitProtected(name = "dep", fallbackMethod = "Helper.fb")

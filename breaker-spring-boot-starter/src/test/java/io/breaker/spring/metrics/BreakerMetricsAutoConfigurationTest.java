@@ -4,10 +4,8 @@ import io.breaker.BreakerConfig;
 import io.breaker.BreakerRegistry;
 import io.breaker.spring.autoconfigure.BreakerMetricsAutoConfiguration;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.breaker.spring.line.BootLine;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration;
-import org.springframework.boot.actuate.autoconfigure.metrics.MetricsAutoConfiguration;
-import org.springframework.boot.actuate.autoconfigure.metrics.export.simple.SimpleMetricsExportAutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -20,9 +18,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class BreakerMetricsAutoConfigurationTest {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
-                    CompositeMeterRegistryAutoConfiguration.class, SimpleMetricsExportAutoConfiguration.class,
-                    BreakerMetricsAutoConfiguration.class));
+            .withConfiguration(AutoConfigurations.of(BootLine.metricsAutoConfigurations()))
+            .withConfiguration(AutoConfigurations.of(BreakerMetricsAutoConfiguration.class));
 
     private final ApplicationContextRunner withRegistry = runner.withBean(BreakerRegistry.class,
             () -> BreakerRegistry.of(BreakerConfig.ofDefaults(), Map.of()));

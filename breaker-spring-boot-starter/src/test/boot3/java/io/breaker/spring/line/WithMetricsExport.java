@@ -1,0 +1,15 @@
+package io.breaker.spring.line;
+
+import org.springframework.boot.test.autoconfigure.actuate.observability.AutoConfigureObservability;
+
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/** A {@code @SpringBootTest} that exports metrics (Prometheus included), as an application does: Boot 3. */
+@Target(ElementType.TYPE)
+@Retention(RetentionPolicy.RUNTIME)
+@AutoConfigureObservability(tracing = false)
+public @interface WithMetricsExport {
+}

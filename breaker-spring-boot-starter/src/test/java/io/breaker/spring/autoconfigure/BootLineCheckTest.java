@@ -1,0 +1,70 @@
+package io.breaker.spring.autoconfigure;
+
+import io.breaker.spring.line.BootLine;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.ApplicationContextInitializer;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.support.GenericApplicationContext;
+import org.springframework.core.io.support.SpringFactoriesLoader;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.assertThatNoException;
+
+/**
+ * Each starter on its own line starts; the other line's starter stops start-up with a message that
+ * names this line's starter. Runs on every line, so both directions are tested: on Boot 3 with the
+ * Boot 4 starter's check, on Boot 4 with the Boot 3 starter's.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class BootLineCheckTest {
+
+    @Configuration(proxyBeanMethods = false)
+    static class App {
+    }
+
+    @Test
+    void theStarterOfThisLineRegistersItsCheck() {
+        assertThat(SpringFactoriesLoader.forDefaultResourceLocation(getClass().getClassLoader())
+                .load(ApplicationContextInitializer.class)).hasAtLeastOneElementOfType(BootLine.lineCheck());
+    }
+
+    @Test
+    void theCheckOfThisLinePasses() throws Exception {
+        BootLineCheck check = BootLine.lineCheck().getDeclaredConstructor().newInstance();
+        try (GenericApplicationContext context = new GenericApplicationContext()) {
+            assertThatNoException().isThrownBy(() -> check.initialize(context));
+        }
+    }
+
+    @Test
+    void theOtherLinesStarterStopsStartUpAndNamesTheStarterForThisLine(CapturedOutput output) {
+        int otherLine = BootLine.MAJOR == 3 ? 4 : 3;
+        SpringApplication application = new SpringApplication(App.class);
+        application.setWebApplicationType(WebApplicationType.NONE);
+        application.addInitializers(new BootLineCheck(otherLine));
+
+        assertThatThrownBy(() -> close(application.run())).isInstanceOf(WrongBootLineException.class);
+
+        assertThat(output).contains("APPLICATION FAILED TO START",
+                "The breaker starter " + BootLine.OTHER_STARTER + " is built for Spring Boot " + otherLine
+                        + ".x, but this application runs Spring Boot " + BootLine.MAJOR,
+                "Replace " + BootLine.OTHER_STARTER + " with " + BootLine.STARTER);
+    }
+
+    @Test
+    void onlyTheTwoLinesAreKnown() {
+        assertThatThrownBy(() -> new BootLineCheck(5)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("line must be 3 or 4, was 5");
+    }
+
+    private static void close(ConfigurableApplicationContext context) {
+        context.close();
+    }
+}

@@ -1,0 +1,15 @@
+package io.breaker.spring.line;
+
+import org.springframework.boot.micrometer.metrics.test.autoconfigure.AutoConfigureMetrics;
+
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/** A {@code @SpringBootTest} that exports metrics (Prometheus included), as an application does: Boot 4. */
+@Target(ElementType.TYPE)
+@Retention(RetentionPolicy.RUNTIME)
+@AutoConfigureMetrics
+public @interface WithMetricsExport {
+}
