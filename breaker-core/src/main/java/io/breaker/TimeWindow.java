@@ -7,88 +7,84 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
- * The calls of the last N seconds. Package-private: not part of the API.
+ * The calls of the last N seconds, in one-second buckets. Package-private: not part of the API.
  *
- * <p>Two running totals count every call ever recorded ({@code totalCalls}) and the failed and slow
- * ones ({@code totalBad}: failed in the high 32 bits, slow in the low 32). For each recent second,
- * a ring keeps what the totals were when that second began ({@code callsAt}, {@code badAt}); the
- * window's counts are the totals minus their values at the start of its oldest second. A success is
- * one atomic addition (to {@code totalCalls}), whatever the window's length, and evaluating costs
- * four reads, not a pass over the seconds.
+ * <p>Each bucket holds a call count and a packed "bad" count (failed in the high 32 bits, slow in the
+ * low 32, both signed); the window keeps the same two sums over all buckets, so evaluating costs two
+ * reads rather than a pass over the buckets. A record adds to its bucket and to the sums with atomic
+ * additions.
  *
- * <p>{@code head} is the newest second seen. When time moves past it, one thread claims the move
- * ({@code claimed}, by compare-and-set from the current head, so no two moves overlap), writes the
- * totals as the start of every new second, then publishes the new head. Other callers never wait
- * for it. There are {@link #SPARE} more slots than seconds: a reader that saw head {@code h} reads
- * the slot of second {@code h - N + 1}, which only a move beyond {@code h + SPARE} rewrites; a reader
- * that finds one under way or done retries (a bounded number of times). What is approximate:
+ * <p>{@code head} is the newest second seen; a call is recorded in its second's bucket only once the
+ * head has reached that second. When time moves past the head, one thread wins a compare-and-set on
+ * {@code head} and then drains the buckets of the seconds that left the window ({@code getAndSet(0)}),
+ * subtracting what it took from the sums. There are {@link #SPARE} more buckets than seconds, so a
+ * bucket drained when the head moves to {@code h} is not used again before second {@code h + SPARE}:
+ * the calls of the new second, which land as soon as the head is published, are never in a bucket
+ * being drained. (With exactly N buckets they were: the bucket of the new second was drained after
+ * the head moved to it, taking the calls that had just landed there with it.) What is left:
  * <ul>
- * <li>a call recorded while its second is being claimed may count in the second before it (its
- *     addition can land before the claimant reads the totals), so it leaves the window up to one
- *     second early, and a call recorded while the claimant is stalled counts in the second of the
- *     head it saw;</li>
- * <li>a call recorded late (its thread read the clock, then stalled) counts in its own second:
- *     the starts of the seconds after it, up to the head it saw, are raised by it, so one whose
- *     second has already left the window is counted in none; until that is done (a few additions),
- *     a reader may see it counted, and a move published meanwhile may keep it in the window up to
- *     that move's length longer.</li>
+ * <li>a draining thread descheduled for about {@code SPARE - 1} seconds between its compare-and-set and
+ *     its drain may take calls of a later second with it;</li>
+ * <li>when the head jumps more than {@code SPARE} seconds at once (no call for a while), the new
+ *     second's bucket is drained after the jump, so calls recorded in that instant may be taken
+ *     with it;</li>
+ * <li>a call whose second has already left the window when it is recorded is not counted;</li>
+ * <li>a recording thread stalled for longer than the window between its check and its addition
+ *     adds to a bucket that was already drained: that call then lingers until the bucket is next
+ *     drained, at most one rotation ({@code seconds + SPARE} seconds) later.</li>
  * </ul>
- * Counts never go below zero, and failed and slow never exceed calls: a failure adds its call
- * before its bad bit, readers read the bad total before the calls, and the claimant reads the calls
- * before the bad total; what is left is clamped.
+ * In every case the sums stay consistent with the buckets: a call is never counted twice.
  */
 final class TimeWindow extends SlidingWindow {
 
     private static final VarHandle HEAD;
-    private static final VarHandle CLAIMED;
     private static final VarHandle TOTAL_CALLS;
     private static final VarHandle TOTAL_BAD;
+    private static final VarHandle DRAINING;
     private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
     private static final long NANOS_PER_SECOND = 1_000_000_000L;
-    /** Slots beyond the window's seconds: how far a move may go before a reader's slot is rewritten. */
+    /** Buckets beyond the window's seconds: how far ahead a drained bucket is reused. */
     static final int SPARE = 3;
-    /** How often a reader retries when a move ran between its reads before it reads anyway. */
+    /** How often a reader retries a pair of totals that a drain straddled before it reads anyway. */
     private static final int READ_ATTEMPTS = 64;
 
     static {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             HEAD = lookup.findVarHandle(TimeWindow.class, "head", long.class);
-            CLAIMED = lookup.findVarHandle(TimeWindow.class, "claimed", long.class);
             TOTAL_CALLS = lookup.findVarHandle(TimeWindow.class, "totalCalls", long.class);
             TOTAL_BAD = lookup.findVarHandle(TimeWindow.class, "totalBad", long.class);
+            DRAINING = lookup.findVarHandle(TimeWindow.class, "draining", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
     private final long origin;
-    /** The window's length, in seconds (the slots are {@code seconds + SPARE}). */
+    /** The window's length, in seconds (the buckets are {@code seconds + SPARE}). */
     private final int seconds;
-    /** {@code callsAt[s % length]}: {@code totalCalls} when second {@code s} began (second 0: 0). */
-    private final long[] callsAt;
-    /** {@code badAt[s % length]}: {@code totalBad} when second {@code s} began. */
-    private final long[] badAt;
+    private final long[] calls;
+    private final long[] bad;
     @SuppressWarnings("unused") // accessed through HEAD
     private volatile long head;
-    /** The second a move is going to, or {@code head} when none is under way. */
-    @SuppressWarnings("unused") // accessed through CLAIMED
-    private volatile long claimed;
     @SuppressWarnings("unused") // accessed through TOTAL_CALLS
     private volatile long totalCalls;
     @SuppressWarnings("unused") // accessed through TOTAL_BAD
     private volatile long totalBad;
+    /** Drains under way, and drains completed: a reader retries when a drain ran between its two reads. */
+    @SuppressWarnings("unused") // accessed through DRAINING
+    private volatile int draining;
+    private volatile long drains;
     /**
-     * Set by every move of the head (calls may have left the window), cleared by the next success,
-     * which then asks for a verdict. A plain volatile flag is enough: a lost clear only costs one
-     * more evaluation.
+     * Set when a drain removed calls, cleared by the next success, which then asks for a verdict.
+     * A plain volatile flag is enough: a lost clear only costs one more evaluation.
      */
     private volatile boolean expired;
 
     /**
      * An empty window of the calls of the last {@code seconds} seconds, starting at {@code nowNanos}.
      *
-     * @param seconds               the window's length (one slot per second, plus {@link #SPARE})
+     * @param seconds               the window's length (one bucket per second, plus {@link #SPARE})
      * @param minimumNumberOfCalls  calls needed before any rate is evaluated
      * @param failureRateThreshold  failure rate, in percent, that trips
      * @param slowCallRateThreshold slow-call rate, in percent, that trips
@@ -99,125 +95,134 @@ final class TimeWindow extends SlidingWindow {
         super(minimumNumberOfCalls, failureRateThreshold, slowCallRateThreshold);
         this.origin = nowNanos;
         this.seconds = seconds;
-        this.callsAt = new long[seconds + SPARE];
-        this.badAt = new long[seconds + SPARE];
+        this.calls = new long[seconds + SPARE];
+        this.bad = new long[seconds + SPARE];
     }
 
     @Override
     boolean record(int outcome, long nowNanos) {
         long second = advance(nowNanos);
-        long badUnit = badUnit(outcome);
-        // The addition first: the head is then read from the line it just wrote.
+        if (second <= (long) HEAD.getVolatile(this) - seconds) {
+            return false; // recorded so late that its second has left the window
+        }
+        int bucket = (int) (second % calls.length);
+        LONGS.getAndAdd(calls, bucket, 1L);
         long total = (long) TOTAL_CALLS.getAndAdd(this, 1L) + 1;
+        long badUnit = badUnit(outcome);
         if (badUnit != 0) {
+            LONGS.getAndAdd(bad, bucket, badUnit);
             TOTAL_BAD.getAndAdd(this, badUnit);
-        }
-        long seen = (long) HEAD.getVolatile(this);
-        if (second < seen) {
-            // Late (its thread read the clock, then stalled): it counts in its own second, so the
-            // seconds after it start with it already counted. One whose second has left the window
-            // is then counted in none.
-            for (long later = Math.max(second + 1, seen - callsAt.length + 1); later <= seen; later++) {
-                int slot = (int) (later % callsAt.length);
-                LONGS.getAndAdd(callsAt, slot, 1L);
-                if (badUnit != 0) {
-                    LONGS.getAndAdd(badAt, slot, badUnit);
-                }
-            }
-            if (second <= seen - seconds) {
-                return false;
-            }
-        }
-        if (badUnit != 0) {
             return true;
         }
         // A good call only lowers the rates, except the one that brings the window to its minimum
-        // number of calls, and the first one after the head moved (calls left the window, maybe
-        // more good ones than bad). The oldest second's start is read from a line written once a second.
+        // number of calls, and the first one after seconds left the window (whoever drained them: a
+        // record or a read): they may have taken more good calls than bad ones with them. Only then
+        // can a success make a verdict due.
         if (expired) {
             expired = false;
             return true;
         }
-        if (total <= minimumNumberOfCalls()) {
-            return true;
-        }
-        int slot = startSlot(seen);
-        return slot >= 0 && total - (long) LONGS.getVolatile(callsAt, slot) <= minimumNumberOfCalls();
+        return total <= minimumNumberOfCalls();
     }
 
     @Override
     int evaluate(long nowNanos) {
         advance(nowNanos);
-        // As counts(), without its array: this runs on the call path.
-        long calls = 0L;
-        long bad = 0L;
+        // As totals(), without its array: this runs on the call path.
         for (int attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
-            long seen = (long) HEAD.getVolatile(this);
-            int slot = startSlot(seen);
-            bad = (long) TOTAL_BAD.getVolatile(this) - (slot < 0 ? 0L : (long) LONGS.getVolatile(badAt, slot));
-            calls = (long) TOTAL_CALLS.getVolatile(this) - (slot < 0 ? 0L : (long) LONGS.getVolatile(callsAt, slot));
-            if (unmoved(seen)) {
-                break;
+            long before = drains;
+            if ((int) DRAINING.getVolatile(this) == 0) {
+                long calls = (long) TOTAL_CALLS.getVolatile(this);
+                long bad = (long) TOTAL_BAD.getVolatile(this);
+                if ((int) DRAINING.getVolatile(this) == 0 && drains == before) {
+                    return verdict(calls, failed(bad), slow(bad));
+                }
             }
         }
+        long calls = (long) TOTAL_CALLS.getVolatile(this);
+        long bad = (long) TOTAL_BAD.getVolatile(this);
         return verdict(calls, Math.min(calls, failed(bad)), Math.min(calls, slow(bad)));
     }
 
-    /**
-     * The counts, read so that no move of the head ran between the reads (after
-     * {@link #READ_ATTEMPTS} tries, read anyway), clamped: failed and slow between 0 and calls.
-     */
     @Override
     int[] counts(long nowNanos) {
         advance(nowNanos);
+        long[] totals = totals();
+        long total = totals[0];
+        return new int[] {clamp(total), clamp(Math.min(total, failed(totals[1]))), clamp(Math.min(total, slow(totals[1])))};
+    }
+
+    /**
+     * The calls and the packed bad counts, read so that no drain ran between the two reads: a drain
+     * takes a whole second's calls, so a pair straddling one would not be a state the window had.
+     * A drain is rare (once per second) and short; a reader that keeps meeting one (a drainer
+     * slower than this loop, or descheduled mid-drain) reads anyway after a bound. Such a read can
+     * only under-state the failures: a drain takes the failures out of the totals before their
+     * calls, and the calls are read first. The counts are clamped all the same, so that failed and
+     * slow never exceed calls (a failure recorded between the two reads may show without its call).
+     */
+    private long[] totals() {
         long calls = 0L;
         long bad = 0L;
         for (int attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
-            long seen = (long) HEAD.getVolatile(this);
-            int slot = startSlot(seen);
-            bad = (long) TOTAL_BAD.getVolatile(this) - (slot < 0 ? 0L : (long) LONGS.getVolatile(badAt, slot));
-            calls = (long) TOTAL_CALLS.getVolatile(this) - (slot < 0 ? 0L : (long) LONGS.getVolatile(callsAt, slot));
-            if (unmoved(seen)) {
-                break;
+            long before = drains;
+            if ((int) DRAINING.getVolatile(this) == 0) {
+                calls = (long) TOTAL_CALLS.getVolatile(this);
+                bad = (long) TOTAL_BAD.getVolatile(this);
+                if ((int) DRAINING.getVolatile(this) == 0 && drains == before) {
+                    return new long[] {calls, bad};
+                }
             }
         }
-        int callCount = clamp(calls);
-        return new int[] {callCount, Math.min(callCount, clamp(failed(bad))), Math.min(callCount, clamp(slow(bad)))};
+        calls = (long) TOTAL_CALLS.getVolatile(this);
+        bad = (long) TOTAL_BAD.getVolatile(this);
+        return new long[] {calls, Math.min(failed(bad), calls) << 32 | Math.max(0, Math.min(slow(bad), calls))};
     }
 
-    /** The slot of the oldest second in the window when the head is {@code seen}, or -1 before it is full (start 0). */
-    private int startSlot(long seen) {
-        long start = seen - seconds + 1;
-        return start > 0 ? (int) (start % callsAt.length) : -1;
-    }
-
-    /** Whether the head is still {@code seen} and no move is under way. */
-    private boolean unmoved(long seen) {
-        return (long) CLAIMED.getVolatile(this) == seen && (long) HEAD.getVolatile(this) == seen;
-    }
-
-
-    /**
-     * Moves the head to the current second if no move is under way (one caller claims it; the others
-     * go on without waiting), writing the totals as the start of each new second; returns the
-     * current second.
-     */
+    /** Moves the head to the current second, then drains the seconds that left the window; returns the current second. */
     private long advance(long nowNanos) {
         long second = Math.max(0, (nowNanos - origin) / NANOS_PER_SECOND);
         long seen = (long) HEAD.getVolatile(this);
-        if (second > seen && CLAIMED.compareAndSet(this, seen, second)) {
-            // Calls first, then bad: a failure counted in a start's bad total is counted in its calls too.
-            long calls = (long) TOTAL_CALLS.getVolatile(this);
-            long bad = (long) TOTAL_BAD.getVolatile(this);
-            for (long next = Math.max(seen + 1, second - callsAt.length + 1); next <= second; next++) {
-                int slot = (int) (next % callsAt.length);
-                LONGS.setVolatile(callsAt, slot, calls);
-                LONGS.setVolatile(badAt, slot, bad);
+        while (second > seen) {
+            if (HEAD.compareAndSet(this, seen, second)) {
+                // The seconds (seen - N, second - N] left the window; no bucket needs draining twice.
+                long first = Math.max(Math.max(0, seen - seconds + 1), second - seconds - calls.length + 1);
+                if (first <= second - seconds) {
+                    DRAINING.getAndAdd(this, 1);
+                    try {
+                        for (long expired = first; expired <= second - seconds; expired++) {
+                            drain((int) (expired % calls.length));
+                        }
+                    } finally {
+                        drains++; // only under DRAINING > 0; readers compare it, a lost increment only costs a retry
+                        DRAINING.getAndAdd(this, -1);
+                    }
+                }
+                break;
             }
-            expired = true;
-            HEAD.setVolatile(this, second);
+            seen = (long) HEAD.getVolatile(this);
         }
         return second;
+    }
+
+    private void drain(int bucket) {
+        long drainedCalls = (long) LONGS.getAndSet(calls, bucket, 0L);
+        long drainedBad = (long) LONGS.getAndSet(bad, bucket, 0L);
+        // Bug found by breaker-jcstress (TimeWindowDrainTest): the calls used to leave the totals
+        // before their failures. A reader that gave up waiting for the drain (READ_ATTEMPTS; a
+        // drainer merely slower than the reader's spin, not only a descheduled one, is enough) read
+        // the calls after it and the failures before it: 1 call and 2 failures, clamped to 1 of 1,
+        // a 100% failure rate the window never had, and evaluate() tripped a healthy breaker as old
+        // failures expired. Now the failures leave first: readers read the calls, then the
+        // failures, so a read that straddles a drain can only see fewer failures than the window
+        // had (it may delay a trip by one record), never more.
+        if (drainedBad != 0) {
+            TOTAL_BAD.getAndAdd(this, -drainedBad);
+        }
+        if (drainedCalls != 0) {
+            TOTAL_CALLS.getAndAdd(this, -drainedCalls);
+            expired = true;
+        }
     }
 
     private static long badUnit(int outcome) {

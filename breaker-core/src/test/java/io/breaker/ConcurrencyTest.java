@@ -263,11 +263,11 @@ class ConcurrencyTest {
         }, () -> { });
 
         assertThat(worstCalls.get()).isLessThanOrEqualTo((THREADS - 1) * perThread);
-        // A record whose thread stalled between reading the clock and adding to the totals may be
-        // counted in a later second than its own (on this fake clock, seconds pass in microseconds,
-        // so the test provokes exactly that). Such a record lingers at most until the window has
-        // moved past the second the head was in when it was added: after that nothing may be left.
-        clock.advance(Duration.ofSeconds(3 + 3 + 1)); // window + TimeWindow.SPARE + 1
+        // A record whose thread stalled for longer than the window between reading the head and
+        // adding to its bucket may land in a bucket already drained (on this fake clock, seconds pass
+        // in microseconds, so the test provokes exactly that). Such a record lingers until its bucket
+        // is next reused, at most one rotation of the buckets: after that nothing may be left.
+        clock.advance(Duration.ofSeconds(3 + 3 + 1)); // window + TimeWindow.SPARE buckets + 1
         assertThat(breaker.getMetrics()).extracting(BreakerMetrics::calls, BreakerMetrics::failedCalls,
                 BreakerMetrics::slowCalls).containsExactly(0, 0, 0);
         hammer(breaker, 0, 4);
