@@ -3,6 +3,7 @@ package io.breaker.spring.actuate;
 import io.breaker.BreakerConfig;
 import io.breaker.BreakerRegistry;
 import io.breaker.SlidingWindowType;
+import io.breaker.spring.line.BootLine;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -30,8 +31,8 @@ import static org.assertj.core.api.Assertions.assertThat;
         classes = BreakersEndpointWireFormatTest.App.class,
         properties = {"management.endpoints.web.exposure.include=breakers",
                 "spring.jackson.property-naming-strategy=SNAKE_CASE",
-                "spring.jackson.serialization.write-dates-as-timestamps=true",
-                "spring.jackson.serialization.write-durations-as-timestamps=true"})
+                BootLine.JACKSON_DATE_FEATURES + "write-dates-as-timestamps=true",
+                BootLine.JACKSON_DATE_FEATURES + "write-durations-as-timestamps=true"})
 class BreakersEndpointWireFormatTest {
 
     private final HttpClient http = HttpClient.newHttpClient();

@@ -26,6 +26,9 @@ public final class BootLine {
     /** This line's starter. */
     public static final String STARTER = "io.breaker:breaker-spring-boot4-starter";
 
+    /** Where this line's Jackson takes the date and duration features ({@value}: Jackson 3: DateTimeFeature). */
+    public static final String JACKSON_DATE_FEATURES = "spring.jackson.datatype.datetime.";
+
     private BootLine() {
     }
 

@@ -26,6 +26,9 @@ public final class BootLine {
     /** This line's starter. */
     public static final String STARTER = "io.breaker:breaker-spring-boot-starter";
 
+    /** Where this line's Jackson takes the date and duration features ({@value}: Jackson 2: SerializationFeature). */
+    public static final String JACKSON_DATE_FEATURES = "spring.jackson.serialization.";
+
     private BootLine() {
     }
 
