@@ -11,9 +11,9 @@ report=$(mktemp -d)
 trap 'rm -rf "$report"' EXIT
 
 java -jar "$jar" -p "$blob" -v -r "$report" 2>&1 | sed -n '/RUN RESULTS/,$p' | awk '
-  /\[(OK|FAILED|ERROR)\] io\.breaker\.jcstress\./ {
+  /\[(OK|FAILED|ERROR)\] io\.breaker\./ {
     verdict = ($0 ~ /\[OK\]/) ? "passed" : "FAILED"
-    test = $NF; sub(/^io\.breaker\.jcstress\./, "", test)
+    test = $NF; sub(/^io\.breaker\.(jcstress\.)?/, "", test)
     next
   }
   /RESULT +SAMPLES +FREQ +EXPECT/ { inTable = 1; next }
