@@ -12,7 +12,6 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.concurrent.Callable;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 
 /*
@@ -124,7 +123,7 @@ public final class CircuitBreaker {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             PHASE = lookup.findVarHandle(CircuitBreaker.class, "phase", Phase.class);
-            REJECTED = lookup.findVarHandle(CircuitBreaker.class, "rejections", LongAdder.class);
+            REJECTED = lookup.findVarHandle(CircuitBreaker.class, "rejections", RejectionCounter.class);
             RECONFIGURING = lookup.findVarHandle(CircuitBreaker.class, "reconfiguring", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
@@ -157,11 +156,12 @@ public final class CircuitBreaker {
 
     private volatile Phase phase;
     /**
-     * Rejected calls: striped, so that concurrent rejections (an outage sends the most traffic into
-     * an OPEN breaker) do not all write one cache line; created by the first rejection (an idle or
-     * healthy breaker does not carry it). Exact once no rejection is under way (see rejectedCount).
+     * Rejected calls: a slot per calling thread, which only that thread writes, so that concurrent
+     * rejections (an outage sends the most traffic into an OPEN breaker) pay no atomic instruction
+     * and write no shared cache line; created by the first rejection (an idle or healthy breaker
+     * does not carry it). Exact once no rejection is under way (see rejectedCount).
      */
-    private volatile LongAdder rejections;
+    private volatile RejectionCounter rejections;
     /** Written on the failure path only; read when a transition is reported. */
     private volatile String lastFailureType;
     /** The listeners, and the order in which transitions are told to them. */
@@ -302,8 +302,8 @@ public final class CircuitBreaker {
     /**
      * Asks to let one call through. In CLOSED this is one volatile read: no lock, no clock, no
      * allocation. A rejection is counted and told to listeners, and allocates nothing either (the
-     * breaker's rejection counter is created by its first rejection, and striped once rejections
-     * collide: one allocation each, not one per call).
+     * breaker's rejection counter is created by its first rejection: one allocation, not one per
+     * call).
      *
      * @return a permit for the call, to give back exactly once with its outcome, or {@link #NO_PERMIT}
      *         if the call is rejected
@@ -556,7 +556,7 @@ public final class CircuitBreaker {
     }
 
     private long reject() {
-        LongAdder counter = rejections;
+        RejectionCounter counter = rejections;
         if (counter == null) {
             counter = firstRejection();
         }
@@ -568,9 +568,9 @@ public final class CircuitBreaker {
         return NO_PERMIT;
     }
 
-    private LongAdder firstRejection() {
-        LongAdder created = new LongAdder();
-        LongAdder witness = (LongAdder) REJECTED.compareAndExchange(this, (LongAdder) null, created);
+    private RejectionCounter firstRejection() {
+        RejectionCounter created = new RejectionCounter();
+        RejectionCounter witness = (RejectionCounter) REJECTED.compareAndExchange(this, (RejectionCounter) null, created);
         return witness == null ? created : witness;
     }
 
@@ -580,7 +580,7 @@ public final class CircuitBreaker {
      * a later reading never shows fewer).
      */
     private long rejectedCount() {
-        LongAdder counter = rejections;
+        RejectionCounter counter = rejections;
         return counter == null ? 0L : counter.sum();
     }
 
