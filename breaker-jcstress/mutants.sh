@@ -32,7 +32,7 @@ MUTANTS=(
   'plain-set-probe-permit#'$PH'#ProbeLimitTest#s~(\Q// One CAS over the whole record\E[^\n]*\n\s*)\Qif (PROBES.compareAndSet(this, current, next)) {\E~$1PROBES.setVolatile(this, next); if (true) {~'
   'plain-set-probe-return#'$PH'#CancelledProbeTest#s~(\Qcurrent.issued - 1, current.succeeded,\E\s*\Qcurrent.leaseDeadline, current.fleetLeased, current.fleetLeaseEnd);\E\s*)\Qif (PROBES.compareAndSet(this, current, next)) {\E~$1PROBES.setVolatile(this, next); if (true) {~'
   'ignored-keeps-permit#'$CB'#IgnoredProbeTest#s~\Q            releasePermit(permit);\E\n(\s*listeners\.callRecorded\(CallOutcome.IGNORED)~$1~'
-  'winner-tells-at-once#'$CB'#ListenerOrderTest#s~\Q        listeners.tellInOrder();\E\n(\s*return true;)~        if (next.arrival != null) { listeners.tell(next.arrival); }\n$1~'
+  'winner-tells-at-once#'$CB'#ListenerOrderTest#s~\Q        listeners.tellInOrder(this);\E\n(\s*return true;)~        if (next.arrival != null) { listeners.tell(this, next.arrival); }\n$1~'
   'plain-set-slot-claim#'$RC'#RejectionCounterTest#s~\Q!LONGS.compareAndSet(slots, at, FREE, thread)\E~!claimPlainly(at, thread)~; s~(\n\s*/\*\* Rejections counted so far)~\n    private boolean claimPlainly(int at, long thread) { LONGS.setOpaque(slots, at, thread); return true; }\n$1~'
   'calls-leave-before-failures#'$TW'#TimeWindowDrainTest#s~(\s*if \(drainedBad != 0\) \{\s*TOTAL_BAD[^}]*\})(\s*if \(drainedCalls != 0\) \{[^}]*\})~$2$1~'
 )

@@ -166,6 +166,8 @@ public final class CircuitBreaker {
     private volatile String lastFailureType;
     /** The listeners, and the order in which transitions are told to them. */
     private final Listeners listeners;
+    /** Whether some listener wants call durations (see BreakerListener#wantsCallDurations); Listeners keeps it. */
+    volatile boolean listenersWantDurations;
 
     private CircuitBreaker(String name, BreakerConfig config, NanoClock clock, Clock wallClock, SharedState shared) {
         this.shared = shared;
@@ -175,7 +177,7 @@ public final class CircuitBreaker {
         settle(Objects.requireNonNull(config, "config"));
         this.windowNeedsClock = config.getSlidingWindowType() == SlidingWindowType.TIME_BASED;
         this.phase = new Phase(State.CLOSED, newWindow(), 0L, 0L, wallClock.millis(), 0L);
-        this.listeners = new Listeners(this, this.phase);
+        this.listeners = new Listeners(this.phase);
     }
 
     /** A breaker on the system's clocks. */
@@ -440,7 +442,7 @@ public final class CircuitBreaker {
 
     /** Whether calls must be timed: for slow-call detection, or because a listener wants durations. */
     boolean timed() {
-        return slowNanos != Long.MAX_VALUE || listeners.wantDurations();
+        return slowNanos != Long.MAX_VALUE || listenersWantDurations;
     }
 
     private long startTiming() {
@@ -469,7 +471,7 @@ public final class CircuitBreaker {
     private boolean onError(long permit, long durationNanos, Throwable error, long nowNanos) {
         if (!config.isFailure(error)) {
             releasePermit(permit);
-            listeners.callRecorded(CallOutcome.IGNORED, durationNanos);
+            listeners.callRecorded(this, CallOutcome.IGNORED, durationNanos);
             return false;
         }
         lastFailureType = error.getClass().getName();
@@ -486,7 +488,7 @@ public final class CircuitBreaker {
         Phase current = phase;
         if (current.records) {
             if (permit != current.episode) {
-                listeners.callRecorded(outcome, durationNanos); // admitted in an earlier episode: counts nowhere
+                listeners.callRecorded(this, outcome, durationNanos); // admitted in an earlier episode: counts nowhere
                 return;
             }
             int bits = OutcomeBits.of(outcome);
@@ -518,7 +520,7 @@ public final class CircuitBreaker {
             }
         }
         // OPEN and FORCED_OPEN, or a stale probe: the call was admitted before; it counts nowhere.
-        listeners.callRecorded(outcome, durationNanos);
+        listeners.callRecorded(this, outcome, durationNanos);
     }
 
     private long acquireOutsideClosed(Phase current) {
@@ -564,7 +566,7 @@ public final class CircuitBreaker {
         if (shared != null) {
             shared.touch(); // a rejected call is still a call: it keeps the cached fleet state fresh
         }
-        listeners.callRejected();
+        listeners.callRejected(this);
         return NO_PERMIT;
     }
 
@@ -807,14 +809,14 @@ public final class CircuitBreaker {
             // swap would leave every later transition untold.
             expected.successor = next;
         }
-        listeners.tellInOrder();
+        listeners.tellInOrder(this);
         return true;
     }
 
     /** A swap listeners are not told of (a shared OPEN phase re-timed); it still links the chain they are told from. */
     private void swappedSilently(Phase expected, Phase next) {
         expected.successor = next;
-        listeners.tellInOrder();
+        listeners.tellInOrder(this);
     }
 
     private SlidingWindow newWindow() {
@@ -860,12 +862,12 @@ public final class CircuitBreaker {
 
     /** Adds a listener (copy-on-write: never on the call path). */
     public void addListener(BreakerListener listener) {
-        listeners.add(listener);
+        listeners.add(this, listener);
     }
 
     /** Removes a listener added before; does nothing if it is not there. */
     public void removeListener(BreakerListener listener) {
-        listeners.remove(listener);
+        listeners.remove(this, listener);
     }
 
     @Override
