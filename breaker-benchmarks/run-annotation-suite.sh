@@ -1,24 +1,66 @@
 #!/usr/bin/env bash
-# Runs the annotation benchmarks once, as recorded in docs/benchmarks.md ("The annotation"):
-# @CircuitProtected against resilience4j-spring-boot3's @CircuitBreaker, CLOSED and OPEN, and the floors,
-# with the gc profiler. About 3 minutes. Warm-up is long (15 x 1 s) because resilience4j's path takes
-# 6-10 s to reach compiled code on a loaded 2-core machine; with 5 warm-up seconds it was still falling.
-# Build first: ./mvnw -o -q -pl breaker-benchmarks package -DskipTests
+# Runs the annotation benchmarks on both Spring Boot lines in one invocation, as recorded in
+# docs/benchmarks.md ("The annotation"): @CircuitProtected against resilience4j's @CircuitBreaker, CLOSED
+# and OPEN, and the floors, from breaker-benchmarks (Boot 3.5, resilience4j-spring-boot3) and
+# breaker-benchmarks-boot4 (Boot 4.0, resilience4j-spring-boot4), with identical JMH options and the gc
+# profiler. The two jars alternate benchmark by benchmark (each benchmark runs in its own JVM fork
+# anyway), and which jar goes first alternates too, so that a change of load during the run falls on
+# both lines alike. Writes boot3.csv and boot4.csv, then table.md (AnnotationTable: both lines side by
+# side, goals and verdicts computed from the CSVs). About 5 minutes.
+# Warm-up is long (15 x 1 s) because resilience4j's path takes 6-10 s to reach compiled code on a loaded
+# 2-core machine; with 5 warm-up seconds it was still falling.
+# Build first: ./mvnw -B -q -pl breaker-benchmarks,breaker-benchmarks-boot4 -am package -DskipTests
 # Usage (from the repository root): breaker-benchmarks/run-annotation-suite.sh [output-dir]
+# ANNOTATION_JMH_OPTIONS replaces the run-length options, for a smoke test only
+# (e.g. ANNOTATION_JMH_OPTIONS='-f 1 -wi 1 -i 1 -w 200ms -r 200ms'); results so made are not results.
 set -euo pipefail
 
-jar=breaker-benchmarks/target/benchmarks.jar
+boot3_jar=breaker-benchmarks/target/benchmarks.jar
+boot4_jar=breaker-benchmarks-boot4/target/benchmarks-boot4.jar
 out=${1:-breaker-benchmarks/target/annotation-results}
-mkdir -p "$out"
-[ -f "$jar" ] || { echo "missing $jar: build the module first" >&2; exit 1; }
+options=${ANNOTATION_JMH_OPTIONS:--f 1 -wi 15 -w 1s -i 5 -r 1s}
+benchmarks=(bare advisorFloor aspectFloor circuitProtectedClosed circuitProtectedOpen
+            r4jCircuitBreakerClosed r4jCircuitBreakerOpen)
+
+for jar in "$boot3_jar" "$boot4_jar"; do
+  [ -f "$jar" ] || { echo "missing $jar: build both modules first" >&2; exit 1; }
+done
+mkdir -p "$out/parts"
+rm -f "$out"/parts/*.csv "$out"/parts/*.txt
 
 {
   echo "date: $(date -u +%FT%TZ)"
   echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | xargs), $(nproc) CPUs available"
   echo "java: $(java -version 2>&1 | head -2 | tail -1)"
+  echo "boot3: $(java -cp "$boot3_jar" io.breaker.benchmarks.spring.LineVersions)"
+  echo "boot4: $(java -cp "$boot4_jar" io.breaker.benchmarks.spring.LineVersions)"
+  echo "jmh options: $options -prof gc -foe true"
   echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 } | tee "$out/machine.txt"
 
-java -jar "$jar" -f 1 -wi 15 -w 1s -i 5 -r 1s -prof gc -rf csv -rff "$out/jmh.csv" \
-  'io.breaker.benchmarks.spring.AnnotatedCall' | tee "$out/jmh.txt"
+run() {   # line jar benchmark
+  echo "== $1 $3 (load $(cut -d' ' -f1 /proc/loadavg))"
+  # shellcheck disable=SC2086  # the options are words
+  java -jar "$2" $options -prof gc -foe true -rf csv -rff "$out/parts/$1-$3.csv" \
+    "io.breaker.benchmarks.spring.AnnotatedCall.$3\$" > "$out/parts/$1-$3.txt"
+  grep -E ' avgt ' "$out/parts/$1-$3.txt" | grep -v ':gc\.' || true
+}
+
+for i in "${!benchmarks[@]}"; do
+  b=${benchmarks[$i]}
+  if (( i % 2 == 0 )); then
+    run boot3 "$boot3_jar" "$b"; run boot4 "$boot4_jar" "$b"
+  else
+    run boot4 "$boot4_jar" "$b"; run boot3 "$boot3_jar" "$b"
+  fi
+done
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$out/machine.txt"
+
+# One CSV per line: the header once, then every benchmark's rows.
+for line in boot3 boot4; do
+  head -1 "$out/parts/$line-${benchmarks[0]}.csv" > "$out/$line.csv"
+  for b in "${benchmarks[@]}"; do tail -n +2 "$out/parts/$line-$b.csv" >> "$out/$line.csv"; done
+done
+
+java -cp "$boot3_jar" io.breaker.benchmarks.AnnotationTable \
+  "Boot 3=$out/boot3.csv" "Boot 4=$out/boot4.csv" | tee "$out/table.md"

@@ -24,10 +24,11 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One call of the same method, {@link Wholesale#deliveryDays}, through a Spring AOP proxy:
- * {@code @CircuitProtected} against resilience4j-spring-boot3's {@code @CircuitBreaker}, both with the
- * same fallback, on a CLOSED breaker (the method runs) and on an OPEN one (tripped by recorded
- * failures at set-up; the fallback answers). Then the floors: the call without any proxy, through a
- * pass-through {@code @Around} aspect, and through a pass-through advisor with a static pointcut.
+ * {@code @CircuitProtected} against resilience4j's {@code @CircuitBreaker} (resilience4j-spring-boot3 or
+ * resilience4j-spring-boot4, the module of the jar's Spring Boot line), both with the same fallback, on a
+ * CLOSED breaker (the method runs) and on an OPEN one (tripped by recorded failures at set-up; the
+ * fallback answers). Then the floors: the call without any proxy, through a pass-through
+ * {@code @Around} aspect, and through a pass-through advisor with a static pointcut.
  *
  * <p>Each side lives in its own minimal application context ({@link Contexts}), created once per
  * trial, so a benchmark starts only the context it measures. Set-up checks that every proxy is a
@@ -137,7 +138,7 @@ public class AnnotatedCall {
         }
     }
 
-    /** resilience4j-spring-boot3's {@code @CircuitBreaker}: its registry and aspect. */
+    /** resilience4j's {@code @CircuitBreaker} (the module of this line): its registry and aspect. */
     @State(Scope.Benchmark)
     public static class Resilience4j {
 

@@ -1,17 +1,19 @@
 package io.breaker.benchmarks.spring;
 
+import io.breaker.benchmarks.spring.line.BootLine;
 import io.breaker.spring.autoconfigure.BreakerAutoConfiguration;
 import io.breaker.spring.autoconfigure.BreakerEventsAutoConfiguration;
-import io.github.resilience4j.springboot3.circuitbreaker.autoconfigure.CircuitBreakerAutoConfiguration;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.springframework.aop.Advisor;
 import org.springframework.aop.support.DefaultPointcutAdvisor;
 import org.springframework.aop.support.annotation.AnnotationMatchingPointcut;
+import org.springframework.boot.SpringBootVersion;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.core.env.MapPropertySource;
 
 import java.util.Map;
@@ -20,8 +22,11 @@ import java.util.Map;
  * One minimal application context per side, each with only the auto-configurations its side needs,
  * named explicitly (so nothing depends on {@code AutoConfiguration.imports} being found) and ordered
  * as Spring Boot orders them. Every context has {@link AopAutoConfiguration}, as every Boot
- * application with {@code spring-boot-starter-aop} does, so all proxies are made by the same
- * auto-proxy creator, as CGLIB subclasses. No web server, no logging system, no actuator, no metrics.
+ * application with {@code spring-boot-starter-aop} (Boot 3) or {@code spring-boot-starter-aspectj}
+ * (Boot 4) does, so all proxies are made by the same auto-proxy creator, as CGLIB subclasses. No web
+ * server, no logging system, no actuator, no metrics. What differs between Boot lines (resilience4j's
+ * module) is in {@link BootLine}, one per line; each context fails to start when the Spring Boot on the
+ * class path is not of the line the jar was built for.
  */
 final class Contexts {
 
@@ -45,6 +50,10 @@ final class Contexts {
     }
 
     private static AnnotationConfigApplicationContext start(Map<String, Object> properties, Class<?> configuration) {
+        String boot = SpringBootVersion.getVersion();
+        if (boot == null || !boot.startsWith(BootLine.MAJOR + ".")) {
+            throw new IllegalStateException("built for Spring Boot " + BootLine.MAJOR + ", running on " + boot);
+        }
         AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext();
         context.getEnvironment().getPropertySources().addFirst(new MapPropertySource("benchmark", properties));
         context.register(configuration);
@@ -64,9 +73,12 @@ final class Contexts {
         }
     }
 
-    /** resilience4j-spring-boot3's circuit breaker auto-configuration: registry, aspect, fallback executor. */
+    /**
+     * resilience4j's circuit breaker auto-configuration of this line (registry, aspect, fallback
+     * executor) with {@link AopAutoConfiguration}, both named in {@link BootLine.Resilience4jAutoConfigurations}.
+     */
     @Configuration(proxyBeanMethods = false)
-    @ImportAutoConfiguration({AopAutoConfiguration.class, CircuitBreakerAutoConfiguration.class})
+    @Import(BootLine.Resilience4jAutoConfigurations.class)
     static class Resilience4j {
 
         @Bean

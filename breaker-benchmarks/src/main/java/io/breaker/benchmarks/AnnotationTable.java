@@ -1,0 +1,237 @@
+package io.breaker.benchmarks;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Turns the JMH result files of the annotation suite ({@code AnnotatedCall}, {@code -rf csv}, run with
+ * {@code -prof gc}), one per Spring Boot line, into the Markdown tables of {@code docs/benchmarks.md}
+ * ("The annotation"): every path on every line side by side, with bytes per call and the ratio between
+ * the lines, then the goals on each line. The verdicts are computed here from the numbers, never
+ * written by hand.
+ * <pre>
+ * java -cp breaker-benchmarks/target/benchmarks.jar io.breaker.benchmarks.AnnotationTable \
+ *     "Boot 3=boot3.csv" "Boot 4=boot4.csv"
+ * </pre>
+ * Each argument is {@code label=file}; the first line is the one the others are compared with.
+ */
+public final class AnnotationTable {
+
+    private static final String ANNOTATED_CALL = "io.breaker.benchmarks.spring.AnnotatedCall.";
+    /** JMH's gc profiler reports a few thousandths of a byte per op for its own bookkeeping. */
+    private static final double ZERO_BYTES = 0.5;
+
+    /** Benchmark method and how the tables name it, in the order of the tables. */
+    private static final String[][] PATHS = {
+            {"bare", "bare call, no proxy"},
+            {"advisorFloor", "floor: pass-through advisor, static pointcut"},
+            {"aspectFloor", "floor: pass-through `@Around`, `@annotation` pointcut"},
+            {"circuitProtectedClosed", "`@CircuitProtected`, CLOSED"},
+            {"circuitProtectedOpen", "`@CircuitProtected`, OPEN (fallback)"},
+            {"r4jCircuitBreakerClosed", "resilience4j `@CircuitBreaker`, CLOSED"},
+            {"r4jCircuitBreakerOpen", "resilience4j `@CircuitBreaker`, OPEN (fallback)"},
+    };
+
+    /** One line's results: score and error of each benchmark, and its bytes per call under {@code name.gc}. */
+    private record Line(String label, Map<String, double[]> results) {
+
+        double ns(String benchmark) {
+            return value(benchmark)[0];
+        }
+
+        double bytes(String benchmark) {
+            return value(benchmark + ".gc")[0];
+        }
+
+        double[] value(String key) {
+            double[] value = results.get(key);
+            if (value == null) {
+                throw new IllegalArgumentException(label + ": no result for " + key
+                        + " (run every AnnotatedCall benchmark with -prof gc)");
+            }
+            return value;
+        }
+    }
+
+    private final List<Line> lines;
+
+    private AnnotationTable(List<Line> lines) {
+        this.lines = lines;
+    }
+
+    public static void main(String[] args) throws IOException {
+        if (args.length == 0) {
+            System.err.println("usage: AnnotationTable <label>=<jmh-result.csv> [<label>=<jmh-result.csv> ...]");
+            System.exit(2);
+        }
+        List<Line> lines = new ArrayList<>();
+        for (String arg : args) {
+            int split = arg.indexOf('=');
+            if (split <= 0) {
+                System.err.println("expected <label>=<jmh-result.csv>, got " + arg);
+                System.exit(2);
+            }
+            lines.add(new Line(arg.substring(0, split), read(Path.of(arg.substring(split + 1)))));
+        }
+        new AnnotationTable(lines).print();
+    }
+
+    /** Score and error per benchmark; {@code gc.alloc.rate.norm} rows under {@code method.gc}. */
+    static Map<String, double[]> read(Path csv) throws IOException {
+        List<String> rows = Files.readAllLines(csv);
+        List<String> header = columns(rows.get(0));
+        int benchmark = header.indexOf("Benchmark");
+        int score = header.indexOf("Score");
+        int error = header.indexOf("Score Error (99.9%)");
+        Map<String, double[]> results = new HashMap<>();
+        for (String line : rows.subList(1, rows.size())) {
+            if (line.isBlank() || line.startsWith("\"Benchmark\"")) {
+                continue;   // a header repeated by concatenated result files
+            }
+            List<String> row = columns(line);
+            String name = row.get(benchmark).replace(ANNOTATED_CALL, "");
+            if (name.endsWith(":gc.alloc.rate.norm")) {
+                name = name.replace(":gc.alloc.rate.norm", ".gc");
+            } else if (name.contains(":")) {
+                continue;   // the gc profiler's other rows
+            }
+            if (results.put(name, new double[] {number(row.get(score)), number(row.get(error))}) != null) {
+                throw new IllegalArgumentException(csv + ": " + name + " appears twice");
+            }
+        }
+        return results;
+    }
+
+    private void print() {
+        printPaths();
+        printGoals();
+    }
+
+    /** Every path, one column per line, then each later line against the first, then B/op per line. */
+    private void printPaths() {
+        Line first = lines.get(0);
+        StringBuilder head = new StringBuilder("| path |");
+        StringBuilder rule = new StringBuilder("|---|");
+        for (Line line : lines) {
+            head.append(' ').append(line.label()).append(" ns/op (± 99.9% error) |");
+            rule.append("---|");
+        }
+        for (Line line : lines.subList(1, lines.size())) {
+            head.append(' ').append(line.label()).append(" / ").append(first.label()).append(" |");
+            rule.append("---|");
+        }
+        for (Line line : lines) {
+            head.append(' ').append(line.label()).append(" B/op |");
+            rule.append("---|");
+        }
+        System.out.println(head);
+        System.out.println(rule);
+        for (String[] path : PATHS) {
+            StringBuilder row = new StringBuilder("| ").append(path[1]).append(" |");
+            for (Line line : lines) {
+                row.append(' ').append(ns(line.value(path[0]))).append(" |");
+            }
+            for (Line line : lines.subList(1, lines.size())) {
+                row.append(String.format(Locale.ROOT, " %.2fx |", line.ns(path[0]) / first.ns(path[0])));
+            }
+            for (Line line : lines) {
+                row.append(' ').append(bytes(line.bytes(path[0]))).append(" |");
+            }
+            System.out.println(row);
+        }
+        System.out.println();
+    }
+
+    /** The goals of issue 3 ({@code PERFORMANCE.md}), each line against its own floors and its own resilience4j. */
+    private void printGoals() {
+        StringBuilder head = new StringBuilder("| goal |");
+        StringBuilder rule = new StringBuilder("|---|");
+        for (Line line : lines) {
+            head.append(' ').append(line.label()).append(" | met? |");
+            rule.append("---|---|");
+        }
+        System.out.println(head);
+        System.out.println(rule);
+        goal("ours adds at most half of resilience4j's overhead over the bare call, CLOSED",
+                line -> overhead(line, "circuitProtectedClosed", "r4jCircuitBreakerClosed"));
+        goal("the same, OPEN", line -> overhead(line, "circuitProtectedOpen", "r4jCircuitBreakerOpen"));
+        goal("CLOSED ≤ 0.1x resilience4j", line -> ratio(line, "circuitProtectedClosed", "r4jCircuitBreakerClosed", 0.1));
+        goal("OPEN ≤ 0.05x resilience4j", line -> ratio(line, "circuitProtectedOpen", "r4jCircuitBreakerOpen", 0.05));
+        goal("CLOSED within 2x of the static-pointcut floor",
+                line -> ratio(line, "circuitProtectedClosed", "advisorFloor", 2));
+        goal("OPEN against the static-pointcut floor (reference)",
+                line -> reference(String.format(Locale.ROOT, "%.2fx",
+                        line.ns("circuitProtectedOpen") / line.ns("advisorFloor"))));
+        goal("bytes ours adds to the static-pointcut floor's, CLOSED (reference)",
+                line -> reference(bytes(line.bytes("circuitProtectedClosed") - line.bytes("advisorFloor"))
+                        + " B (ours " + bytes(line.bytes("circuitProtectedClosed")) + ", floor "
+                        + bytes(line.bytes("advisorFloor")) + ", resilience4j "
+                        + bytes(line.bytes("r4jCircuitBreakerClosed")) + ")"));
+        System.out.println();
+    }
+
+    private interface Verdict {
+        /** What was measured, and whether the goal is met ({@code null}: no goal, for reference). */
+        String[] of(Line line);
+    }
+
+    private void goal(String name, Verdict verdict) {
+        StringBuilder row = new StringBuilder("| ").append(name).append(" |");
+        for (Line line : lines) {
+            String[] cell = verdict.of(line);
+            row.append(' ').append(cell[0]).append(" | ").append(cell[1]).append(" |");
+        }
+        System.out.println(row);
+    }
+
+    /** (ours − bare) / (resilience4j − bare) ≤ 0.5. */
+    private static String[] overhead(Line line, String ours, String theirs) {
+        double bare = line.ns("bare");
+        double oursOver = line.ns(ours) - bare;
+        double theirsOver = line.ns(theirs) - bare;
+        double ratio = oursOver / theirsOver;
+        return new String[] {String.format(Locale.ROOT, "%s ns against %s ns: %.3fx", whole(oursOver),
+                whole(theirsOver), ratio), met(ratio <= 0.5)};
+    }
+
+    private static String[] ratio(Line line, String ours, String against, double limit) {
+        double ratio = line.ns(ours) / line.ns(against);
+        return new String[] {String.format(Locale.ROOT, "%.3fx", ratio), met(ratio <= limit)};
+    }
+
+    private static String[] reference(String measured) {
+        return new String[] {measured, ""};
+    }
+
+    private static String met(boolean met) {
+        return met ? "yes" : "**no**";
+    }
+
+    private static String ns(double[] value) {
+        return value[0] < 100
+                ? String.format(Locale.ROOT, "%.1f ± %.1f", value[0], value[1])
+                : whole(value[0]) + " ± " + whole(value[1]);
+    }
+
+    private static String whole(double value) {
+        return Double.isNaN(value) ? "NaN" : String.format(Locale.ROOT, "%,.0f", value);
+    }
+
+    private static String bytes(double value) {
+        return Math.abs(value) < ZERO_BYTES ? "0" : String.format(Locale.ROOT, "%,.0f", value);
+    }
+
+    private static List<String> columns(String line) {
+        return List.of(line.replace("\"", "").split(",", -1));
+    }
+
+    private static double number(String text) {
+        return text.isEmpty() || text.equals("NaN") ? Double.NaN : Double.parseDouble(text);
+    }
+}

@@ -1,9 +1,0 @@
-/**
- * The annotation benchmarks ({@link io.breaker.benchmarks.spring.AnnotatedCall}): a call through a
- * {@code @CircuitProtected} proxy against the same method through resilience4j-spring-boot3's
- * {@code @CircuitBreaker}, both with the same fallback, CLOSED and OPEN, in one run; and the floors: the
- * bare call without a proxy, a pass-through {@code @Around} aspect, and a pass-through advisor with a
- * static pointcut. Each side runs in its own minimal application context ({@link
- * io.breaker.benchmarks.spring.Contexts}). Results and the command in {@code docs/benchmarks.md}.
- */
-package io.breaker.benchmarks.spring;
