@@ -19,7 +19,7 @@ boot3_jar=breaker-benchmarks/target/benchmarks.jar
 boot4_jar=breaker-benchmarks-boot4/target/benchmarks-boot4.jar
 out=${1:-breaker-benchmarks/target/annotation-results}
 options=${ANNOTATION_JMH_OPTIONS:--f 1 -wi 15 -w 1s -i 5 -r 1s}
-benchmarks=(bare advisorFloor aspectFloor circuitProtectedClosed circuitProtectedOpen
+benchmarks=(bare advisorFloor executionAspectFloor aspectFloor circuitProtectedClosed circuitProtectedOpen
             r4jCircuitBreakerClosed r4jCircuitBreakerOpen)
 
 for jar in "$boot3_jar" "$boot4_jar"; do

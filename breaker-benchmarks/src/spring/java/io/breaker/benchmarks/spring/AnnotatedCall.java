@@ -28,7 +28,9 @@ import java.util.concurrent.TimeUnit;
  * resilience4j-spring-boot4, the module of the jar's Spring Boot line), both with the same fallback, on a
  * CLOSED breaker (the method runs) and on an OPEN one (tripped by recorded failures at set-up; the
  * fallback answers). Then the floors: the call without any proxy, through a pass-through
- * {@code @Around} aspect, and through a pass-through advisor with a static pointcut.
+ * {@code @Around} aspect with an {@code @annotation} pointcut, through one with an {@code execution}
+ * pointcut (the plain-advice floor of {@code PERFORMANCE.md}), and through a pass-through advisor with
+ * a static pointcut.
  *
  * <p>Each side lives in its own minimal application context ({@link Contexts}), created once per
  * trial, so a benchmark starts only the context it measures. Set-up checks that every proxy is a
@@ -54,6 +56,11 @@ public class AnnotatedCall {
 
     @Benchmark
     public int aspectFloor(AspectFloor side) {
+        return side.wholesaler.deliveryDays(isbn);
+    }
+
+    @Benchmark
+    public int executionAspectFloor(ExecutionAspectFloor side) {
         return side.wholesaler.deliveryDays(isbn);
     }
 
@@ -194,6 +201,25 @@ public class AnnotatedCall {
         @Setup(Level.Trial)
         public void start() {
             context = Contexts.aspectFloor();
+            wholesaler = proxied(context.getBean(MarkedWholesaler.class));
+        }
+
+        @TearDown(Level.Trial)
+        public void stop() {
+            context.close();
+        }
+    }
+
+    /** A pass-through {@code @Around} aspect with an {@code execution} pointcut (the plain-advice floor). */
+    @State(Scope.Benchmark)
+    public static class ExecutionAspectFloor {
+
+        private AnnotationConfigApplicationContext context;
+        MarkedWholesaler wholesaler;
+
+        @Setup(Level.Trial)
+        public void start() {
+            context = Contexts.executionAspectFloor();
             wholesaler = proxied(context.getBean(MarkedWholesaler.class));
         }
 

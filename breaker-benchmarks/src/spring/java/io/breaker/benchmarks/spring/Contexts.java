@@ -45,6 +45,10 @@ final class Contexts {
         return start(Map.of(), AspectFloor.class);
     }
 
+    static AnnotationConfigApplicationContext executionAspectFloor() {
+        return start(Map.of(), ExecutionAspectFloor.class);
+    }
+
     static AnnotationConfigApplicationContext advisorFloor() {
         return start(Map.of(), AdvisorFloor.class);
     }
@@ -95,6 +99,22 @@ final class Contexts {
         @Bean
         PassThroughAspect passThroughAspect() {
             return new PassThroughAspect();
+        }
+
+        @Bean
+        MarkedWholesaler markedWholesaler() {
+            return new MarkedWholesaler();
+        }
+    }
+
+    /** A pass-through {@code @Around} aspect whose pointcut is an {@code execution} expression. */
+    @Configuration(proxyBeanMethods = false)
+    @ImportAutoConfiguration(AopAutoConfiguration.class)
+    static class ExecutionAspectFloor {
+
+        @Bean
+        ExecutionAspect executionAspect() {
+            return new ExecutionAspect();
         }
 
         @Bean
