@@ -15,7 +15,7 @@ import java.util.stream.IntStream;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.springframework.boot.test.autoconfigure.actuate.observability.AutoConfigureObservability;
+import io.breaker.sample.line.WithMetricsExport;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.ActiveProfiles;
@@ -30,7 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * both over real HTTP, as a user with curl would. Every subclass shares one application context.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-@AutoConfigureObservability(tracing = false) // tests switch metrics export off unless asked: /actuator/prometheus
+@WithMetricsExport // tests switch metrics export off unless asked: /actuator/prometheus
 @ActiveProfiles("test")
 abstract class BookshopHttpTest {
 

@@ -11,10 +11,10 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.breaker.sample.line.BootLine;
 import io.breaker.spi.StateStore;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.web.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.test.util.TestSocketUtils;
 
@@ -50,7 +50,7 @@ class DefaultProfileNeedsNoRedisTest {
                             // Where Redis would be, if anything looked for it.
                             "--spring.data.redis.host=127.0.0.1",
                             "--spring.data.redis.port=" + fakeRedis.getLocalPort())) {
-                int port = ((WebServerApplicationContext) context).getWebServer().getPort();
+                int port = BootLine.port(context);
                 HttpClient http = HttpClient.newHttpClient();
 
                 HttpResponse<String> health = http.send(HttpRequest.newBuilder(

@@ -22,9 +22,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import io.breaker.redis.RedisServer;
+import io.breaker.sample.line.BootLine;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.web.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.test.util.TestSocketUtils;
 
@@ -84,7 +84,7 @@ class TwoInstancesSharedBreakerTest {
                 .profiles("test", "redis")
                 .run(args.toArray(String[]::new));
         contexts.add(context);
-        return new Instance(((WebServerApplicationContext) context).getWebServer().getPort());
+        return new Instance(BootLine.port(context));
     }
 
     @AfterAll
