@@ -7,7 +7,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.web.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import java.io.IOException;
@@ -110,7 +109,7 @@ class BreakersEndpointWithRedisTest {
     }
 
     private static HttpRequest.Builder request(String path) {
-        int port = ((WebServerApplicationContext) application).getWebServer().getPort();
+        int port = FleetApplication.port(application);
         return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).timeout(Duration.ofSeconds(5));
     }
 }

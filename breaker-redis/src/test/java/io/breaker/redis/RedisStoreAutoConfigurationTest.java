@@ -2,6 +2,7 @@ package io.breaker.redis;
 
 import io.breaker.BreakerConfig;
 import io.breaker.BreakerRegistry;
+import io.breaker.redis.line.RedisLine;
 import io.breaker.spi.StateStore;
 import io.breaker.spring.autoconfigure.BreakerAutoConfiguration;
 import io.breaker.spring.autoconfigure.BreakerFailureAnalyzer;
@@ -10,7 +11,6 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -26,7 +26,7 @@ class RedisStoreAutoConfigurationTest {
     static final RedisServer redis = new RedisServer();
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(RedisAutoConfiguration.class, RedisStoreAutoConfiguration.class,
+            .withConfiguration(AutoConfigurations.of(RedisLine.redisAutoConfiguration(), RedisStoreAutoConfiguration.class,
                     BreakerAutoConfiguration.class))
             .withPropertyValues("spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + redis.port());
 

@@ -1,14 +1,11 @@
 package io.breaker.redis;
 
+import io.breaker.redis.line.RedisLine;
 import io.breaker.spi.StateStore;
 import io.breaker.spring.autoconfigure.BreakerAutoConfiguration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.springframework.boot.actuate.health.Health;
-import org.springframework.boot.actuate.health.HealthIndicator;
-import org.springframework.boot.actuate.health.Status;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
@@ -16,23 +13,28 @@ import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** One test per condition of {@link RedisStoreHealthAutoConfiguration}. */
+/**
+ * One test per condition of the {@code breakerStore} health contributor's auto-configuration: on
+ * Boot 3 breaker-redis's {@link RedisStoreHealthAutoConfiguration}, on Boot 4 the Boot 4 starter's
+ * (see {@link RedisLine#storeHealthAutoConfiguration()}).
+ */
 class RedisStoreHealthAutoConfigurationTest {
 
     @RegisterExtension
     static final RedisServer redis = new RedisServer();
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(RedisAutoConfiguration.class, RedisStoreAutoConfiguration.class,
-                    BreakerAutoConfiguration.class, RedisStoreHealthAutoConfiguration.class))
+            .withConfiguration(AutoConfigurations.of(RedisLine.redisAutoConfiguration(),
+                    RedisStoreAutoConfiguration.class, BreakerAutoConfiguration.class,
+                    RedisLine.storeHealthAutoConfiguration()))
             .withPropertyValues("spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + redis.port());
 
     @Test
     void aSharedStoreGetsTheBreakerStoreHealthContributor() {
         runner.withPropertyValues("breakers.store.type=redis", "breakers.store.failure-mode=reject").run(context -> {
-            Health health = context.getBean("breakerStoreHealthIndicator", HealthIndicator.class).health();
-            assertThat(health.getStatus()).isEqualTo(Status.UP);
-            assertThat(health.getDetails()).isEqualTo(Map.of("available", true, "actingAlone", false,
+            Object indicator = context.getBean("breakerStoreHealthIndicator", RedisLine.storeHealthIndicatorType());
+            assertThat(RedisLine.status(indicator)).isEqualTo("UP");
+            assertThat(RedisLine.details(indicator)).isEqualTo(Map.of("available", true, "actingAlone", false,
                     "failureMode", "reject", "failedOperations", 0L));
         });
     }
@@ -40,13 +42,13 @@ class RedisStoreHealthAutoConfigurationTest {
     @Test
     void noContributorWhileEveryBreakerIsInMemory() {
         runner.run(context -> assertThat(context).hasNotFailed()
-                .doesNotHaveBean(BreakerStoreHealthIndicator.class).doesNotHaveBean(BreakerStoreStatus.class));
+                .doesNotHaveBean(RedisLine.storeHealthIndicatorType()).doesNotHaveBean(BreakerStoreStatus.class));
     }
 
     @Test
     void noContributorWithoutTheActuator() {
         runner.withPropertyValues("breakers.store.type=redis")
-                .withClassLoader(new FilteredClassLoader("org.springframework.boot.actuate"))
+                .withClassLoader(new FilteredClassLoader(RedisLine.actuatorPackages()))
                 .run(context -> assertThat(context).hasNotFailed().hasSingleBean(RedisStateStore.class)
                         .doesNotHaveBean("breakerStoreHealthIndicator"));
     }
@@ -55,7 +57,7 @@ class RedisStoreHealthAutoConfigurationTest {
     void theContributorCanBeSwitchedOff() {
         runner.withPropertyValues("breakers.store.type=redis", "management.health.breakerstore.enabled=false")
                 .run(context -> assertThat(context).hasSingleBean(RedisStateStore.class)
-                        .doesNotHaveBean(BreakerStoreHealthIndicator.class));
+                        .doesNotHaveBean(RedisLine.storeHealthIndicatorType()));
     }
 
     @Test
@@ -63,14 +65,19 @@ class RedisStoreHealthAutoConfigurationTest {
         runner.withPropertyValues("breakers.store.type=redis")
                 .withBean("myStore", StateStore.class, () -> (name, config) -> null)
                 .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(RedisStateStore.class)
-                        .doesNotHaveBean(BreakerStoreHealthIndicator.class));
+                        .doesNotHaveBean(RedisLine.storeHealthIndicatorType()));
     }
 
     @Test
     void anApplicationsOwnIndicatorReplacesOurs() {
-        HealthIndicator own = () -> Health.down().build();
+        Object own = RedisLine.downHealthIndicator();
         runner.withPropertyValues("breakers.store.type=redis")
-                .withBean("breakerStoreHealthIndicator", HealthIndicator.class, () -> own)
+                .withBean("breakerStoreHealthIndicator", healthIndicatorType(), () -> own)
                 .run(context -> assertThat(context.getBean("breakerStoreHealthIndicator")).isSameAs(own));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Class<Object> healthIndicatorType() {
+        return (Class<Object>) RedisLine.healthIndicatorType();
     }
 }

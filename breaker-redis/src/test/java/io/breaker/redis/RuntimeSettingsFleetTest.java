@@ -8,7 +8,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.web.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import java.io.IOException;
@@ -107,7 +106,7 @@ class RuntimeSettingsFleetTest {
     }
 
     private static HttpResponse<String> send(int instance, String method, String path, String body) {
-        int port = ((WebServerApplicationContext) instances.get(instance)).getWebServer().getPort();
+        int port = FleetApplication.port(instances.get(instance));
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
                 .timeout(Duration.ofSeconds(5))
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody()

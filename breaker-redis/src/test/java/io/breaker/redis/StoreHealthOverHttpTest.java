@@ -8,7 +8,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.web.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import java.io.IOException;
@@ -119,7 +118,7 @@ class StoreHealthOverHttpTest {
     }
 
     private static HttpRequest request(String path) {
-        int port = ((WebServerApplicationContext) application).getWebServer().getPort();
+        int port = FleetApplication.port(application);
         return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
                 .timeout(Duration.ofSeconds(5)).build();
     }

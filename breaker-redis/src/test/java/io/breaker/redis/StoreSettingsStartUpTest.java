@@ -2,13 +2,13 @@ package io.breaker.redis;
 
 import io.breaker.BreakerConfig;
 import io.breaker.BreakerRegistry;
+import io.breaker.redis.line.WithRedisAutoConfiguration;
 import io.breaker.spring.autoconfigure.BreakerAutoConfiguration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
-import org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -180,8 +180,8 @@ class StoreSettingsStartUpTest {
     }
 
     @Configuration(proxyBeanMethods = false)
-    @ImportAutoConfiguration({RedisAutoConfiguration.class, RedisStoreAutoConfiguration.class,
-            BreakerAutoConfiguration.class})
+    @WithRedisAutoConfiguration
+    @ImportAutoConfiguration({RedisStoreAutoConfiguration.class, BreakerAutoConfiguration.class})
     static class Application {
     }
 }

@@ -8,7 +8,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.web.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import java.io.IOException;
@@ -113,7 +112,7 @@ class TwoApplicationsTest {
     }
 
     private static int port(int instance) {
-        return ((WebServerApplicationContext) instances.get(instance)).getWebServer().getPort();
+        return FleetApplication.port(instances.get(instance));
     }
 
     private static int get(int instance, String path) {

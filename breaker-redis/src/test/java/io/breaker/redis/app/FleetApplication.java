@@ -4,6 +4,7 @@ import io.breaker.CircuitOpenException;
 import io.breaker.spring.CircuitProtected;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
@@ -30,6 +31,14 @@ public class FleetApplication {
 
         private Dependency() {
         }
+    }
+
+    /**
+     * The HTTP port a started instance listens on: Spring Boot publishes it as {@code local.server.port}
+     * on either line (the web server's own types moved packages in Boot 4).
+     */
+    public static int port(ApplicationContext instance) {
+        return instance.getEnvironment().getRequiredProperty("local.server.port", Integer.class);
     }
 
     @Bean

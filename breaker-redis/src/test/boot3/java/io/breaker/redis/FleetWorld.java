@@ -1064,6 +1064,7 @@ final class FleetWorld {
                     "lastOperatorChangedFleet (shown by the endpoint; decides nothing)"),
             "io.breaker.CircuitBreaker", List.of("name", "config", "clock", "wallClock (dates phases only)",
                     "slowNanos", "windowNeedsClock", "shared", "rejections", "listeners (listener bookkeeping)",
+                    "listenersWantDurations (listener bookkeeping: whether calls are timed for listeners)",
                     "lastFailureType", "reconfiguring (settings changed at runtime: not in the model)"),
             "io.breaker.Phase", List.of("permitsAll (follows state)", "records (follows state)",
                     "window (the local window decides only while Redis is unavailable: never in the model)",
