@@ -12,8 +12,8 @@ import java.lang.invoke.VarHandle;
  * <p>Each bucket holds a call count and a packed "bad" count (failed in the high 32 bits, slow in the
  * low 32, both signed). A record adds to its bucket only: a success is one atomic addition, the same
  * as a count window's ticket, so the calling threads share one written cache line, not two. The
- * window's counts are the sums over its buckets ({@code seconds + SPARE} of them), read when a verdict
- * or the counts are asked for: on a failure, and on the few successes that can make a verdict due.
+ * window's counts are the sums over the buckets of the seconds in the window, read when a verdict or
+ * the counts are asked for: on a failure, and on the few successes that can make a verdict due.
  *
  * <p>{@code head} is the newest second seen; a call is recorded in its second's bucket only once the
  * head has reached that second. When time moves past the head, one thread wins a compare-and-set on
@@ -121,18 +121,19 @@ final class TimeWindow extends SlidingWindow {
     int evaluate(long nowNanos) {
         advance(nowNanos);
         // As totals(), without its array.
+        long head = (long) HEAD.getVolatile(this);
         for (int attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
             long before = drains;
             if ((int) DRAINING.getVolatile(this) == 0) {
-                long calls = sum(this.calls);
-                long bad = sum(this.bad);
+                long calls = sum(this.calls, head);
+                long bad = sum(this.bad, head);
                 if ((int) DRAINING.getVolatile(this) == 0 && drains == before) {
                     return verdict(calls, failed(bad), slow(bad));
                 }
             }
         }
-        long calls = sum(this.calls);
-        long bad = sum(this.bad);
+        long calls = sum(this.calls, head);
+        long bad = sum(this.bad, head);
         return verdict(calls, Math.min(calls, failed(bad)), Math.min(calls, slow(bad)));
     }
 
@@ -154,26 +155,32 @@ final class TimeWindow extends SlidingWindow {
      * exceed calls (a failure recorded between the two sums may show without its call).
      */
     private long[] totals() {
+        long head = (long) HEAD.getVolatile(this);
         for (int attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
             long before = drains;
             if ((int) DRAINING.getVolatile(this) == 0) {
-                long calls = sum(this.calls);
-                long bad = sum(this.bad);
+                long calls = sum(this.calls, head);
+                long bad = sum(this.bad, head);
                 if ((int) DRAINING.getVolatile(this) == 0 && drains == before) {
                     return new long[] {calls, bad};
                 }
             }
         }
-        long calls = sum(this.calls);
-        long bad = sum(this.bad);
+        long calls = sum(this.calls, head);
+        long bad = sum(this.bad, head);
         return new long[] {calls, Math.min(failed(bad), calls) << 32 | Math.max(0, Math.min(slow(bad), calls))};
     }
 
-    /** The sum of a bucket array, each bucket read once (summed bad counts stay packed: slow never borrows). */
-    private static long sum(long[] buckets) {
+    /**
+     * The sum of the buckets of the seconds in the window when the head is at {@code head}, each
+     * read once (summed bad counts stay packed: slow never borrows). Only those: the bucket of a
+     * second that has left the window may not be drained yet, and a sum that took it with the calls
+     * of the new second would count more calls than the window ever held.
+     */
+    private long sum(long[] buckets, long head) {
         long sum = 0L;
-        for (int bucket = 0; bucket < buckets.length; bucket++) {
-            sum += (long) LONGS.getVolatile(buckets, bucket);
+        for (long second = Math.max(0L, head - seconds + 1); second <= head; second++) {
+            sum += (long) LONGS.getVolatile(buckets, (int) (second % buckets.length));
         }
         return sum;
     }
