@@ -34,7 +34,7 @@ MUTANTS=(
   'ignored-keeps-permit#'$CB'#IgnoredProbeTest#s~\Q            releasePermit(permit);\E\n(\s*listeners\.callRecorded\(CallOutcome.IGNORED)~$1~'
   'winner-tells-at-once#'$CB'#ListenerOrderTest#s~\Q        listeners.tellInOrder(this);\E\n(\s*return true;)~        if (next.arrival != null) { listeners.tell(this, next.arrival); }\n$1~'
   'plain-set-slot-claim#'$RC'#RejectionCounterTest#s~\Q!LONGS.compareAndSet(slots, at, FREE, thread)\E~!claimPlainly(at, thread)~; s~(\n\s*/\*\* Rejections counted so far)~\n    private boolean claimPlainly(int at, long thread) { LONGS.setOpaque(slots, at, thread); return true; }\n$1~'
-  'calls-leave-before-failures#'$TW'#TimeWindowDrainTest#s~(\s*if \(drainedBad != 0\) \{\s*TOTAL_BAD[^}]*\})(\s*if \(drainedCalls != 0\) \{[^}]*\})~$2$1~'
+  'calls-leave-before-failures#'$TW'#TimeWindowDrainTest|TimeWindowLateReaderTest#s~(\s*LONGS\.getAndSet\(bad, bucket, 0L\);)(\s*long drainedCalls = \(long\) LONGS\.getAndSet\(calls, bucket, 0L\);)~$2$1~'
 )
 
 tmp=$(mktemp -d)

@@ -10,14 +10,15 @@ import java.lang.invoke.VarHandle;
  * The calls of the last N seconds, in one-second buckets. Package-private: not part of the API.
  *
  * <p>Each bucket holds a call count and a packed "bad" count (failed in the high 32 bits, slow in the
- * low 32, both signed); the window keeps the same two sums over all buckets, so evaluating costs two
- * reads rather than a pass over the buckets. A record adds to its bucket and to the sums with atomic
- * additions.
+ * low 32, both signed). A record adds to its bucket only: a success is one atomic addition, the same
+ * as a count window's ticket, so the calling threads share one written cache line, not two. The
+ * window's counts are the sums over the buckets of the seconds in the window, read when a verdict or
+ * the counts are asked for: on a failure, and on the few successes that can make a verdict due.
  *
  * <p>{@code head} is the newest second seen; a call is recorded in its second's bucket only once the
  * head has reached that second. When time moves past the head, one thread wins a compare-and-set on
- * {@code head} and then drains the buckets of the seconds that left the window ({@code getAndSet(0)}),
- * subtracting what it took from the sums. There are {@link #SPARE} more buckets than seconds, so a
+ * {@code head} and then drains the buckets of the seconds that left the window ({@code getAndSet(0)}).
+ * There are {@link #SPARE} more buckets than seconds, so a
  * bucket drained when the head moves to {@code h} is not used again before second {@code h + SPARE}:
  * the calls of the new second, which land as soon as the head is published, are never in a bucket
  * being drained. (With exactly N buckets they were: the bucket of the new second was drained after
@@ -33,13 +34,11 @@ import java.lang.invoke.VarHandle;
  *     adds to a bucket that was already drained: that call then lingers until the bucket is next
  *     drained, at most one rotation ({@code seconds + SPARE} seconds) later.</li>
  * </ul>
- * In every case the sums stay consistent with the buckets: a call is never counted twice.
+ * In every case a call is counted at most once.
  */
 final class TimeWindow extends SlidingWindow {
 
     private static final VarHandle HEAD;
-    private static final VarHandle TOTAL_CALLS;
-    private static final VarHandle TOTAL_BAD;
     private static final VarHandle DRAINING;
     private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
     private static final long NANOS_PER_SECOND = 1_000_000_000L;
@@ -52,8 +51,6 @@ final class TimeWindow extends SlidingWindow {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             HEAD = lookup.findVarHandle(TimeWindow.class, "head", long.class);
-            TOTAL_CALLS = lookup.findVarHandle(TimeWindow.class, "totalCalls", long.class);
-            TOTAL_BAD = lookup.findVarHandle(TimeWindow.class, "totalBad", long.class);
             DRAINING = lookup.findVarHandle(TimeWindow.class, "draining", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
@@ -67,10 +64,6 @@ final class TimeWindow extends SlidingWindow {
     private final long[] bad;
     @SuppressWarnings("unused") // accessed through HEAD
     private volatile long head;
-    @SuppressWarnings("unused") // accessed through TOTAL_CALLS
-    private volatile long totalCalls;
-    @SuppressWarnings("unused") // accessed through TOTAL_BAD
-    private volatile long totalBad;
     /** Drains under way, and drains completed: a reader retries when a drain ran between its two reads. */
     @SuppressWarnings("unused") // accessed through DRAINING
     private volatile int draining;
@@ -106,41 +99,41 @@ final class TimeWindow extends SlidingWindow {
             return false; // recorded so late that its second has left the window
         }
         int bucket = (int) (second % calls.length);
-        LONGS.getAndAdd(calls, bucket, 1L);
-        long total = (long) TOTAL_CALLS.getAndAdd(this, 1L) + 1;
+        long inBucket = (long) LONGS.getAndAdd(calls, bucket, 1L) + 1;
         long badUnit = badUnit(outcome);
         if (badUnit != 0) {
             LONGS.getAndAdd(bad, bucket, badUnit);
-            TOTAL_BAD.getAndAdd(this, badUnit);
             return true;
         }
         // A good call only lowers the rates, except the one that brings the window to its minimum
         // number of calls, and the first one after seconds left the window (whoever drained them: a
         // record or a read): they may have taken more good calls than bad ones with them. Only then
-        // can a success make a verdict due.
+        // can a success make a verdict due. The window holds at least this bucket's calls, so a
+        // success whose bucket already holds more than the minimum is not the one that reaches it.
         if (expired) {
             expired = false;
             return true;
         }
-        return total <= minimumNumberOfCalls();
+        return inBucket <= minimumNumberOfCalls();
     }
 
     @Override
     int evaluate(long nowNanos) {
         advance(nowNanos);
-        // As totals(), without its array: this runs on the call path.
+        // As totals(), without its array.
+        long head = (long) HEAD.getVolatile(this);
         for (int attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
             long before = drains;
             if ((int) DRAINING.getVolatile(this) == 0) {
-                long calls = (long) TOTAL_CALLS.getVolatile(this);
-                long bad = (long) TOTAL_BAD.getVolatile(this);
+                long calls = sum(this.calls, head);
+                long bad = sum(this.bad, head);
                 if ((int) DRAINING.getVolatile(this) == 0 && drains == before) {
                     return verdict(calls, failed(bad), slow(bad));
                 }
             }
         }
-        long calls = (long) TOTAL_CALLS.getVolatile(this);
-        long bad = (long) TOTAL_BAD.getVolatile(this);
+        long calls = sum(this.calls, head);
+        long bad = sum(this.bad, head);
         return verdict(calls, Math.min(calls, failed(bad)), Math.min(calls, slow(bad)));
     }
 
@@ -153,30 +146,43 @@ final class TimeWindow extends SlidingWindow {
     }
 
     /**
-     * The calls and the packed bad counts, read so that no drain ran between the two reads: a drain
-     * takes a whole second's calls, so a pair straddling one would not be a state the window had.
-     * A drain is rare (once per second) and short; a reader that keeps meeting one (a drainer
+     * The calls and the packed bad counts, summed over the buckets so that no drain ran meanwhile:
+     * a drain takes a whole second's calls, so sums straddling one would not be a state the window
+     * had. A drain is rare (once per second) and short; a reader that keeps meeting one (a drainer
      * slower than this loop, or descheduled mid-drain) reads anyway after a bound. Such a read can
-     * only under-state the failures: a drain takes the failures out of the totals before their
-     * calls, and the calls are read first. The counts are clamped all the same, so that failed and
-     * slow never exceed calls (a failure recorded between the two reads may show without its call).
+     * only under-state the failures: a drain takes a bucket's failures before its calls, and the
+     * calls are summed first. The counts are clamped all the same, so that failed and slow never
+     * exceed calls (a failure recorded between the two sums may show without its call).
      */
     private long[] totals() {
-        long calls = 0L;
-        long bad = 0L;
+        long head = (long) HEAD.getVolatile(this);
         for (int attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
             long before = drains;
             if ((int) DRAINING.getVolatile(this) == 0) {
-                calls = (long) TOTAL_CALLS.getVolatile(this);
-                bad = (long) TOTAL_BAD.getVolatile(this);
+                long calls = sum(this.calls, head);
+                long bad = sum(this.bad, head);
                 if ((int) DRAINING.getVolatile(this) == 0 && drains == before) {
                     return new long[] {calls, bad};
                 }
             }
         }
-        calls = (long) TOTAL_CALLS.getVolatile(this);
-        bad = (long) TOTAL_BAD.getVolatile(this);
+        long calls = sum(this.calls, head);
+        long bad = sum(this.bad, head);
         return new long[] {calls, Math.min(failed(bad), calls) << 32 | Math.max(0, Math.min(slow(bad), calls))};
+    }
+
+    /**
+     * The sum of the buckets of the seconds in the window when the head is at {@code head}, each
+     * read once (summed bad counts stay packed: slow never borrows). Only those: the bucket of a
+     * second that has left the window may not be drained yet, and a sum that took it with the calls
+     * of the new second would count more calls than the window ever held.
+     */
+    private long sum(long[] buckets, long head) {
+        long sum = 0L;
+        for (long second = Math.max(0L, head - seconds + 1); second <= head; second++) {
+            sum += (long) LONGS.getVolatile(buckets, (int) (second % buckets.length));
+        }
+        return sum;
     }
 
     /** Moves the head to the current second, then drains the seconds that left the window; returns the current second. */
@@ -206,21 +212,17 @@ final class TimeWindow extends SlidingWindow {
     }
 
     private void drain(int bucket) {
-        long drainedCalls = (long) LONGS.getAndSet(calls, bucket, 0L);
-        long drainedBad = (long) LONGS.getAndSet(bad, bucket, 0L);
-        // Bug found by breaker-jcstress (TimeWindowDrainTest): the calls used to leave the totals
+        // Bug found by breaker-jcstress (TimeWindowDrainTest): the calls used to leave the window
         // before their failures. A reader that gave up waiting for the drain (READ_ATTEMPTS; a
         // drainer merely slower than the reader's spin, not only a descheduled one, is enough) read
         // the calls after it and the failures before it: 1 call and 2 failures, clamped to 1 of 1,
         // a 100% failure rate the window never had, and evaluate() tripped a healthy breaker as old
-        // failures expired. Now the failures leave first: readers read the calls, then the
+        // failures expired. Now the failures leave first: readers sum the calls, then the
         // failures, so a read that straddles a drain can only see fewer failures than the window
         // had (it may delay a trip by one record), never more.
-        if (drainedBad != 0) {
-            TOTAL_BAD.getAndAdd(this, -drainedBad);
-        }
+        LONGS.getAndSet(bad, bucket, 0L);
+        long drainedCalls = (long) LONGS.getAndSet(calls, bucket, 0L);
         if (drainedCalls != 0) {
-            TOTAL_CALLS.getAndAdd(this, -drainedCalls);
             expired = true;
         }
     }
