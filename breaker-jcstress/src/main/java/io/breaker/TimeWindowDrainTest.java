@@ -42,12 +42,15 @@ public class TimeWindowDrainTest {
     private static final long MS = 1_000_000L;
     private static final int FAILURE = OutcomeBits.CALL | OutcomeBits.FAILED;
 
-    private final TimeWindow window = new TimeWindow(2, 1, 70f, 100f, 0L);
+    private final TimeWindow window = twoFailuresOfThreeCalls();
 
-    public TimeWindowDrainTest() {
+    /** A 2 s window (at least 1 call, 70% trips) holding 2 failures of second 0 and 1 success of second 1. */
+    static TimeWindow twoFailuresOfThreeCalls() {
+        TimeWindow window = new TimeWindow(2, 1, 70f, 100f, 0L);
         window.record(FAILURE, 500 * MS);
         window.record(FAILURE, 500 * MS);
         window.record(OutcomeBits.CALL, 1_500 * MS);
+        return window;
     }
 
     @Actor

@@ -33,15 +33,8 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 public class TimeWindowLateReaderTest {
 
     private static final long MS = 1_000_000L;
-    private static final int FAILURE = OutcomeBits.CALL | OutcomeBits.FAILED;
 
-    private final TimeWindow window = new TimeWindow(2, 1, 70f, 100f, 0L);
-
-    public TimeWindowLateReaderTest() {
-        window.record(FAILURE, 500 * MS);
-        window.record(FAILURE, 500 * MS);
-        window.record(OutcomeBits.CALL, 1_500 * MS);
-    }
+    private final TimeWindow window = TimeWindowDrainTest.twoFailuresOfThreeCalls();
 
     @Actor
     public void recorder() {

@@ -191,60 +191,54 @@ public class AnnotatedCall {
         }
     }
 
-    /** A pass-through {@code @Around} aspect with an {@code @annotation} pointcut. */
-    @State(Scope.Benchmark)
-    public static class AspectFloor {
+    /** A floor: {@link MarkedWholesaler} behind one pass-through advice, in a context of its own. */
+    public abstract static class Floor {
 
         private AnnotationConfigApplicationContext context;
         MarkedWholesaler wholesaler;
 
+        /** Starts this floor's context. */
+        abstract AnnotationConfigApplicationContext startContext();
+
         @Setup(Level.Trial)
         public void start() {
-            context = Contexts.aspectFloor();
+            context = startContext();
             wholesaler = proxied(context.getBean(MarkedWholesaler.class));
         }
 
         @TearDown(Level.Trial)
         public void stop() {
             context.close();
+        }
+    }
+
+    /** A pass-through {@code @Around} aspect with an {@code @annotation} pointcut. */
+    @State(Scope.Benchmark)
+    public static class AspectFloor extends Floor {
+
+        @Override
+        AnnotationConfigApplicationContext startContext() {
+            return Contexts.aspectFloor();
         }
     }
 
     /** A pass-through {@code @Around} aspect with an {@code execution} pointcut (the plain-advice floor). */
     @State(Scope.Benchmark)
-    public static class ExecutionAspectFloor {
+    public static class ExecutionAspectFloor extends Floor {
 
-        private AnnotationConfigApplicationContext context;
-        MarkedWholesaler wholesaler;
-
-        @Setup(Level.Trial)
-        public void start() {
-            context = Contexts.executionAspectFloor();
-            wholesaler = proxied(context.getBean(MarkedWholesaler.class));
-        }
-
-        @TearDown(Level.Trial)
-        public void stop() {
-            context.close();
+        @Override
+        AnnotationConfigApplicationContext startContext() {
+            return Contexts.executionAspectFloor();
         }
     }
 
     /** A pass-through advisor with a static pointcut. */
     @State(Scope.Benchmark)
-    public static class AdvisorFloor {
+    public static class AdvisorFloor extends Floor {
 
-        private AnnotationConfigApplicationContext context;
-        MarkedWholesaler wholesaler;
-
-        @Setup(Level.Trial)
-        public void start() {
-            context = Contexts.advisorFloor();
-            wholesaler = proxied(context.getBean(MarkedWholesaler.class));
-        }
-
-        @TearDown(Level.Trial)
-        public void stop() {
-            context.close();
+        @Override
+        AnnotationConfigApplicationContext startContext() {
+            return Contexts.advisorFloor();
         }
     }
 

@@ -42,25 +42,25 @@ final class Contexts {
     }
 
     static AnnotationConfigApplicationContext aspectFloor() {
-        return start(Map.of(), AspectFloor.class);
+        return start(Map.of(), MarkedOnly.class, PassThroughAspect.class);
     }
 
     static AnnotationConfigApplicationContext executionAspectFloor() {
-        return start(Map.of(), ExecutionAspectFloor.class);
+        return start(Map.of(), MarkedOnly.class, ExecutionAspect.class);
     }
 
     static AnnotationConfigApplicationContext advisorFloor() {
-        return start(Map.of(), AdvisorFloor.class);
+        return start(Map.of(), MarkedOnly.class, AdvisorFloor.class);
     }
 
-    private static AnnotationConfigApplicationContext start(Map<String, Object> properties, Class<?> configuration) {
+    private static AnnotationConfigApplicationContext start(Map<String, Object> properties, Class<?>... components) {
         String boot = SpringBootVersion.getVersion();
         if (boot == null || !boot.startsWith(BootLine.MAJOR + ".")) {
             throw new IllegalStateException("built for Spring Boot " + BootLine.MAJOR + ", running on " + boot);
         }
         AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext();
         context.getEnvironment().getPropertySources().addFirst(new MapPropertySource("benchmark", properties));
-        context.register(configuration);
+        context.register(components);
         context.refresh();
         return context;
     }
@@ -91,31 +91,14 @@ final class Contexts {
         }
     }
 
-    /** A pass-through {@code @Around} aspect: its pointcut is an AspectJ expression. */
+    /**
+     * The method of the floors, proxied by the same auto-proxy creator; the advice (an aspect with an
+     * AspectJ expression pointcut, {@link PassThroughAspect} or {@link ExecutionAspect}, or the
+     * advisor of {@link AdvisorFloor}) is registered next to it.
+     */
     @Configuration(proxyBeanMethods = false)
     @ImportAutoConfiguration(AopAutoConfiguration.class)
-    static class AspectFloor {
-
-        @Bean
-        PassThroughAspect passThroughAspect() {
-            return new PassThroughAspect();
-        }
-
-        @Bean
-        MarkedWholesaler markedWholesaler() {
-            return new MarkedWholesaler();
-        }
-    }
-
-    /** A pass-through {@code @Around} aspect whose pointcut is an {@code execution} expression. */
-    @Configuration(proxyBeanMethods = false)
-    @ImportAutoConfiguration(AopAutoConfiguration.class)
-    static class ExecutionAspectFloor {
-
-        @Bean
-        ExecutionAspect executionAspect() {
-            return new ExecutionAspect();
-        }
+    static class MarkedOnly {
 
         @Bean
         MarkedWholesaler markedWholesaler() {
@@ -128,18 +111,12 @@ final class Contexts {
      * built), the kind {@code @CircuitProtected}'s advisor is. The lowest cost a Spring AOP advice can have.
      */
     @Configuration(proxyBeanMethods = false)
-    @ImportAutoConfiguration(AopAutoConfiguration.class)
     static class AdvisorFloor {
 
         @Bean
         static Advisor passThroughAdvisor() {
             MethodInterceptor passThrough = invocation -> invocation.proceed();
             return new DefaultPointcutAdvisor(AnnotationMatchingPointcut.forMethodAnnotation(Marked.class), passThrough);
-        }
-
-        @Bean
-        MarkedWholesaler markedWholesaler() {
-            return new MarkedWholesaler();
         }
     }
 }
