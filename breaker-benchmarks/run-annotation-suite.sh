@@ -6,7 +6,7 @@
 # profiler. The two jars alternate benchmark by benchmark (each benchmark runs in its own JVM fork
 # anyway), and which jar goes first alternates too, so that a change of load during the run falls on
 # both lines alike. Writes boot3.csv and boot4.csv, then table.md (AnnotationTable: both lines side by
-# side, goals and verdicts computed from the CSVs). About 5 minutes.
+# side, goals and verdicts computed from the CSVs). About 6 minutes.
 # Warm-up is long (15 x 1 s) because resilience4j's path takes 6-10 s to reach compiled code on a loaded
 # 2-core machine; with 5 warm-up seconds it was still falling.
 # Build first: ./mvnw -B -q -pl breaker-benchmarks,breaker-benchmarks-boot4 -am package -DskipTests
