@@ -453,9 +453,7 @@ public final class CircuitBreaker {
         if (start == Long.MIN_VALUE) {
             record(CallOutcome.SUCCESS, permit, 0L, windowNeedsClock ? clock.nanoTime() : 0L);
         } else {
-            long end = clock.nanoTime();
-            long duration = end - start;
-            record(duration >= slowNanos ? CallOutcome.SLOW_SUCCESS : CallOutcome.SUCCESS, permit, duration, end);
+            onSuccessBetween(permit, start, clock.nanoTime());
         }
     }
 
@@ -463,9 +461,23 @@ public final class CircuitBreaker {
         if (start == Long.MIN_VALUE) {
             onError(permit, 0L, error);
         } else {
-            long end = clock.nanoTime();
-            onError(permit, end - start, error, end);
+            onErrorBetween(permit, start, clock.nanoTime(), error);
         }
+    }
+
+    /**
+     * {@link #onSuccess(long, long)} given this breaker's clock readings at the call's start and end
+     * (integrations reach it through {@link Integration#onSuccess}): the end reading is the one a
+     * time-based window files the outcome under, so the clock is not read again.
+     */
+    void onSuccessBetween(long permit, long startNanos, long endNanos) {
+        long duration = endNanos - startNanos;
+        record(duration >= slowNanos ? CallOutcome.SLOW_SUCCESS : CallOutcome.SUCCESS, permit, duration, endNanos);
+    }
+
+    /** {@link #onError(long, long, Throwable)} given the call's start and end readings; see {@link #onSuccessBetween}. */
+    boolean onErrorBetween(long permit, long startNanos, long endNanos, Throwable error) {
+        return onError(permit, endNanos - startNanos, error, endNanos);
     }
 
     private boolean onError(long permit, long durationNanos, Throwable error, long nowNanos) {

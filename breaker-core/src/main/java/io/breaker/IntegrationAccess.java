@@ -19,4 +19,14 @@ final class IntegrationAccess implements Integration.Access {
     public CircuitOpenException newRejection(CircuitBreaker breaker) {
         return breaker.rejection();
     }
+
+    @Override
+    public void onSuccess(CircuitBreaker breaker, long permit, long startNanos, long endNanos) {
+        breaker.onSuccessBetween(permit, startNanos, endNanos);
+    }
+
+    @Override
+    public boolean onError(CircuitBreaker breaker, long permit, long startNanos, long endNanos, Throwable error) {
+        return breaker.onErrorBetween(permit, startNanos, endNanos, error);
+    }
 }

@@ -3,6 +3,7 @@ package io.breaker;
 import io.breaker.spi.Integration;
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.Arrays;
 
@@ -36,6 +37,38 @@ class IntegrationTest {
 
         assertThat(rejection.getState()).isEqualTo(State.OPEN);
         assertThat(rejection.getRetryAfterNanos()).isEqualTo(Breakers.WAIT.minusSeconds(4).toNanos());
+    }
+
+    @Test
+    void anOutcomeGivenItsReadingsIsFiledUnderItsEndWithoutAnotherReading() {
+        FakeClock timeClock = new FakeClock();
+        CircuitBreaker timed = CircuitBreaker.of("wholesaler", BreakerConfig.builder()
+                .slidingWindow(SlidingWindowType.TIME_BASED, 10)
+                .minimumNumberOfCalls(2)
+                .failureRateThreshold(100)
+                .slowCallDurationThreshold(Duration.ofSeconds(1))
+                .slowCallRateThreshold(100)
+                .build(), timeClock);
+        long start = timeClock.nanoTime();
+        long end = start + Duration.ofMillis(9_500).toNanos(); // second 9 of the window; the clock stays at 0
+        long readsBefore = timeClock.reads();
+
+        Integration.onSuccess(timed, timed.tryAcquirePermit(), start, end);                      // 9.5 s: slow
+        Integration.onError(timed, timed.tryAcquirePermit(), end - Duration.ofMillis(100).toNanos(), end,
+                new IOException("down"));                                                     // 0.1 s: not slow
+
+        assertThat(timeClock.reads()).as("clock reads while recording").isEqualTo(readsBefore);
+        BreakerMetrics recorded = timed.getMetrics();
+        assertThat(recorded.calls()).isEqualTo(2);
+        assertThat(recorded.slowCalls()).isEqualTo(1);
+        assertThat(recorded.failedCalls()).isEqualTo(1);
+        // Filed under second 9, both are still in the window 10 s later (filed under the clock's own
+        // second 0, they would have left it), and gone 20 s later.
+        timeClock.advance(Duration.ofSeconds(10));
+        assertThat(timed.getMetrics().calls()).isEqualTo(2);
+        timeClock.advance(Duration.ofSeconds(10));
+        assertThat(timed.getMetrics().calls()).isZero();
+        assertThat(timed.getState()).isEqualTo(State.CLOSED);
     }
 
     @Test

@@ -44,6 +44,26 @@ public final class Integration {
         return Engine.ACCESS.newRejection(breaker);
     }
 
+    /**
+     * Reports a success as {@link CircuitBreaker#onSuccess(long, long)} does, given the readings of
+     * {@link #clock} taken when the call started and when it ended (the duration is their
+     * difference). An integration that times its calls anyway saves the breaker a clock reading: a
+     * time-based window files the outcome under {@code endNanos} instead of reading the clock again.
+     * Both readings must come from {@link #clock}{@code (breaker)}.
+     */
+    public static void onSuccess(CircuitBreaker breaker, long permit, long startNanos, long endNanos) {
+        Engine.ACCESS.onSuccess(breaker, permit, startNanos, endNanos);
+    }
+
+    /**
+     * Reports an error as {@link CircuitBreaker#onError(long, long, Throwable)} does (and returns what
+     * it returns), given the call's start and end readings of {@link #clock}; see {@link #onSuccess}.
+     */
+    public static boolean onError(CircuitBreaker breaker, long permit, long startNanos, long endNanos,
+                                  Throwable error) {
+        return Engine.ACCESS.onError(breaker, permit, startNanos, endNanos, error);
+    }
+
     /** What the engine lends this class. Implemented by the engine only: see {@link #install}. */
     public interface Access {
 
@@ -55,6 +75,12 @@ public final class Integration {
 
         /** See {@link Integration#newRejection}. */
         CircuitOpenException newRejection(CircuitBreaker breaker);
+
+        /** See {@link Integration#onSuccess}. */
+        void onSuccess(CircuitBreaker breaker, long permit, long startNanos, long endNanos);
+
+        /** See {@link Integration#onError}. */
+        boolean onError(CircuitBreaker breaker, long permit, long startNanos, long endNanos, Throwable error);
     }
 
     /**

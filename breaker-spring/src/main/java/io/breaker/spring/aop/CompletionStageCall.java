@@ -40,11 +40,11 @@ final class CompletionStageCall extends ProtectedCall {
         try {
             returned = invocation.proceed();
         } catch (Throwable error) {
-            boolean failure = breaker.onError(permit, elapsed(start), error);
+            boolean failure = failed(permit, start, error);
             return recover(target, arguments, error, failure);
         }
         if (returned == null) {
-            breaker.onSuccess(permit, elapsed(start));
+            succeeded(permit, start);
             return null;
         }
         CompletionStage<?> stage = (CompletionStage<?>) returned;
@@ -76,7 +76,7 @@ final class CompletionStageCall extends ProtectedCall {
      */
     private boolean record(long permit, long start, Throwable error) {
         if (error == null) {
-            breaker.onSuccess(permit, elapsed(start));
+            succeeded(permit, start);
             return false;
         }
         Throwable cause = unwrap(error);
@@ -84,7 +84,7 @@ final class CompletionStageCall extends ProtectedCall {
             breaker.releasePermit(permit);
             return false;
         }
-        return breaker.onError(permit, elapsed(start), cause);
+        return failed(permit, start, cause);
     }
 
     private void completeFromFallback(CompletableFuture<Object> result, Object target, Object[] arguments,

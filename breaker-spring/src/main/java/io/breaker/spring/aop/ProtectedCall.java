@@ -46,8 +46,33 @@ abstract class ProtectedCall {
         return Integration.isTimingCalls(breaker) ? clock.nanoTime() : NOT_TIMED;
     }
 
-    final long elapsed(long start) {
-        return start == NOT_TIMED ? 0L : clock.nanoTime() - start;
+    /** The clock's reading at the end of a call, or {@code NOT_TIMED} when its start was not read either. */
+    final long end(long start) {
+        return start == NOT_TIMED ? NOT_TIMED : clock.nanoTime();
+    }
+
+    /**
+     * Reports a success that started at {@code start} and ended at {@code end} (both {@code NOT_TIMED},
+     * or readings of the breaker's clock): a timed call gives the breaker its end reading, so a
+     * time-based window files it there instead of reading the clock once more.
+     */
+    final void succeeded(long permit, long start, long end) {
+        if (start == NOT_TIMED) {
+            breaker.onSuccess(permit, 0L);
+        } else {
+            Integration.onSuccess(breaker, permit, start, end);
+        }
+    }
+
+    /** Reports a success that ends now; see {@link #succeeded(long, long, long)}. */
+    final void succeeded(long permit, long start) {
+        succeeded(permit, start, end(start));
+    }
+
+    /** Reports an error that ends now, as {@link #succeeded(long, long)} a success; returns whether it counted as a failure. */
+    final boolean failed(long permit, long start, Throwable error) {
+        return start == NOT_TIMED ? breaker.onError(permit, 0L, error)
+                : Integration.onError(breaker, permit, start, clock.nanoTime(), error);
     }
 
     /** The fallback's answer to a rejection; throws the rejection when there is no fallback for it. */
@@ -102,7 +127,7 @@ abstract class ProtectedCall {
         /** A value (or an empty completion) arrived: success. */
         void success() {
             if (compareAndSet(false, true)) {
-                call.breaker.onSuccess(permit, call.elapsed(start));
+                call.succeeded(permit, start);
             }
         }
 
@@ -115,7 +140,7 @@ abstract class ProtectedCall {
 
         void error(Throwable error) {
             if (compareAndSet(false, true)) {
-                failed = call.breaker.onError(permit, call.elapsed(start), error);
+                failed = call.failed(permit, start, error);
             }
         }
 
@@ -134,9 +159,9 @@ abstract class ProtectedCall {
             if (!compareAndSet(false, true)) {
                 return;
             }
-            long elapsed = call.elapsed(start);
-            if (emitted || (start != NOT_TIMED && elapsed >= call.slowNanos)) {
-                call.breaker.onSuccess(permit, elapsed);
+            long end = call.end(start);
+            if (emitted || (start != NOT_TIMED && end - start >= call.slowNanos)) {
+                call.succeeded(permit, start, end);
             } else {
                 call.breaker.releasePermit(permit);
             }

@@ -22,10 +22,10 @@ final class SyncCall extends ProtectedCall {
         try {
             result = invocation.proceed();
         } catch (Throwable error) {
-            boolean failure = breaker.onError(permit, elapsed(start), error);
+            boolean failure = failed(permit, start, error);
             return recover(invocation.getThis(), invocation.getArguments(), error, failure);
         }
-        breaker.onSuccess(permit, elapsed(start));
+        succeeded(permit, start);
         return result;
     }
 }

@@ -190,6 +190,53 @@ class ProtectedMethodsTest {
         assertThat(counting.breaker("counted").getMetrics().failedCalls()).isEqualTo(3);
     }
 
+    static class Timed {
+
+        @CircuitProtected(name = "timed")
+        public int answer() {
+            return 42;
+        }
+
+        @CircuitProtected(name = "timed")
+        public int fail() {
+            throw new IllegalStateException("down");
+        }
+
+        @CircuitProtected(name = "timed")
+        public CompletableFuture<Integer> later(CompletableFuture<Integer> future) {
+            return future;
+        }
+    }
+
+    @Test
+    void aTimedCallOnATimeWindowReadsTheClockOnlyAtItsStartAndItsEnd() {
+        AtomicLong reads = new AtomicLong();
+        BreakerRegistry timeWindows = BreakerRegistry.of(BreakerConfig.builder()
+                .slidingWindow(io.breaker.SlidingWindowType.TIME_BASED, 10).minimumNumberOfCalls(100)
+                .slowCallDurationThreshold(Duration.ofSeconds(1)).build(), Map.of(), () -> {
+                    reads.incrementAndGet();
+                    return now.get();
+                });
+        ProtectedMethods timedMethods = new ProtectedMethods(() -> timeWindows);
+        ProxyFactory factory = new ProxyFactory(new Timed());
+        factory.setProxyTargetClass(true);
+        factory.addAdvisor(new CircuitProtectedAdvisor(timedMethods, 0));
+        Timed timed = (Timed) factory.getProxy();
+        CompletableFuture<Integer> pending = new CompletableFuture<>();
+        timed.answer(); // creates the breaker (its time window reads the clock once, for its origin)
+
+        long before = reads.get();
+        timed.answer();
+        assertThatThrownBy(timed::fail).hasMessage("down");
+        timed.later(pending);
+        pending.complete(7);
+
+        // Two readings per call (start and end): the end one also files the outcome in its second.
+        assertThat(reads.get() - before).isEqualTo(6);
+        assertThat(timeWindows.breaker("timed").getMetrics().calls()).isEqualTo(4);
+        assertThat(timeWindows.breaker("timed").getMetrics().failedCalls()).isEqualTo(1);
+    }
+
     private <T> T proxy(T target) {
         ProxyFactory factory = new ProxyFactory(target);
         factory.setProxyTargetClass(true);
