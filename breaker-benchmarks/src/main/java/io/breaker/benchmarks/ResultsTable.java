@@ -108,7 +108,9 @@ public final class ResultsTable {
                     for (String[] path : new String[][] {
                             {"`execute`", "breakerExecute", "r4jExecuteSupplier", "failsafeGet"},
                             {"permission + record", "breakerPermissionAndRecord", "r4jPermissionAndRecord",
-                                    "failsafePermissionAndRecord"}}) {
+                                    "failsafePermissionAndRecord"},
+                            {"permission + record, readings given", "breakerPermissionAndRecordReadings",
+                                    "r4jPermissionAndRecord", "failsafePermissionAndRecord"}}) {
                         String ours = "Closed" + threads + "." + path[1] + params;
                         String theirs = "Closed" + threads + "." + path[2] + params;
                         String failsafe = "FailsafeClosed" + threads + "." + path[3] + " " + window;

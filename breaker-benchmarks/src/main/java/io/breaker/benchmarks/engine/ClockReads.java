@@ -5,6 +5,7 @@ import io.breaker.CircuitBreaker;
 import io.breaker.NanoClock;
 import io.breaker.benchmarks.engine.Alike.SlowCalls;
 import io.breaker.benchmarks.engine.Alike.Window;
+import io.breaker.spi.Integration;
 import io.github.resilience4j.circuitbreaker.CallNotPermittedException;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 
@@ -63,6 +64,21 @@ public final class ClockReads {
                 }
                 report("CLOSED permission + record (caller times nothing)", window, slowCalls, oursReads, theirsReads);
 
+                oursReads.set(0);
+                theirsReads.set(0);
+                for (int i = 0; i < CALLS; i++) {
+                    // The caller's own readings, not counted on either side (the counting clock
+                    // returns System.nanoTime(), so these are readings of the breaker's clock).
+                    long permit = ours.tryAcquirePermit();
+                    long start = System.nanoTime();
+                    Integration.onSuccess(ours, permit, start, System.nanoTime());
+                    theirs.tryAcquirePermission();
+                    long theirStart = System.nanoTime();
+                    theirs.onSuccess(System.nanoTime() - theirStart, TimeUnit.NANOSECONDS);
+                }
+                report("CLOSED permission + record, caller timed (ours given its readings)", window, slowCalls,
+                        oursReads, theirsReads);
+
                 // Fresh breakers, so that the failures below reach the failure rate in either window.
                 ours = CircuitBreaker.of("ours", oursConfig, counting(oursReads));
                 theirs = theirs(window, slowCalls, theirsReads);
@@ -103,7 +119,7 @@ public final class ClockReads {
     }
 
     private static void report(String path, Window window, SlowCalls slowCalls, AtomicLong ours, AtomicLong theirs) {
-        System.out.printf("  %-50s %-9s slow calls %-3s  breaker %.2f   resilience4j %.2f%n", path, window, slowCalls,
+        System.out.printf("  %-68s %-9s slow calls %-3s  breaker %.2f   resilience4j %.2f%n", path, window, slowCalls,
                 (double) ours.get() / CALLS, (double) theirs.get() / CALLS);
     }
 

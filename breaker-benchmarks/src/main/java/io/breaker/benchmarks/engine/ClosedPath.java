@@ -3,6 +3,7 @@ package io.breaker.benchmarks.engine;
 import io.breaker.CircuitBreaker;
 import io.breaker.benchmarks.engine.Alike.SlowCalls;
 import io.breaker.benchmarks.engine.Alike.Window;
+import io.breaker.spi.Integration;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -31,6 +32,9 @@ import java.util.function.Supplier;
  *   <li>{@code *PermissionAndRecord}: the two-step API an integration uses, permission then record.
  *       The benchmark times the call itself, as an integration would, only when slow-call detection is
  *       on (both libraries are then given the measured duration; otherwise both are given 0).</li>
+ *   <li>{@code breakerPermissionAndRecordReadings}: the same, with the start and end readings given
+ *       to ours instead of the duration ({@code Integration.onSuccess}), as the Spring aspect does;
+ *       resilience4j has no such variant.</li>
  * </ul>
  */
 @State(Scope.Benchmark)
@@ -93,6 +97,28 @@ public abstract class ClosedPath {
             long start = System.nanoTime();
             Integer result = WORK.get();
             breaker.onSuccess(permit, System.nanoTime() - start);
+            return result;
+        }
+        Integer result = WORK.get();
+        breaker.onSuccess(permit, 0L);
+        return result;
+    }
+
+    /**
+     * The two-step path as the Spring starter's aspect takes it: a timed call gives the breaker its
+     * start and end readings ({@code Integration.onSuccess}), so a time window files the outcome under
+     * the end reading instead of reading the clock again. Untimed, it is {@link #breakerPermissionAndRecord}.
+     */
+    @Benchmark
+    public Integer breakerPermissionAndRecordReadings() {
+        long permit = breaker.tryAcquirePermit();
+        if (permit == CircuitBreaker.NO_PERMIT) {
+            throw new IllegalStateException("rejected in CLOSED");
+        }
+        if (timed) {
+            long start = System.nanoTime();
+            Integer result = WORK.get();
+            Integration.onSuccess(breaker, permit, start, System.nanoTime());
             return result;
         }
         Integer result = WORK.get();
