@@ -35,7 +35,7 @@ final class Dependency implements AutoCloseable {
     Dependency() throws IOException {
         // Without it, the server's separate writes of headers and body meet the client's delayed ACK and
         // every call takes about 40 ms instead of under one: a slow dependency the fleet does not have.
-        // The JDK reads it once, when the first server of the JVM is created (no other test here creates one).
+        // The JDK reads it once, when the first server of the JVM is created (only this class creates one here).
         System.setProperty("sun.net.httpserver.nodelay", "true");
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 100);
         // More threads than instances: a request must never queue here, or its arrival time would lie.

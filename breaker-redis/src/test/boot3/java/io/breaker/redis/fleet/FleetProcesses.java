@@ -19,7 +19,8 @@ import java.util.stream.Stream;
 
 /**
  * N instances of {@link FleetInstance}, each in its own JVM, started with the test's own class path
- * and destroyed together. Each instance logs to {@code <directory>/instance-<i>.log}.
+ * and destroyed together; one more can be started later. Each instance logs to
+ * {@code <directory>/instance-<i>.log}.
  */
 final class FleetProcesses implements AutoCloseable {
 
@@ -28,6 +29,11 @@ final class FleetProcesses implements AutoCloseable {
     private static final String TRANSITIONS = "io.breaker.transitions";
     private static final Pattern STATE = Pattern.compile("\"state\"\\s*:\\s*\"(\\w+)\"");
 
+    private final FleetSettings settings;
+    private final int redisPort;
+    private final IntFunction<URI> dependency;
+    private final Path directory;
+    private final List<String> extraArgs;
     private final List<Process> processes = new ArrayList<>();
     private final List<Path> logs = new ArrayList<>();
     private final List<URI> bases = new ArrayList<>();
@@ -35,7 +41,13 @@ final class FleetProcesses implements AutoCloseable {
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(2)).build();
 
-    private FleetProcesses() {
+    private FleetProcesses(FleetSettings settings, int redisPort, IntFunction<URI> dependency, Path directory,
+                           List<String> extraArgs) {
+        this.settings = settings;
+        this.redisPort = redisPort;
+        this.dependency = dependency;
+        this.directory = directory;
+        this.extraArgs = List.copyOf(extraArgs);
         // The test JVM ending abruptly must not leave instances behind (each also exits when its stdin closes).
         Runtime.getRuntime().addShutdownHook(killOnExit);
     }
@@ -43,22 +55,26 @@ final class FleetProcesses implements AutoCloseable {
     /** Starts every instance at once (their start-ups overlap, as in a deployment) and waits until each answers. */
     static FleetProcesses start(FleetSettings settings, int redisPort, IntFunction<URI> dependency, Path directory)
             throws IOException, InterruptedException {
+        return start(settings, redisPort, dependency, directory, List.of());
+    }
+
+    /**
+     * The same, each instance also given {@code extraArgs}, Spring Boot command-line arguments
+     * ({@code --name=value}) for properties the harness does not set itself (a property given twice
+     * would be read as both values joined by a comma). Instances added later by {@link #startOneMore()}
+     * get them too.
+     */
+    static FleetProcesses start(FleetSettings settings, int redisPort, IntFunction<URI> dependency, Path directory,
+                                List<String> extraArgs) throws IOException, InterruptedException {
         Files.createDirectories(directory);
-        FleetProcesses fleet = new FleetProcesses();
+        FleetProcesses fleet = new FleetProcesses(settings, redisPort, dependency, directory, extraArgs);
         try {
-            List<Path> portFiles = new ArrayList<>();
             for (int i = 0; i < settings.instances(); i++) {
-                Path portFile = directory.resolve("instance-" + i + ".port");
-                Files.deleteIfExists(portFile);
-                portFiles.add(portFile);
-                Path log = directory.resolve("instance-" + i + ".log");
-                fleet.launch(command(settings, redisPort, dependency.apply(i), portFile), log);
+                fleet.launch(i);
             }
             long deadline = System.nanoTime() + START_LIMIT.toNanos();
             for (int i = 0; i < settings.instances(); i++) {
-                int port = fleet.awaitPort(i, portFiles.get(i), deadline);
-                fleet.bases.add(URI.create("http://127.0.0.1:" + port));
-                fleet.awaitAnswer(i, deadline);
+                fleet.awaitStarted(i, deadline);
             }
             return fleet;
         } catch (IOException | InterruptedException | RuntimeException failed) {
@@ -67,7 +83,38 @@ final class FleetProcesses implements AutoCloseable {
         }
     }
 
-    private static List<String> command(FleetSettings settings, int redisPort, URI dependency, Path portFile) {
+    /**
+     * Starts one more instance, configured as the others, and waits until it answers; returns its index.
+     * If it does not start, it is destroyed with the others by {@link #close()}.
+     */
+    int startOneMore() throws IOException, InterruptedException {
+        int instance = processes.size();
+        launch(instance);
+        awaitStarted(instance, System.nanoTime() + START_LIMIT.toNanos());
+        return instance;
+    }
+
+    private void launch(int instance) throws IOException {
+        Files.deleteIfExists(portFile(instance));
+        Path log = directory.resolve("instance-" + instance + ".log");
+        logs.add(log);
+        processes.add(new ProcessBuilder(command(instance))
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start()); // stdin stays a pipe: it closes when this JVM dies, and the instance exits
+    }
+
+    private void awaitStarted(int instance, long deadline) throws IOException, InterruptedException {
+        int port = awaitPort(instance, portFile(instance), deadline);
+        bases.add(URI.create("http://127.0.0.1:" + port));
+        awaitAnswer(instance, deadline);
+    }
+
+    private Path portFile(int instance) {
+        return directory.resolve("instance-" + instance + ".port");
+    }
+
+    private List<String> command(int instance) {
         String prefix = "--breakers.instances." + FleetInstance.BREAKER + ".";
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -87,8 +134,9 @@ final class FleetProcesses implements AutoCloseable {
                 prefix + "wait-duration-in-open-state=" + settings.openWait().toMillis() + "ms",
                 // Each operation Redis left unanswered in time is logged at DEBUG: the instance logs explain a miss.
                 "--logging.level.io.breaker.redis.RedisStateStore=DEBUG",
-                "--fleet.dependency-url=" + dependency,
-                "--fleet.port-file=" + portFile));
+                "--fleet.dependency-url=" + dependency.apply(instance),
+                "--fleet.port-file=" + portFile(instance)));
+        command.addAll(extraArgs);
         return command;
     }
 
@@ -99,14 +147,6 @@ final class FleetProcesses implements AutoCloseable {
     static String classPath() {
         String surefire = System.getProperty("surefire.test.class.path");
         return surefire != null && !surefire.isBlank() ? surefire : System.getProperty("java.class.path");
-    }
-
-    private void launch(List<String> command, Path log) throws IOException {
-        logs.add(log);
-        processes.add(new ProcessBuilder(command)
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile())
-                .start()); // stdin stays a pipe: it closes when this JVM dies, and the instance exits
     }
 
     private int awaitPort(int instance, Path portFile, long deadline) throws IOException, InterruptedException {
@@ -180,9 +220,34 @@ final class FleetProcesses implements AutoCloseable {
         return count;
     }
 
+    /**
+     * Sends {@code method} to instance {@code i}'s {@code path}, with {@code json} as a JSON body unless it
+     * is null, as an operator's client would; the instance not answering is an {@link UncheckedIOException}.
+     */
+    HttpResponse<String> send(int instance, String method, String path, String json) {
+        try {
+            return exchange(instance, method, path, json);
+        } catch (IOException e) {
+            throw new UncheckedIOException("instance " + instance + ": " + method + " " + path, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted: instance " + instance + ": " + method + " " + path, e);
+        }
+    }
+
     private HttpResponse<String> get(int instance, String path) throws IOException, InterruptedException {
-        return http.send(HttpRequest.newBuilder(uri(instance, path)).timeout(Duration.ofSeconds(5)).build(),
-                HttpResponse.BodyHandlers.ofString());
+        return exchange(instance, "GET", path, null);
+    }
+
+    private HttpResponse<String> exchange(int instance, String method, String path, String json)
+            throws IOException, InterruptedException {
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri(instance, path)).timeout(Duration.ofSeconds(5))
+                .method(method, json == null ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofString(json));
+        if (json != null) {
+            request.header("Content-Type", "application/json");
+        }
+        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 
     private String tail(int instance) {

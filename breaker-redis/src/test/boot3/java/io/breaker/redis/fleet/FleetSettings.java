@@ -28,6 +28,7 @@ record FleetSettings(int instances, int rounds, String store, List<Fault> faults
     static final int MINIMUM_CALLS = 5;
     static final int FAILURE_RATE_THRESHOLD = 50;
     static final int WARM_UP_CALLS = 20;
+    private static final String JVM_ARGS = "-Xmx128m -XX:+UseSerialGC";
 
     static FleetSettings fromSystemProperties() {
         String store = property("fleet.store", "redis").toLowerCase(Locale.ROOT);
@@ -42,7 +43,19 @@ record FleetSettings(int instances, int rounds, String store, List<Fault> faults
                 duration(property("fleet.wait", "3s")),
                 duration(property("fleet.store-timeout", "50ms")),
                 Boolean.parseBoolean(property("fleet.assert", "true")),
-                Arrays.asList(property("fleet.jvm-args", "-Xmx128m -XX:+UseSerialGC").trim().split("\\s+")));
+                jvmArgsProperty());
+    }
+
+    /**
+     * A fleet sharing its breaker through Redis, for a test that drives the instances itself (no rounds,
+     * no faults); only {@code -Dfleet.jvm-args} is read from the system properties.
+     */
+    static FleetSettings sharedThroughRedis(int instances, Duration openWait, Duration storeTimeout) {
+        return new FleetSettings(instances, 0, "redis", List.of(), openWait, storeTimeout, true, jvmArgsProperty());
+    }
+
+    private static List<String> jvmArgsProperty() {
+        return Arrays.asList(property("fleet.jvm-args", JVM_ARGS).trim().split("\\s+"));
     }
 
     /**

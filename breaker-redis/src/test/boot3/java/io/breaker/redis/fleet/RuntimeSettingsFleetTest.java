@@ -1,0 +1,114 @@
+package io.breaker.redis.fleet;
+
+import io.breaker.redis.RedisServer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Settings changed at runtime through one instance's endpoint reach the other instances of the fleet
+ * (two separate JVM processes of {@link FleetInstance} on one real redis-server, driven over HTTP only),
+ * and so does the return to the configured values; an instance started later picks them up too.
+ */
+class RuntimeSettingsFleetTest {
+
+    @RegisterExtension
+    static final RedisServer redis = new RedisServer();
+
+    private static final String BREAKER = "/actuator/breakers/" + FleetInstance.BREAKER;
+    private static final String CONFIG = BREAKER + "/config";
+    private static final Duration CACHE_TTL = Duration.ofMillis(300);
+    /** A change is seen at an instance's first call after one cache TTL; the rest is slack for a busy machine. */
+    private static final Duration SEEN_WITHIN = CACHE_TTL.plusMillis(1_700);
+    private static final Pattern THRESHOLD =
+            Pattern.compile("\"failure-rate-threshold\"\\s*:\\s*\\{\\s*\"value\"\\s*:\\s*([-0-9.Ee]+)");
+
+    @Test
+    void aChangeThroughOneInstanceReachesTheFleetAndSoDoesItsReturn() throws Exception {
+        // The configured threshold is the harness's, FleetSettings.FAILURE_RATE_THRESHOLD (50).
+        FleetSettings settings = FleetSettings.sharedThroughRedis(2, Duration.ofSeconds(5), Duration.ofMillis(250));
+        try (Dependency dependency = new Dependency();
+             FleetProcesses fleet = FleetProcesses.start(settings, redis.port(), dependency::uri,
+                     Path.of("target", "runtime-settings-fleet-logs"),
+                     List.of("--breakers.store.state-cache-ttl=" + CACHE_TTL.toMillis() + "ms"))) {
+            await(Duration.ofSeconds(20), () -> "instance 1 to call its dependency", () -> call(fleet, 1) == 200);
+
+            HttpResponse<String> changed = fleet.send(0, "POST", CONFIG,
+                    "{\"failure-rate-threshold\": 30, \"wait-duration-in-open-state\": \"10s\"}");
+
+            assertThat(changed.statusCode()).as(changed.body()).isEqualTo(200);
+            assertThat(changed.body()).contains("\"shared\":true", "\"fleetChanged\":true", "\"version\":1");
+            // Instance 1 learns it at its first call after one cache TTL (300 ms).
+            awaitThreshold(fleet, 1, 30f, SEEN_WITHIN);
+            assertThat(fleet.send(1, "GET", CONFIG, null).body()).contains("\"version\":1",
+                    "\"failure-rate-threshold\":{\"value\":30.0,\"source\":\"RUNTIME\",\"configured\":50.0}",
+                    "\"wait-duration-in-open-state\":{\"value\":\"PT10S\",\"source\":\"RUNTIME\"");
+            assertThat(fleet.send(1, "GET", BREAKER, null).body()).contains("\"cause\":\"OPERATOR\"",
+                    "\"settings\":{\"failure-rate-threshold\":\"30\",\"wait-duration-in-open-state\":\"10s\"}");
+
+            int third = fleet.startOneMore(); // a third instance, started after the change
+            awaitThreshold(fleet, third, 30f, Duration.ofSeconds(5));
+
+            HttpResponse<String> tooLong = fleet.send(0, "POST", CONFIG, "{\"wait-duration-in-open-state\": \"8d\"}");
+            assertThat(tooLong.statusCode()).as(tooLong.body()).isEqualTo(400);
+            assertThat(tooLong.body()).contains("breakers.store.key-expiry must be longer than");
+            assertThat(threshold(fleet, 0)).isEqualTo(30f);
+            assertThat(fleet.send(0, "GET", CONFIG, null).body()).contains("\"version\":1");
+
+            HttpResponse<String> reset = fleet.send(1, "DELETE", CONFIG, null);
+
+            assertThat(reset.statusCode()).as(reset.body()).isEqualTo(200);
+            assertThat(reset.body()).contains("\"fleetChanged\":true", "\"version\":2");
+            awaitThreshold(fleet, 0, 50f, SEEN_WITHIN);
+            awaitThreshold(fleet, third, 50f, SEEN_WITHIN);
+            assertThat(fleet.send(0, "GET", CONFIG, null).body()).contains("\"version\":2",
+                    "\"failure-rate-threshold\":{\"value\":50.0,\"source\":\"YAML\"");
+        }
+    }
+
+    /** A call through instance {@code i}'s breaker (a call is what refreshes its cached shared state). */
+    private static int call(FleetProcesses fleet, int instance) {
+        return fleet.send(instance, "GET", "/call", null).statusCode();
+    }
+
+    /** The failure-rate threshold instance {@code i} applies, from its {@code config} endpoint; NaN if unreadable. */
+    private static float threshold(FleetProcesses fleet, int instance) {
+        HttpResponse<String> config = fleet.send(instance, "GET", CONFIG, null);
+        Matcher value = THRESHOLD.matcher(config.body());
+        return config.statusCode() == 200 && value.find() ? Float.parseFloat(value.group(1)) : Float.NaN;
+    }
+
+    /** Calls instance {@code i} until its threshold is {@code expected}, at most {@code within}. */
+    private static void awaitThreshold(FleetProcesses fleet, int instance, float expected, Duration within) {
+        float[] last = {Float.NaN};
+        await(within, () -> "instance " + instance + " to apply failure-rate-threshold " + expected
+                        + " at its calls (it applies " + last[0] + ")",
+                () -> call(fleet, instance) == 200 && (last[0] = threshold(fleet, instance)) == expected);
+    }
+
+    /** Polls {@code condition} until it holds; fails after {@code within}, saying what was awaited. */
+    private static void await(Duration within, Supplier<String> what, BooleanSupplier condition) {
+        long end = System.nanoTime() + within.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > end) {
+                throw new AssertionError("waited " + within.toMillis() + " ms for " + what.get());
+            }
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError("interrupted", e);
+            }
+        }
+    }
+}
