@@ -7,21 +7,14 @@ import java.lang.invoke.VarHandle;
  * The last N calls, in a ring of three bits per call (21 calls in each {@code long}). Package-private:
  * not part of the API.
  *
- * <p>A record takes a ticket from the cursor ({@code getAndAdd}), swaps its outcome into the
+ * <p>A record takes a ticket from {@code cursor} ({@code getAndAdd}), swaps its outcome into the
  * ticket's slot (a compare-and-set of the slot's word, so every outcome that leaves the ring is seen
  * by exactly one thread) and, only when the slot's content changed, adds the difference to
  * {@code counts}. No lock, no allocation; in the steady state of all-successes a record is one
  * atomic instruction (the ticket) and one read of the slot's word. Three bits hold the five
  * contents of a slot: empty (0) or an outcome ({@link io.breaker.spi.OutcomeBits#CALL}, with {@link io.breaker.spi.OutcomeBits#FAILED} and
- * {@link io.breaker.spi.OutcomeBits#SLOW}: 1, 3, 5 or 7). A window of 100 calls keeps its ring in 5 words, after the
- * cursor (64 bytes with the array's header; one byte per call took 120).
- *
- * <p>The cursor is the ring array's first element, not a field of this object: every record writes
- * it, and with it in this object the fields every record then reads ({@code words}, {@code size})
- * shared its cache line, which another core could take back between the ticket and those reads (a
- * second transfer of the line per call when two threads record at once). In the array, the ticket
- * and the slot's word are on the line the ticket just took, and this object is read-only on the
- * success path. The heap is the same: the array's extra word is the field this object no longer has.
+ * {@link io.breaker.spi.OutcomeBits#SLOW}: 1, 3, 5 or 7). A window of 100 calls keeps its ring in 5 words (56 bytes with
+ * the array's header; one byte per call took 120).
  *
  * <p>{@code counts} packs calls, failed and slow as three signed 21-bit fields of one long, so a
  * single atomic addition updates all three consistently. A field can be transiently negative (a
@@ -30,6 +23,7 @@ import java.lang.invoke.VarHandle;
  */
 final class CountWindow extends SlidingWindow {
 
+    private static final VarHandle CURSOR;
     private static final VarHandle COUNTS;
     private static final VarHandle WORDS = MethodHandles.arrayElementVarHandle(long[].class);
     private static final int SLOTS_PER_WORD = 21;
@@ -39,6 +33,7 @@ final class CountWindow extends SlidingWindow {
     static {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
+            CURSOR = lookup.findVarHandle(CountWindow.class, "cursor", int.class);
             COUNTS = lookup.findVarHandle(CountWindow.class, "counts", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
@@ -55,9 +50,10 @@ final class CountWindow extends SlidingWindow {
         }
     }
 
-    /** Element 0: the cursor (see the class comment); then the ring's words, from element 1. */
     private final long[] words;
     private final int size;
+    @SuppressWarnings("unused") // accessed through CURSOR
+    private volatile int cursor;
     @SuppressWarnings("unused") // accessed through COUNTS
     private volatile long counts;
 
@@ -71,19 +67,17 @@ final class CountWindow extends SlidingWindow {
      */
     CountWindow(int size, int minimumNumberOfCalls, float failureRateThreshold, float slowCallRateThreshold) {
         super(minimumNumberOfCalls, failureRateThreshold, slowCallRateThreshold);
-        this.words = new long[1 + (size + SLOTS_PER_WORD - 1) / SLOTS_PER_WORD];
+        this.words = new long[(size + SLOTS_PER_WORD - 1) / SLOTS_PER_WORD];
         this.size = size;
     }
 
     @Override
     boolean record(int outcome, long nowNanos) {
-        long[] words = this.words;
-        int ticket = (int) (long) WORDS.getAndAdd(words, 0, 1L);
+        int ticket = (int) CURSOR.getAndAdd(this, 1);
         // Masking the sign makes the ring skip once every 2^31 calls; the counts stay exact.
         int index = (ticket & Integer.MAX_VALUE) % size;
         int word = index / SLOTS_PER_WORD;
         int shift = (index - word * SLOTS_PER_WORD) * SLOT_BITS;
-        word++; // past the cursor
         // Reading first spares the common case (success over success) a contended write to a cache
         // line its neighbours' tickets share. Skipping the write when the slot already holds this
         // outcome is the same as writing it: any concurrent writer is ordered after this record.
