@@ -348,6 +348,32 @@ public final class CircuitBreaker {
         return permit;
     }
 
+    /**
+     * {@link #tryAcquirePermit()}, except that a call rejected because the breaker is OPEN and still
+     * waiting gets the nanoseconds left until a probe, negated, instead of {@link #NO_PERMIT}: the
+     * reading that decided the rejection also dates it (integrations reach it through
+     * {@link Integration#tryAcquirePermit}). Every other rejection is {@link #NO_PERMIT}.
+     */
+    long tryAcquirePermitOrWaitLeft() {
+        Phase current = phase;
+        if (current.permitsAll) {
+            return current.episode;
+        }
+        if (current.state == State.OPEN) {
+            long left = current.probeAtNanos - clock.nanoTime();
+            if (left > 0) {
+                reject();
+                return -left;
+            }
+        }
+        return acquireOutsideClosed(current);
+    }
+
+    /** The rejection of a call that {@link #tryAcquirePermitOrWaitLeft()} answered with {@code answer} (not a permit). */
+    CircuitOpenException rejection(long answer) {
+        return answer < 0 ? new CircuitOpenException(name, State.OPEN, -answer) : rejection();
+    }
+
     /** Reports that the call holding {@code permit} completed normally, after {@code durationNanos}. */
     public void onSuccess(long permit, long durationNanos) {
         record(durationNanos >= slowNanos ? CallOutcome.SLOW_SUCCESS : CallOutcome.SUCCESS, permit, durationNanos,

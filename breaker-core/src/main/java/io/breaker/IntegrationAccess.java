@@ -21,6 +21,16 @@ final class IntegrationAccess implements Integration.Access {
     }
 
     @Override
+    public long tryAcquirePermit(CircuitBreaker breaker) {
+        return breaker.tryAcquirePermitOrWaitLeft();
+    }
+
+    @Override
+    public CircuitOpenException rejection(CircuitBreaker breaker, long answer) {
+        return breaker.rejection(answer);
+    }
+
+    @Override
     public void onSuccess(CircuitBreaker breaker, long permit, long startNanos, long endNanos) {
         breaker.onSuccessBetween(permit, startNanos, endNanos);
     }

@@ -15,10 +15,13 @@ final class Phase {
     private static final int GENERATION_BITS = 32;
     private static final long EPISODE_MASK = -1L << GENERATION_BITS;
     /**
-     * Episode numbers, shared by every breaker of the JVM (only a transition takes one). The
-     * first is 1, so no permit is ever {@link CircuitBreaker#NO_PERMIT}.
+     * Episode numbers, shared by every breaker of the JVM (only a transition takes one). They run
+     * from 1 to {@link #MAX_EPISODE} and start again at 1, so every permit is above zero: never
+     * {@link CircuitBreaker#NO_PERMIT}, and never one of the negative answers of
+     * {@link io.breaker.spi.Integration#tryAcquirePermit}.
      */
-    private static final AtomicLong EPISODES = new AtomicLong(1L);
+    private static final AtomicLong EPISODES = new AtomicLong();
+    private static final long MAX_EPISODE = Integer.MAX_VALUE;
     private static final VarHandle PROBES;
 
     static {
@@ -56,7 +59,7 @@ final class Phase {
         this.state = state;
         this.permitsAll = state.permitsAllCalls();
         this.records = state.permitsAllCalls();
-        this.episode = EPISODES.getAndIncrement() << GENERATION_BITS;
+        this.episode = (EPISODES.getAndIncrement() % MAX_EPISODE + 1) << GENERATION_BITS;
         this.window = window;
         this.openedAtNanos = openedAtNanos;
         this.probeAtNanos = probeAtNanos;

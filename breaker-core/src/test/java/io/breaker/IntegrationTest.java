@@ -19,7 +19,8 @@ class IntegrationTest {
     @Test
     void theBreakerShowsUsersNoIntegrationMethod() {
         assertThat(Arrays.stream(CircuitBreaker.class.getMethods()).map(m -> m.getName()))
-                .doesNotContain("isTimingCalls", "newRejection", "getClock");
+                .doesNotContain("isTimingCalls", "newRejection", "getClock", "tryAcquirePermitOrWaitLeft", "onSuccessBetween",
+                        "onErrorBetween");
     }
 
     @Test
@@ -69,6 +70,43 @@ class IntegrationTest {
         timeClock.advance(Duration.ofSeconds(10));
         assertThat(timed.getMetrics().calls()).isZero();
         assertThat(timed.getState()).isEqualTo(State.CLOSED);
+    }
+
+    @Test
+    void anOpenRejectionCarriesTheWaitLeftFromTheReadingThatDecidedIt() {
+        long closedPermit = Integration.tryAcquirePermit(breaker);
+        assertThat(closedPermit).isPositive();
+        breaker.onSuccess(closedPermit, 0L);
+        Breakers.trip(breaker);
+        clock.advance(Duration.ofSeconds(4));
+        long readsBefore = clock.reads();
+
+        long answer = Integration.tryAcquirePermit(breaker);
+        CircuitOpenException rejection = Integration.rejection(breaker, answer);
+
+        assertThat(clock.reads() - readsBefore).as("clock reads for the rejection and its exception").isEqualTo(1);
+        assertThat(answer).isEqualTo(-Breakers.WAIT.minusSeconds(4).toNanos());
+        assertThat(rejection.getState()).isEqualTo(State.OPEN);
+        assertThat(rejection.getRetryAfterNanos()).isEqualTo(Breakers.WAIT.minusSeconds(4).toNanos());
+        assertThat(breaker.getMetrics().notPermittedCalls()).isEqualTo(1);
+    }
+
+    @Test
+    void otherRejectionsAreNoPermitAndNameTheirState() {
+        Breakers.trip(breaker);
+        clock.advance(Breakers.WAIT);
+        long probe = Integration.tryAcquirePermit(breaker); // the wait is over: the one probe
+
+        long whileProbing = Integration.tryAcquirePermit(breaker);
+
+        assertThat(probe).isPositive();
+        assertThat(whileProbing).isEqualTo(CircuitBreaker.NO_PERMIT);
+        assertThat(Integration.rejection(breaker, whileProbing).getState()).isEqualTo(State.HALF_OPEN);
+        breaker.forceOpen();
+        long forced = Integration.tryAcquirePermit(breaker);
+        assertThat(forced).isEqualTo(CircuitBreaker.NO_PERMIT);
+        assertThat(Integration.rejection(breaker, forced).getState()).isEqualTo(State.FORCED_OPEN);
+        assertThat(Integration.rejection(breaker, forced).getRetryAfterNanos()).isEqualTo(-1L);
     }
 
     @Test

@@ -45,6 +45,27 @@ public final class Integration {
     }
 
     /**
+     * Asks for a permit as {@link CircuitBreaker#tryAcquirePermit()} does, with one difference: a call
+     * rejected because the breaker is OPEN and still waiting is answered with the nanoseconds left
+     * until a probe, negated (always below zero), instead of {@link CircuitBreaker#NO_PERMIT}; every
+     * other rejection is {@code NO_PERMIT}. A rejected caller that needs the exception then gets it
+     * from {@link #rejection(CircuitBreaker, long)} without a second clock reading.
+     *
+     * @return a permit (above zero; give it back exactly once, as any permit), or a rejection (zero or below)
+     */
+    public static long tryAcquirePermit(CircuitBreaker breaker) {
+        return Engine.ACCESS.tryAcquirePermit(breaker);
+    }
+
+    /**
+     * The exception for a call that {@link #tryAcquirePermit(CircuitBreaker)} rejected with
+     * {@code answer} (zero or below): the state and the wait left that decided it, read then.
+     */
+    public static CircuitOpenException rejection(CircuitBreaker breaker, long answer) {
+        return Engine.ACCESS.rejection(breaker, answer);
+    }
+
+    /**
      * Reports a success as {@link CircuitBreaker#onSuccess(long, long)} does, given the readings of
      * {@link #clock} taken when the call started and when it ended (the duration is their
      * difference). An integration that times its calls anyway saves the breaker a clock reading: a
@@ -75,6 +96,12 @@ public final class Integration {
 
         /** See {@link Integration#newRejection}. */
         CircuitOpenException newRejection(CircuitBreaker breaker);
+
+        /** See {@link Integration#tryAcquirePermit}. */
+        long tryAcquirePermit(CircuitBreaker breaker);
+
+        /** See {@link Integration#rejection}. */
+        CircuitOpenException rejection(CircuitBreaker breaker, long answer);
 
         /** See {@link Integration#onSuccess}. */
         void onSuccess(CircuitBreaker breaker, long permit, long startNanos, long endNanos);

@@ -24,13 +24,13 @@ final class CompletionStageCall extends ProtectedCall {
     Object invoke(MethodInvocation invocation) throws Throwable {
         Object target = invocation.getThis();
         Object[] arguments = invocation.getArguments();
-        long permit = breaker.tryAcquirePermit();
-        if (permit == CircuitBreaker.NO_PERMIT) {
+        long permit = acquire();
+        if (permit <= CircuitBreaker.NO_PERMIT) {
             if (rejectionFallback == null) {
-                return CompletableFuture.failedFuture(Integration.newRejection(breaker));
+                return CompletableFuture.failedFuture(Integration.rejection(breaker, permit));
             }
             try {
-                return rejected(target, arguments);
+                return rejected(target, arguments, permit);
             } catch (Throwable fallbackError) {
                 return CompletableFuture.failedFuture(fallbackError);
             }

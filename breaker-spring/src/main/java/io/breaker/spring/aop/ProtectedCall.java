@@ -75,13 +75,25 @@ abstract class ProtectedCall {
                 : Integration.onError(breaker, permit, start, clock.nanoTime(), error);
     }
 
-    /** The fallback's answer to a rejection; throws the rejection when there is no fallback for it. */
-    final Object rejected(Object target, Object[] arguments) throws Throwable {
+    /**
+     * Asks the breaker for a permit: above zero a permit, otherwise a rejection to hand to
+     * {@link #rejected} (see {@link Integration#tryAcquirePermit}: an OPEN rejection carries the wait
+     * left, so building the exception reads no clock).
+     */
+    final long acquire() {
+        return Integration.tryAcquirePermit(breaker);
+    }
+
+    /**
+     * The fallback's answer to a rejection ({@code answer}, from {@link #acquire}); throws the
+     * rejection when there is no fallback for it.
+     */
+    final Object rejected(Object target, Object[] arguments, long answer) throws Throwable {
         if (rejectionFallback == null) {
-            throw Integration.newRejection(breaker);
+            throw Integration.rejection(breaker, answer);
         }
         return rejectionFallbackTakesException
-                ? fallback.invoke(target, arguments, Integration.newRejection(breaker))
+                ? fallback.invoke(target, arguments, Integration.rejection(breaker, answer))
                 : fallback.invokeWithoutException(target, arguments);
     }
 

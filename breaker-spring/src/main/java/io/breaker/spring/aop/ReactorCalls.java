@@ -59,9 +59,9 @@ final class ReactorCalls {
             Object target = invocation.getThis();
             Object[] arguments = invocation.getArguments();
             return Mono.defer(() -> {
-                long permit = breaker.tryAcquirePermit();
-                if (permit == CircuitBreaker.NO_PERMIT) {
-                    return mono(() -> rejected(target, arguments));
+                long permit = acquire();
+                if (permit <= CircuitBreaker.NO_PERMIT) {
+                    return mono(() -> rejected(target, arguments, permit));
                 }
                 Outcome outcome = new Outcome(this, permit, start());
                 Mono<Object> source;
@@ -97,9 +97,9 @@ final class ReactorCalls {
             Object target = invocation.getThis();
             Object[] arguments = invocation.getArguments();
             return Flux.defer(() -> {
-                long permit = breaker.tryAcquirePermit();
-                if (permit == CircuitBreaker.NO_PERMIT) {
-                    return flux(() -> rejected(target, arguments));
+                long permit = acquire();
+                if (permit <= CircuitBreaker.NO_PERMIT) {
+                    return flux(() -> rejected(target, arguments, permit));
                 }
                 Outcome outcome = new Outcome(this, permit, start());
                 Flux<Object> source;

@@ -13,9 +13,9 @@ final class SyncCall extends ProtectedCall {
     @Override
     Object invoke(MethodInvocation invocation) throws Throwable {
         CircuitBreaker breaker = this.breaker;
-        long permit = breaker.tryAcquirePermit();
-        if (permit == CircuitBreaker.NO_PERMIT) {
-            return rejected(invocation.getThis(), invocation.getArguments());
+        long permit = acquire();
+        if (permit <= CircuitBreaker.NO_PERMIT) {
+            return rejected(invocation.getThis(), invocation.getArguments(), permit);
         }
         long start = start();
         Object result;

@@ -3,6 +3,7 @@ package io.breaker.spring.aop;
 import io.breaker.BreakerConfig;
 import io.breaker.BreakerRegistry;
 import io.breaker.CircuitBreaker;
+import io.breaker.CircuitOpenException;
 import io.breaker.State;
 import io.breaker.spring.CircuitProtected;
 import org.junit.jupiter.api.Test;
@@ -235,6 +236,33 @@ class ProtectedMethodsTest {
         assertThat(reads.get() - before).isEqualTo(6);
         assertThat(timeWindows.breaker("timed").getMetrics().calls()).isEqualTo(4);
         assertThat(timeWindows.breaker("timed").getMetrics().failedCalls()).isEqualTo(1);
+    }
+
+    @Test
+    void anOpenRejectionThroughTheAspectReadsTheClockOnce() {
+        AtomicLong reads = new AtomicLong();
+        BreakerRegistry counted = BreakerRegistry.of(BreakerConfig.builder()
+                .slidingWindow(io.breaker.SlidingWindowType.COUNT_BASED, 2).minimumNumberOfCalls(2)
+                .failureRateThreshold(50).waitDurationInOpenState(Duration.ofSeconds(10)).build(), Map.of(), () -> {
+                    reads.incrementAndGet();
+                    return now.get();
+                });
+        ProxyFactory factory = new ProxyFactory(new Timed());
+        factory.setProxyTargetClass(true);
+        factory.addAdvisor(new CircuitProtectedAdvisor(new ProtectedMethods(() -> counted), 0));
+        Timed timed = (Timed) factory.getProxy();
+        assertThatThrownBy(timed::fail).hasMessage("down");
+        assertThatThrownBy(timed::fail).hasMessage("down");
+        assertThat(counted.breaker("timed").getState()).isEqualTo(State.OPEN);
+        now.addAndGet(Duration.ofSeconds(3).toNanos());
+
+        long before = reads.get();
+        assertThatThrownBy(timed::answer).isInstanceOfSatisfying(CircuitOpenException.class,
+                rejection -> assertThat(rejection.getRetryAfterNanos()).isEqualTo(Duration.ofSeconds(7).toNanos()));
+        CompletableFuture<Integer> rejected = timed.later(new CompletableFuture<>());
+
+        assertThat(reads.get() - before).as("one clock reading per rejection").isEqualTo(2);
+        assertThat(rejected).isCompletedExceptionally();
     }
 
     private <T> T proxy(T target) {
