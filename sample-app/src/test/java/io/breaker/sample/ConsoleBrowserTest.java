@@ -24,6 +24,7 @@ import java.time.Duration;
 import java.util.Base64;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -68,7 +69,7 @@ class ConsoleBrowserTest extends BookshopHttpTest {
     void showsTheWholesalerGoOpenRefusesAnonymousForcingAndLetsAnOperatorForce() throws IOException {
         browser.get("http://localhost:" + port + "/actuator/breakers/console");
         await(() -> "live".equals(browser.findElement(By.id("live")).getText()));
-        assertThat(stateOnPage()).isEqualTo("CLOSED");
+        assertThat(shown(this::stateOnPage)).isEqualTo("CLOSED");
 
         switchWholesaler("failing");
         for (int i = 0; i < 10 && !"OPEN".equals(breakerState()); i++) {
@@ -85,8 +86,8 @@ class ConsoleBrowserTest extends BookshopHttpTest {
         click("Force wholesaler open");
         await(() -> "FORCED_OPEN".equals(stateOnPage()));
         assertThat(breakerState()).isEqualTo("FORCED_OPEN");
-        assertThat(message()).isEqualTo("wholesaler OPEN: done");
-        assertThat(row().getText()).contains("FORCED_OPEN", "OPERATOR");
+        assertThat(shown(this::message)).isEqualTo("wholesaler OPEN: done");
+        assertThat(shown(() -> row().getText())).contains("FORCED_OPEN", "OPERATOR");
 
         Path screenshot = browser.getScreenshotAs(OutputType.FILE).toPath();
         Files.copy(screenshot, Path.of("target", "console.png"), StandardCopyOption.REPLACE_EXISTING);
@@ -137,6 +138,22 @@ class ConsoleBrowserTest extends BookshopHttpTest {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new AssertionError(e);
+            }
+        }
+    }
+
+    /**
+     * Reads what the page shows now. The table is redrawn on every event, so an element found a
+     * moment ago may be gone when its text is read: then it is looked up again (a few times at most).
+     */
+    private String shown(Supplier<String> reading) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return reading.get();
+            } catch (StaleElementReferenceException redrawn) {
+                if (attempt == 10) {
+                    throw redrawn;
+                }
             }
         }
     }
