@@ -6,7 +6,7 @@ import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.web.context.WebServerInitializedEvent;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 import org.springframework.http.HttpStatus;
@@ -67,13 +67,16 @@ public class FleetInstance {
     }
 
     @Bean
-    ApplicationListener<WebServerInitializedEvent> portFile(@Value("${fleet.port-file}") String path) {
+    ApplicationListener<ApplicationReadyEvent> portFile(@Value("${fleet.port-file}") String path) {
         Path file = Path.of(path);
+        // The port from the environment (local.server.port), once the application is ready: the same
+        // on every Spring Boot line, where the web server's own event moved packages in Boot 4.
         return event -> {
             try {
                 // Written aside and moved, so the parent never reads a half-written port.
                 Path partial = file.resolveSibling(file.getFileName() + ".partial");
-                Files.writeString(partial, Integer.toString(event.getWebServer().getPort()));
+                Files.writeString(partial, event.getApplicationContext().getEnvironment()
+                        .getRequiredProperty("local.server.port"));
                 Files.move(partial, file, StandardCopyOption.ATOMIC_MOVE);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
