@@ -311,14 +311,7 @@ public final class CircuitBreaker {
      *         if the call is rejected
      */
     public long tryAcquirePermit() {
-        Phase current = phase;
-        if (current.permitsAll) {
-            return current.episode;
-        }
-        if (current.state == State.OPEN && clock.nanoTime() - current.probeAtNanos < 0) {
-            return reject(); // the common rejection: one clock reading, no write other callers make
-        }
-        return acquireOutsideClosed(current);
+        return Math.max(NO_PERMIT, permitOrWaitLeft());
     }
 
     /**
@@ -328,33 +321,21 @@ public final class CircuitBreaker {
      * @throws CircuitOpenException if the breaker rejects the call
      */
     public long acquirePermit() {
-        Phase current = phase;
-        if (current.permitsAll) {
-            return current.episode;
+        long answer = permitOrWaitLeft();
+        if (answer <= NO_PERMIT) {
+            throw rejection(answer);
         }
-        if (current.state == State.OPEN) {
-            // The common rejection: one clock reading serves both the verdict and the time left,
-            // and the exception names the state that rejected, whatever happens next.
-            long now = clock.nanoTime();
-            if (now - current.probeAtNanos < 0) {
-                reject();
-                throw new CircuitOpenException(name, State.OPEN, current.probeAtNanos - now);
-            }
-        }
-        long permit = acquireOutsideClosed(current);
-        if (permit == NO_PERMIT) {
-            throw rejection();
-        }
-        return permit;
+        return answer;
     }
 
     /**
-     * {@link #tryAcquirePermit()}, except that a call rejected because the breaker is OPEN and still
-     * waiting gets the nanoseconds left until a probe, negated, instead of {@link #NO_PERMIT}: the
-     * reading that decided the rejection also dates it (integrations reach it through
-     * {@link Integration#tryAcquirePermit}). Every other rejection is {@link #NO_PERMIT}.
+     * The one admission every way of asking goes through ({@link #tryAcquirePermit()},
+     * {@link #acquirePermit()}, {@link Integration#tryAcquirePermit}): a permit (above zero), or a
+     * rejection. A call rejected because the breaker is OPEN and still waiting is answered with the
+     * nanoseconds left until a probe, negated: the one clock reading that decided the rejection also
+     * dates it, and no write other callers make is involved. Every other rejection is {@link #NO_PERMIT}.
      */
-    long tryAcquirePermitOrWaitLeft() {
+    long permitOrWaitLeft() {
         Phase current = phase;
         if (current.permitsAll) {
             return current.episode;
@@ -369,7 +350,10 @@ public final class CircuitBreaker {
         return acquireOutsideClosed(current);
     }
 
-    /** The rejection of a call that {@link #tryAcquirePermitOrWaitLeft()} answered with {@code answer} (not a permit). */
+    /**
+     * The rejection of a call that {@link #permitOrWaitLeft()} answered with {@code answer} (not a
+     * permit): OPEN with the wait left it was answered with, or the state as it is now.
+     */
     CircuitOpenException rejection(long answer) {
         return answer < 0 ? new CircuitOpenException(name, State.OPEN, -answer) : rejection();
     }

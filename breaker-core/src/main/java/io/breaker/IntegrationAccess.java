@@ -16,13 +16,8 @@ final class IntegrationAccess implements Integration.Access {
     }
 
     @Override
-    public CircuitOpenException newRejection(CircuitBreaker breaker) {
-        return breaker.rejection();
-    }
-
-    @Override
     public long tryAcquirePermit(CircuitBreaker breaker) {
-        return breaker.tryAcquirePermitOrWaitLeft();
+        return breaker.permitOrWaitLeft();
     }
 
     @Override

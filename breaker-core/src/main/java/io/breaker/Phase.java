@@ -59,12 +59,17 @@ final class Phase {
         this.state = state;
         this.permitsAll = state.permitsAllCalls();
         this.records = state.permitsAllCalls();
-        this.episode = (EPISODES.getAndIncrement() % MAX_EPISODE + 1) << GENERATION_BITS;
+        this.episode = episode(EPISODES.getAndIncrement());
         this.window = window;
         this.openedAtNanos = openedAtNanos;
         this.probeAtNanos = probeAtNanos;
         this.sinceEpochMillis = sinceEpochMillis;
         this.openedAtEpochMillis = openedAtEpochMillis;
+    }
+
+    /** The episode bits of the {@code taken}-th episode number taken (from 0): above zero, whatever {@code taken}. */
+    static long episode(long taken) {
+        return (taken % MAX_EPISODE + 1) << GENERATION_BITS;
     }
 
     static Phase closed(State state, SlidingWindow window, long sinceEpochMillis) {

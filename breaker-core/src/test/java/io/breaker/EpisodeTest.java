@@ -22,6 +22,20 @@ class EpisodeTest {
             smallWindow().ignoreExceptions(IllegalArgumentException.class).build(), clock);
 
     @Test
+    void everyEpisodeStaysAboveZeroAfterTwoBillionTransitions() {
+        // Before, the bits were the count shifted by 32: from the 2^31-th transition on they reached
+        // the sign bit, and a permit would read as a rejection (Integration.tryAcquirePermit answers
+        // an OPEN rejection below zero); at 2^32 one was NO_PERMIT itself.
+        for (long taken : new long[] {0L, 1L, Integer.MAX_VALUE - 1L, Integer.MAX_VALUE, 1L << 31, 1L << 32,
+                Long.MAX_VALUE}) {
+            long episode = Phase.episode(taken);
+            assertThat(episode).as("episode of number %d", taken).isPositive();
+            assertThat(episode | 0xFFFF_FFFFL).as("with any probe generation").isPositive();
+        }
+        assertThat(Phase.episode(Integer.MAX_VALUE)).as("numbers start again at 1").isEqualTo(Phase.episode(0L));
+    }
+
+    @Test
     void aStaleSuccessDoesNotCloseTheBreakerWhileTheProbeRuns() {
         long stale = breaker.tryAcquirePermit(); // admitted in CLOSED, still running
         trip(breaker);

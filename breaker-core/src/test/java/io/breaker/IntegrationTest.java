@@ -19,7 +19,7 @@ class IntegrationTest {
     @Test
     void theBreakerShowsUsersNoIntegrationMethod() {
         assertThat(Arrays.stream(CircuitBreaker.class.getMethods()).map(m -> m.getName()))
-                .doesNotContain("isTimingCalls", "newRejection", "getClock", "tryAcquirePermitOrWaitLeft", "onSuccessBetween",
+                .doesNotContain("isTimingCalls", "newRejection", "getClock", "permitOrWaitLeft", "onSuccessBetween",
                         "onErrorBetween");
     }
 
@@ -34,7 +34,7 @@ class IntegrationTest {
         Breakers.trip(breaker);
         clock.advance(Duration.ofSeconds(4));
 
-        CircuitOpenException rejection = Integration.newRejection(breaker);
+        CircuitOpenException rejection = Integration.rejection(breaker, CircuitBreaker.NO_PERMIT);
 
         assertThat(rejection.getState()).isEqualTo(State.OPEN);
         assertThat(rejection.getRetryAfterNanos()).isEqualTo(Breakers.WAIT.minusSeconds(4).toNanos());

@@ -37,14 +37,6 @@ public final class Integration {
     }
 
     /**
-     * The exception a caller rejected now would get from {@link CircuitBreaker#acquirePermit()}; an
-     * integration using {@link CircuitBreaker#tryAcquirePermit()} builds it only when it needs it.
-     */
-    public static CircuitOpenException newRejection(CircuitBreaker breaker) {
-        return Engine.ACCESS.newRejection(breaker);
-    }
-
-    /**
      * Asks for a permit as {@link CircuitBreaker#tryAcquirePermit()} does, with one difference: a call
      * rejected because the breaker is OPEN and still waiting is answered with the nanoseconds left
      * until a probe, negated (always below zero), instead of {@link CircuitBreaker#NO_PERMIT}; every
@@ -59,7 +51,10 @@ public final class Integration {
 
     /**
      * The exception for a call that {@link #tryAcquirePermit(CircuitBreaker)} rejected with
-     * {@code answer} (zero or below): the state and the wait left that decided it, read then.
+     * {@code answer} (zero or below), as {@link CircuitBreaker#acquirePermit()} would throw it: OPEN
+     * with the wait left that decided it, or, for {@link CircuitBreaker#NO_PERMIT} (also from
+     * {@link CircuitBreaker#tryAcquirePermit()}), the state and wait left as they are now. An
+     * integration builds it only when it needs it.
      */
     public static CircuitOpenException rejection(CircuitBreaker breaker, long answer) {
         return Engine.ACCESS.rejection(breaker, answer);
@@ -93,9 +88,6 @@ public final class Integration {
 
         /** See {@link Integration#isTimingCalls}. */
         boolean isTimingCalls(CircuitBreaker breaker);
-
-        /** See {@link Integration#newRejection}. */
-        CircuitOpenException newRejection(CircuitBreaker breaker);
 
         /** See {@link Integration#tryAcquirePermit}. */
         long tryAcquirePermit(CircuitBreaker breaker);

@@ -89,10 +89,7 @@ public abstract class ClosedPath {
 
     @Benchmark
     public Integer breakerPermissionAndRecord() {
-        long permit = breaker.tryAcquirePermit();
-        if (permit == CircuitBreaker.NO_PERMIT) {
-            throw new IllegalStateException("rejected in CLOSED");
-        }
+        long permit = admitted();
         if (timed) {
             long start = System.nanoTime();
             Integer result = WORK.get();
@@ -111,19 +108,23 @@ public abstract class ClosedPath {
      */
     @Benchmark
     public Integer breakerPermissionAndRecordReadings() {
+        if (!timed) {
+            return breakerPermissionAndRecord();
+        }
+        long permit = admitted();
+        long start = System.nanoTime();
+        Integer result = WORK.get();
+        Integration.onSuccess(breaker, permit, start, System.nanoTime());
+        return result;
+    }
+
+    /** A permit of our breaker, which is CLOSED for the whole run. */
+    private long admitted() {
         long permit = breaker.tryAcquirePermit();
         if (permit == CircuitBreaker.NO_PERMIT) {
             throw new IllegalStateException("rejected in CLOSED");
         }
-        if (timed) {
-            long start = System.nanoTime();
-            Integer result = WORK.get();
-            Integration.onSuccess(breaker, permit, start, System.nanoTime());
-            return result;
-        }
-        Integer result = WORK.get();
-        breaker.onSuccess(permit, 0L);
-        return result;
+        return permit;
     }
 
     @Benchmark
