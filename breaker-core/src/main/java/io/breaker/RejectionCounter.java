@@ -50,17 +50,17 @@ final class RejectionCounter {
 
     /** Counts one rejection of the calling thread. */
     void increment() {
+        long[] table = slots; // one read of the field: the ordered accesses below would reload it
         long thread = Thread.currentThread().getId();
         int at = (((int) thread & mask) + 1) * SPACING;
-        long owner = (long) LONGS.getOpaque(slots, at);
-        if (owner != thread && (owner != FREE || !LONGS.compareAndSet(slots, at, FREE, thread))) {
+        long owner = (long) LONGS.getOpaque(table, at);
+        if (owner != thread && (owner != FREE || !LONGS.compareAndSet(table, at, FREE, thread))) {
             others.increment();
             return;
         }
         // Only the owner writes this count: a plain read of its own last write, then an ordered
         // write that readers on other threads see whole.
-        long count = (long) LONGS.getOpaque(slots, at + 1);
-        LONGS.setRelease(slots, at + 1, count + 1);
+        LONGS.setRelease(table, at + 1, table[at + 1] + 1);
     }
 
     /** Rejections counted so far (exact once no increment is under way). */
