@@ -743,7 +743,14 @@ public final class CircuitBreaker {
                     }
                     continue;
                 }
-                next = Phase.open(current.window, now, probeAt, wallClock.millis());
+                // The numbers of the window that tripped: the fleet's, when the store says them.
+                SlidingWindow tripped = verdict.tripped() == null ? current.window
+                        : new TrippedWindow(verdict.tripped(), config);
+                next = Phase.open(tripped, now, probeAt, wallClock.millis());
+                if (transition(current, next, verdict.cause(), next)) {
+                    return true;
+                }
+                continue;
             } else if (target == State.HALF_OPEN) {
                 if (current.state != State.OPEN) {
                     return false; // already probing here, or a state the lease no longer matters to
@@ -816,6 +823,15 @@ public final class CircuitBreaker {
     }
 
     private boolean transition(Phase expected, Phase next, TransitionCause cause) {
+        return transition(expected, next, cause, expected);
+    }
+
+    /**
+     * Swaps {@code expected} for {@code next} and tells the listeners, with the numbers of
+     * {@code numbersOf}: the phase left, except when a shared breaker adopts the fleet's trip (then
+     * the new phase, which holds the fleet's window as it tripped).
+     */
+    private boolean transition(Phase expected, Phase next, TransitionCause cause, Phase numbersOf) {
         // A volatile CAS: it publishes the new phase with all its final fields written (JLS 17.5),
         // and only one caller can win it from a given phase.
         if (!PHASE.compareAndSet(this, expected, next)) {
@@ -824,7 +840,7 @@ public final class CircuitBreaker {
         try {
             if (listeners.any()) {
                 next.arrival = new Transition(name, expected.state, next.state, cause,
-                        Instant.ofEpochMilli(next.sinceEpochMillis), metrics(expected), lastFailureType);
+                        Instant.ofEpochMilli(next.sinceEpochMillis), metrics(numbersOf), lastFailureType);
             }
         } finally {
             // After `arrival` (the volatile write publishes it), and whatever happens: an unlinked

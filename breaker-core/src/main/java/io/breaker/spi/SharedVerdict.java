@@ -15,8 +15,13 @@ import io.breaker.TransitionCause;
  * @param remainingNanos for {@link State#OPEN}: time left until a probe may be tried (0 when due); for
  *                       {@link State#HALF_OPEN}: time left on this instance's lease; otherwise 0
  * @param cause          why the fleet is in this state (used for the local transition it leads to)
+ * @param tripped        for {@link State#OPEN} and {@link State#HALF_OPEN}: the counts of the fleet's
+ *                       window when it tripped, which an instance that adopts the trip reports as its
+ *                       numbers (its own window saw only its own calls); {@code null} when the store
+ *                       does not know them (a state put back after the store lost it, or a verdict
+ *                       the store made up, such as OPEN while it is unreachable)
  */
-public record SharedVerdict(State state, long remainingNanos, TransitionCause cause) {
+public record SharedVerdict(State state, long remainingNanos, TransitionCause cause, Counts tripped) {
 
     public SharedVerdict {
         if (state == null) {
@@ -27,6 +32,28 @@ public record SharedVerdict(State state, long remainingNanos, TransitionCause ca
         }
         if (remainingNanos < 0) {
             throw new IllegalArgumentException("remainingNanos must be >= 0, was " + remainingNanos);
+        }
+    }
+
+    /** A verdict that does not say how the fleet's window tripped. */
+    public SharedVerdict(State state, long remainingNanos, TransitionCause cause) {
+        this(state, remainingNanos, cause, null);
+    }
+
+    /**
+     * The counts of a window: calls, and of them the failed and the slow ones.
+     *
+     * @param calls       calls in the window
+     * @param failedCalls of them, those that failed
+     * @param slowCalls   of them, those that were slow (failed or not)
+     */
+    public record Counts(int calls, int failedCalls, int slowCalls) {
+
+        public Counts {
+            if (calls < 0 || failedCalls < 0 || slowCalls < 0 || failedCalls > calls || slowCalls > calls) {
+                throw new IllegalArgumentException("counts must satisfy 0 <= failedCalls, slowCalls <= calls, were "
+                        + calls + ", " + failedCalls + ", " + slowCalls);
+            }
         }
     }
 }

@@ -441,14 +441,15 @@ final class RedisSharedState implements SharedState {
                 }
                 if (isSpent(applying)) {
                     // This instance's probe under that lease has ended: nobody probes until the lease runs out.
-                    return new SharedVerdict(State.OPEN, applying.verdict().remainingNanos(), applying.verdict().cause());
+                    return new SharedVerdict(State.OPEN, applying.verdict().remainingNanos(), applying.verdict().cause(),
+                            applying.verdict().tripped());
                 }
                 if (applying.verdict().state() == State.HALF_OPEN) {
                     // The lease's time left, counted from when the request was sent: an answer delivered
                     // late must not extend it (its lease may have run out, and another instance may hold the next).
                     long left = applying.verdict().remainingNanos() - (clock.nanoTime() - sentAtNanos);
-                    return left > 0 ? new SharedVerdict(State.HALF_OPEN, left, applying.verdict().cause())
-                            : new SharedVerdict(State.OPEN, 0L, applying.verdict().cause());
+                    return left > 0 ? new SharedVerdict(State.HALF_OPEN, left, applying.verdict().cause(), applying.verdict().tripped())
+                            : new SharedVerdict(State.OPEN, 0L, applying.verdict().cause(), applying.verdict().tripped());
                 }
                 return applying.verdict();
             }

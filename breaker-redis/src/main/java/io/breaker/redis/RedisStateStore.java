@@ -311,11 +311,25 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
         State state = State.valueOf(String.valueOf(answer.get(0)));
         long remainingMillis = Long.parseLong(String.valueOf(answer.get(1)));
         TransitionCause cause = TransitionCause.valueOf(String.valueOf(answer.get(2)));
-        return new Answer(new SharedVerdict(state, remainingMillis * 1_000_000L, cause),
+        return new Answer(new SharedVerdict(state, remainingMillis * 1_000_000L, cause, tripped(answer)),
                 Long.parseLong(String.valueOf(answer.get(5))), String.valueOf(answer.get(6)),
                 Long.parseLong(String.valueOf(answer.get(7))), Long.parseLong(String.valueOf(answer.get(8))),
                 Long.parseLong(String.valueOf(answer.get(9))), Long.parseLong(String.valueOf(answer.get(10))),
                 "1".equals(String.valueOf(answer.get(11))), "1".equals(String.valueOf(answer.get(3))));
+    }
+
+    /** The counts of the fleet's window when it tripped, if the answer has them ('calls,failed,slow'). */
+    private static SharedVerdict.Counts tripped(List<?> answer) {
+        String text = answer.size() > 12 ? String.valueOf(answer.get(12)) : "";
+        if (text.isEmpty()) {
+            return null;
+        }
+        String[] counts = text.split(",", -1);
+        if (counts.length != 3) {
+            throw new IllegalArgumentException("tripped counts must be calls,failed,slow, were " + text);
+        }
+        return new SharedVerdict.Counts(Integer.parseInt(counts[0]), Integer.parseInt(counts[1]),
+                Integer.parseInt(counts[2]));
     }
 
     /**

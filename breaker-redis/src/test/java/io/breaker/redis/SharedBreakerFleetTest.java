@@ -1,10 +1,14 @@
 package io.breaker.redis;
 
 import io.breaker.BreakerConfig;
+import io.breaker.BreakerListener;
+import io.breaker.BreakerMetrics;
 import io.breaker.CallOutcome;
 import io.breaker.CircuitBreaker;
 import io.breaker.SlidingWindowType;
 import io.breaker.State;
+import io.breaker.Transition;
+import io.breaker.TransitionCause;
 import io.breaker.spi.SharedState;
 import io.breaker.spi.SharedVerdict;
 import org.junit.jupiter.api.Test;
@@ -17,6 +21,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -82,6 +87,74 @@ class SharedBreakerFleetTest {
 
             assertThat(reachedDependency.get()).isBetween(THRESHOLD, THRESHOLD + INSTANCES - 1);
             assertThat(breakers).allMatch(breaker -> breaker.getState() == State.OPEN);
+        }
+    }
+
+    /**
+     * An instance that learns of the fleet's trip reports the numbers of the window that tripped,
+     * the fleet's: in its transition (the log line, events, listeners) and in its metrics while
+     * OPEN and HALF_OPEN; its own window saw only part of the calls.
+     */
+    @Test
+    void aTripLearnedFromTheFleetReportsTheFleetsWindow() throws Exception {
+        BreakerConfig config = config(Duration.ofMillis(300), Duration.ofSeconds(30));
+        try (Fleet fleet = new Fleet(redis, 2, config, SETTINGS)) {
+            String name = unique("numbers");
+            List<CircuitBreaker> breakers = fleet.breakers(name);
+            List<List<Transition>> told = new ArrayList<>();
+            for (CircuitBreaker breaker : breakers) {
+                List<Transition> transitions = new CopyOnWriteArrayList<>();
+                told.add(transitions);
+                breaker.addListener(new BreakerListener() {
+                    @Override
+                    public void onStateTransition(Transition transition) {
+                        transitions.add(transition);
+                    }
+                });
+            }
+            for (int i = 0; i < THRESHOLD - 2; i++) {
+                fail(breakers.get(0));
+            }
+            fail(breakers.get(1));
+            fail(breakers.get(1)); // the fleet's fifth failure: it trips in the answer to this report
+            assertThat(breakers.get(1).getState()).isEqualTo(State.OPEN);
+            // The other instance learns of it from the answer to its next report.
+            await(Duration.ofSeconds(3), () -> {
+                fail(breakers.get(0));
+                return breakers.get(0).getState() == State.OPEN;
+            });
+
+            for (int i = 0; i < breakers.size(); i++) {
+                Transition trip = told.get(i).stream().filter(t -> t.to() == State.OPEN).findFirst().orElseThrow();
+                assertThat(trip.from()).isEqualTo(State.CLOSED);
+                assertThat(trip.cause()).isEqualTo(TransitionCause.FAILURE_RATE);
+                assertThat(trip.metrics().calls()).as("instance %d: calls of the window that tripped", i)
+                        .isEqualTo(THRESHOLD);
+                assertThat(trip.metrics().failedCalls()).isEqualTo(THRESHOLD);
+                assertThat(trip.metrics().failureRate()).isEqualTo(100f);
+                BreakerMetrics now = breakers.get(i).getMetrics();
+                assertThat(now.calls()).as("instance %d: calls while OPEN", i).isEqualTo(THRESHOLD);
+                assertThat(now.failureRate()).isEqualTo(100f);
+            }
+
+            // The probe fails: the reopening is reported with the same numbers, as in memory.
+            await(Duration.ofSeconds(3), () -> {
+                Fleet.failEach(breakers);
+                return told.stream().flatMap(List::stream).anyMatch(t -> t.from() == State.HALF_OPEN);
+            });
+            Transition reopened = told.stream().flatMap(List::stream).filter(t -> t.from() == State.HALF_OPEN)
+                    .findFirst().orElseThrow();
+            assertThat(reopened.to()).isEqualTo(State.OPEN);
+            assertThat(reopened.cause()).isEqualTo(TransitionCause.PROBE_FAILED);
+            assertThat(reopened.metrics().calls()).isEqualTo(THRESHOLD);
+            assertThat(reopened.metrics().failureRate()).isEqualTo(100f);
+        }
+    }
+
+    private static void fail(CircuitBreaker breaker) {
+        long permit = breaker.tryAcquirePermit();
+        if (permit != CircuitBreaker.NO_PERMIT) {
+            breaker.onError(permit, 0L, new IOException("dependency down"));
         }
     }
 

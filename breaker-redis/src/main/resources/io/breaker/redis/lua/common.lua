@@ -66,6 +66,9 @@ local function save(st, state, cause, keep_fresh)
   st.cause = cause
   st.since = NOW
   redis.call('HSET', S, 'state', state, 'cause', cause, 'since', NOW)
+  if state ~= 'OPEN' and state ~= 'HALF_OPEN' then
+    redis.call('HDEL', S, 'tripped') -- the counts of a trip last until the episode ends
+  end
   bump(st, keep_fresh)
 end
 
@@ -229,7 +232,10 @@ end
 -- already OPEN (or anything but CLOSED) is left as it is, so late failures never push it back.
 local function trip(st, cause)
   if st.state ~= 'CLOSED' then return false end
+  local calls, failed, slow = counts()
   save(st, 'OPEN', cause)
+  -- What the window held when it tripped: every instance that adopts the trip reports these numbers.
+  redis.call('HSET', S, 'tripped', string.format('%d,%d,%d', calls, failed, slow))
   st.probe_at = NOW + WAIT
   redis.call('HSET', S, 'opened_at', NOW, 'probe_at', st.probe_at)
   clear_lease(st)
@@ -249,7 +255,8 @@ end
 
 -- The answer, seen from this instance: { state, ms until a probe may be tried, cause, changed,
 -- since, version, incarnation, window epoch, window seq, this instance's acknowledged report,
--- newest operator time, fresh }. HALF_OPEN is answered only to the holder of a live lease; anyone
+-- newest operator time, fresh, the window's counts when it tripped ('calls,failed,slow'; '' when
+-- not OPEN or HALF_OPEN, or not known) }. HALF_OPEN is answered only to the holder of a live lease; anyone
 -- else reads OPEN until it runs out.
 local function answer(st, changed)
   touch()
@@ -264,7 +271,12 @@ local function answer(st, changed)
       state, remaining = 'OPEN', math.max(0, st.lease_until - NOW)
     end
   end
+  local tripped = ''
+  if st.state == 'OPEN' or st.state == 'HALF_OPEN' then
+    tripped = redis.call('HGET', S, 'tripped') or ''
+  end
   return { state, string.format('%.0f', remaining), st.cause, changed and '1' or '0',
            string.format('%.0f', st.since), tostring(st.ver), st.inc, tostring(win[1] or st.ver),
-           tostring(win[2] or 0), tostring(acked()), string.format('%.0f', st.op_at), st.fresh and '1' or '0' }
+           tostring(win[2] or 0), tostring(acked()), string.format('%.0f', st.op_at), st.fresh and '1' or '0',
+           tripped }
 end
