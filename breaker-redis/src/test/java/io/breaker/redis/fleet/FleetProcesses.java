@@ -220,6 +220,35 @@ final class FleetProcesses implements AutoCloseable {
         return count;
     }
 
+    /** A trip's log line: its cause, and the rate and threshold it reports. */
+    private static final Pattern TRIP = Pattern.compile(
+            "to=OPEN cause=(FAILURE_RATE|SLOW_CALL_RATE) failureRate=(\\S+) slowCallRate=(\\S+) threshold=(\\S+)");
+
+    /**
+     * The instances' trip lines whose numbers do not explain the trip: a rate below the threshold of
+     * the cause it names. A trip an instance learned from the fleet must report the fleet's window,
+     * not the part of the calls its own window saw.
+     */
+    List<String> tripsTheirNumbersDoNotExplain() {
+        List<String> untrue = new ArrayList<>();
+        for (Path log : logs) {
+            try (Stream<String> lines = Files.lines(log)) {
+                lines.filter(line -> line.contains(TRANSITIONS)).forEach(line -> {
+                    Matcher trip = TRIP.matcher(line);
+                    if (trip.find()) {
+                        float rate = Float.parseFloat(trip.group(trip.group(1).equals("FAILURE_RATE") ? 2 : 3));
+                        if (rate < Float.parseFloat(trip.group(4))) {
+                            untrue.add(log.getFileName() + ": " + line);
+                        }
+                    }
+                });
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        return untrue;
+    }
+
     /**
      * Sends {@code method} to instance {@code i}'s {@code path}, with {@code json} as a JSON body unless it
      * is null, as an operator's client would; the instance not answering is an {@link UncheckedIOException}.
