@@ -112,15 +112,12 @@ class SharedBreakerFleetTest {
                     }
                 });
             }
-            for (int i = 0; i < THRESHOLD - 2; i++) {
-                fail(breakers.get(0));
-            }
-            fail(breakers.get(1));
-            fail(breakers.get(1)); // the fleet's fifth failure: it trips in the answer to this report
+            fail(breakers.get(0), THRESHOLD - 2);
+            fail(breakers.get(1), 2); // the fleet's fifth failure: it trips in the answer to this report
             assertThat(breakers.get(1).getState()).isEqualTo(State.OPEN);
             // The other instance learns of it from the answer to its next report.
             await(Duration.ofSeconds(3), () -> {
-                fail(breakers.get(0));
+                Fleet.failEach(breakers.subList(0, 1)); // a call only while it still admits one
                 return breakers.get(0).getState() == State.OPEN;
             });
 
@@ -148,13 +145,6 @@ class SharedBreakerFleetTest {
             assertThat(reopened.cause()).isEqualTo(TransitionCause.PROBE_FAILED);
             assertThat(reopened.metrics().calls()).isEqualTo(THRESHOLD);
             assertThat(reopened.metrics().failureRate()).isEqualTo(100f);
-        }
-    }
-
-    private static void fail(CircuitBreaker breaker) {
-        long permit = breaker.tryAcquirePermit();
-        if (permit != CircuitBreaker.NO_PERMIT) {
-            breaker.onError(permit, 0L, new IOException("dependency down"));
         }
     }
 
