@@ -635,7 +635,8 @@ public final class CircuitBreaker {
             return; // the fleet's window decides; its verdict came back with the failure report
         }
         long now = clock.nanoTime();
-        transition(closed, Phase.open(closed.window, now, now + waitNanos(), wallClock.millis()), cause);
+        Phase open = Phase.open(TrippedWindow.of(closed.window, now, config), now, now + waitNanos(), wallClock.millis());
+        transition(closed, open, cause, open);
     }
 
     /** OPEN -> HALF_OPEN once the wait elapsed; returns the new phase, or null if another caller won. */
@@ -744,8 +745,8 @@ public final class CircuitBreaker {
                     continue;
                 }
                 // The numbers of the window that tripped: the fleet's, when the store says them.
-                SlidingWindow tripped = verdict.tripped() == null ? current.window
-                        : new TrippedWindow(verdict.tripped(), config);
+                SlidingWindow tripped = verdict.tripped() == null ? TrippedWindow.of(current.window, now, config)
+                        : TrippedWindow.of(verdict.tripped(), config);
                 next = Phase.open(tripped, now, probeAt, wallClock.millis());
                 if (transition(current, next, verdict.cause(), next)) {
                     return true;
@@ -828,8 +829,8 @@ public final class CircuitBreaker {
 
     /**
      * Swaps {@code expected} for {@code next} and tells the listeners, with the numbers of
-     * {@code numbersOf}: the phase left, except when a shared breaker adopts the fleet's trip (then
-     * the new phase, which holds the fleet's window as it tripped).
+     * {@code numbersOf}: the phase left, except on a trip (then the new OPEN phase, which holds the
+     * window as it tripped: its own, or the fleet's when a shared breaker adopts the fleet's trip).
      */
     private boolean transition(Phase expected, Phase next, TransitionCause cause, Phase numbersOf) {
         // A volatile CAS: it publishes the new phase with all its final fields written (JLS 17.5),

@@ -293,6 +293,8 @@ class ReferenceModelTest {
         private int episode;
         private List<Outcome> window = new ArrayList<>();
         private long windowOrigin;
+        /** The window's counts when it tripped: what OPEN and HALF_OPEN (and what follows them) report. */
+        private int[] tripped;
         private int generation;
         private int probesIssued;
         private int probesSucceeded;
@@ -446,8 +448,11 @@ class ReferenceModelTest {
             return null;
         }
 
-        /** Calls, failed, slow in the window now. */
+        /** Calls, failed, slow in the window now (as it tripped, once it has). */
         int[] counts(long now) {
+            if (tripped != null) {
+                return tripped;
+            }
             List<Outcome> live;
             if (settings.timeBased()) {
                 long current = second(now);
@@ -464,11 +469,13 @@ class ReferenceModelTest {
         }
 
         private void open(long now, TransitionCause cause) {
+            tripped = counts(now); // a probe that fails keeps the numbers of the trip
             probeAt = now + settings.waitMillis() * MS;
             moveTo(State.OPEN, cause);
         }
 
         private void freshWindow(long now) {
+            tripped = null;
             window = new ArrayList<>();
             windowOrigin = now;
         }
