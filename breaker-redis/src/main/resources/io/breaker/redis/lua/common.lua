@@ -219,23 +219,26 @@ local function counts()
   return num(v[1], 0), num(v[2], 0), num(v[3], 0)
 end
 
--- The same verdict as the in-memory window: nil, FAILURE_RATE or SLOW_CALL_RATE.
+-- The same verdict as the in-memory window: nil, FAILURE_RATE or SLOW_CALL_RATE; with a cause, the
+-- counts that decided it ('calls,failed,slow').
 local function verdict()
   local calls, failed, slow = counts()
   if calls < MINCALLS or calls <= 0 then return nil end
-  if failed > 0 and failed * 100 >= FAILRATE * calls then return 'FAILURE_RATE' end
-  if slow > 0 and slow * 100 >= SLOWRATE * calls then return 'SLOW_CALL_RATE' end
+  local cause = nil
+  if failed > 0 and failed * 100 >= FAILRATE * calls then cause = 'FAILURE_RATE'
+  elseif slow > 0 and slow * 100 >= SLOWRATE * calls then cause = 'SLOW_CALL_RATE' end
+  if cause then return cause, string.format('%d,%d,%d', calls, failed, slow) end
   return nil
 end
 
 -- CLOSED -> OPEN, a conditional write: only the first trip sets the reopen time; a breaker that is
 -- already OPEN (or anything but CLOSED) is left as it is, so late failures never push it back.
-local function trip(st, cause)
+-- `tripped`, the counts the verdict gave, is kept with the state until the episode ends: every
+-- instance that adopts the trip reports these numbers.
+local function trip(st, cause, tripped)
   if st.state ~= 'CLOSED' then return false end
-  local calls, failed, slow = counts()
   save(st, 'OPEN', cause)
-  -- What the window held when it tripped: every instance that adopts the trip reports these numbers.
-  redis.call('HSET', S, 'tripped', string.format('%d,%d,%d', calls, failed, slow))
+  redis.call('HSET', S, 'tripped', tripped)
   st.probe_at = NOW + WAIT
   redis.call('HSET', S, 'opened_at', NOW, 'probe_at', st.probe_at)
   clear_lease(st)

@@ -36,8 +36,8 @@ for i = 0, n - 1 do
       if bits > 0 and (finc == '' or (finc == st.inc and fepoch == win.epoch)) then
         add(win, bits, 1, 0)
       end
-      local cause = verdict()
-      if cause then changed = trip(st, cause) or changed end
+      local cause, tripped = verdict()
+      if cause then changed = trip(st, cause, tripped) or changed end
     end
   end
 end
