@@ -13,8 +13,15 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -124,6 +131,51 @@ class ProtectedMethodsTest {
         methods.prepare(Shop.class);
         assertThat(registry.find("shop")).isPresent();
         assertThat(methods.breakerNames()).containsExactly("shop");
+    }
+
+    static class Catalogue {
+
+        @CircuitProtected(name = "catalogue", fallbackMethod = "stale")
+        public int price(String isbn) {
+            throw new IllegalStateException("not reached while the breaker is forced open");
+        }
+
+        private int stale(String isbn, Throwable failure) {
+            return 12;
+        }
+    }
+
+    /**
+     * A private fallback answers any number of threads at once. It is made accessible once, when the
+     * method is resolved; a library that makes it accessible for each call and inaccessible after it
+     * fails the threads that interleave with an {@code IllegalAccessException} (resilience4j's issue 878).
+     */
+    @Test
+    void aPrivateFallbackAnswersManyThreadsAtOnce() throws Exception {
+        Catalogue catalogue = proxy(new Catalogue());
+        registry.breaker("catalogue").forceOpen();
+        int threads = 4;
+        int callsEach = 20_000;
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            CyclicBarrier start = new CyclicBarrier(threads);
+            List<Future<Integer>> answered = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                answered.add(pool.submit(() -> {
+                    start.await();
+                    int fromFallback = 0;
+                    for (int i = 0; i < callsEach; i++) {
+                        fromFallback += catalogue.price("978-0-13-468599-1") == 12 ? 1 : 0;
+                    }
+                    return fromFallback;
+                }));
+            }
+            for (Future<Integer> each : answered) {
+                assertThat(each.get(60, TimeUnit.SECONDS)).isEqualTo(callsEach);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     /** Trips the breaker through the proxy and lets the wait pass: the next call is the probe. */
