@@ -8,13 +8,15 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeSet;
 
 /**
  * Turns the JMH result files of the annotation suite ({@code AnnotatedCall}, {@code -rf csv}, run with
  * {@code -prof gc}), one per Spring Boot line, into the Markdown tables of {@code docs/benchmarks.md}
  * ("The annotation"): every path on every line side by side, with bytes per call and the ratio between
- * the lines, then the goals on each line. The verdicts are computed here from the numbers, never
- * written by hand.
+ * the lines, then the goals on each line, for each number of benchmark threads in the files (JMH's
+ * {@code Threads} column: 1, 2 and 4 in the suite). The verdicts are computed here from the numbers,
+ * never written by hand.
  * <pre>
  * java -cp breaker-benchmarks/target/benchmarks.jar io.breaker.benchmarks.AnnotationTable \
  *     "Boot 3=boot3.csv" "Boot 4=boot4.csv"
@@ -39,31 +41,49 @@ public final class AnnotationTable {
             {"r4jCircuitBreakerOpen", "resilience4j `@CircuitBreaker`, OPEN (fallback)"},
     };
 
-    /** One line's results: score and error of each benchmark, and its bytes per call under {@code name.gc}. */
+    /**
+     * One line's results: score and error of each benchmark on each thread count, under
+     * {@code name@threads}, and its bytes per call under {@code name.gc@threads}.
+     */
     private record Line(String label, Map<String, double[]> results) {
 
-        double ns(String benchmark) {
-            return value(benchmark)[0];
+        double ns(String benchmark, int threads) {
+            return value(benchmark, threads)[0];
         }
 
-        double bytes(String benchmark) {
-            return value(benchmark + ".gc")[0];
+        double bytes(String benchmark, int threads) {
+            return value(benchmark + ".gc", threads)[0];
         }
 
-        double[] value(String key) {
-            double[] value = results.get(key);
+        double[] value(String benchmark, int threads) {
+            double[] value = results.get(key(benchmark, threads));
             if (value == null) {
-                throw new IllegalArgumentException(label + ": no result for " + key
-                        + " (run every AnnotatedCall benchmark with -prof gc)");
+                throw new IllegalArgumentException(label + ": no result for " + benchmark + " on " + threads
+                        + " thread(s) (run every AnnotatedCall benchmark with -prof gc on every thread count)");
             }
             return value;
         }
+
+        /** The thread counts these results hold, in order. */
+        TreeSet<Integer> threadCounts() {
+            TreeSet<Integer> counts = new TreeSet<>();
+            for (String key : results.keySet()) {
+                counts.add(Integer.parseInt(key.substring(key.indexOf('@') + 1)));
+            }
+            return counts;
+        }
+    }
+
+    private static String key(String benchmark, int threads) {
+        return benchmark + "@" + threads;
     }
 
     private final List<Line> lines;
+    private final TreeSet<Integer> threadCounts;
 
     private AnnotationTable(List<Line> lines) {
         this.lines = lines;
+        this.threadCounts = lines.get(0).threadCounts();
     }
 
     public static void main(String[] args) throws IOException {
@@ -83,13 +103,17 @@ public final class AnnotationTable {
         new AnnotationTable(lines).print();
     }
 
-    /** Score and error per benchmark; {@code gc.alloc.rate.norm} rows under {@code method.gc}. */
+    /**
+     * Score and error per benchmark and thread count ({@code method@threads}); {@code gc.alloc.rate.norm}
+     * rows under {@code method.gc@threads}.
+     */
     static Map<String, double[]> read(Path csv) throws IOException {
         List<String> rows = Files.readAllLines(csv);
         List<String> header = columns(rows.get(0));
         int benchmark = header.indexOf("Benchmark");
         int score = header.indexOf("Score");
         int error = header.indexOf("Score Error (99.9%)");
+        int threads = header.indexOf("Threads");
         Map<String, double[]> results = new HashMap<>();
         for (String line : rows.subList(1, rows.size())) {
             if (line.isBlank() || line.startsWith("\"Benchmark\"")) {
@@ -102,8 +126,9 @@ public final class AnnotationTable {
             } else if (name.contains(":")) {
                 continue;   // the gc profiler's other rows
             }
-            if (results.put(name, new double[] {number(row.get(score)), number(row.get(error))}) != null) {
-                throw new IllegalArgumentException(csv + ": " + name + " appears twice");
+            String key = key(name, Integer.parseInt(row.get(threads)));
+            if (results.put(key, new double[] {number(row.get(score)), number(row.get(error))}) != null) {
+                throw new IllegalArgumentException(csv + ": " + key + " appears twice");
             }
         }
         return results;
@@ -117,8 +142,8 @@ public final class AnnotationTable {
     /** Every path, one column per line, then each later line against the first, then B/op per line. */
     private void printPaths() {
         Line first = lines.get(0);
-        StringBuilder head = new StringBuilder("| path |");
-        StringBuilder rule = new StringBuilder("|---|");
+        StringBuilder head = new StringBuilder("| threads | path |");
+        StringBuilder rule = new StringBuilder("|---|---|");
         for (Line line : lines) {
             head.append(' ').append(line.label()).append(" ns/op (± 99.9% error) |");
             rule.append("---|");
@@ -133,51 +158,61 @@ public final class AnnotationTable {
         }
         System.out.println(head);
         System.out.println(rule);
-        for (String[] path : PATHS) {
-            StringBuilder row = new StringBuilder("| ").append(path[1]).append(" |");
-            for (Line line : lines) {
-                row.append(' ').append(ns(line.value(path[0]))).append(" |");
+        for (int threads : threadCounts) {
+            for (String[] path : PATHS) {
+                StringBuilder row = new StringBuilder("| ").append(threads).append(" | ").append(path[1]).append(" |");
+                for (Line line : lines) {
+                    row.append(' ').append(ns(line.value(path[0], threads))).append(" |");
+                }
+                for (Line line : lines.subList(1, lines.size())) {
+                    row.append(String.format(Locale.ROOT, " %.2fx |",
+                            line.ns(path[0], threads) / first.ns(path[0], threads)));
+                }
+                for (Line line : lines) {
+                    row.append(' ').append(bytes(line.bytes(path[0], threads))).append(" |");
+                }
+                System.out.println(row);
             }
-            for (Line line : lines.subList(1, lines.size())) {
-                row.append(String.format(Locale.ROOT, " %.2fx |", line.ns(path[0]) / first.ns(path[0])));
-            }
-            for (Line line : lines) {
-                row.append(' ').append(bytes(line.bytes(path[0]))).append(" |");
-            }
-            System.out.println(row);
         }
         System.out.println();
     }
 
     /** The goals of issue 3 ({@code PERFORMANCE.md}), each line against its own floors and its own resilience4j. */
     private void printGoals() {
-        StringBuilder head = new StringBuilder("| goal |");
-        StringBuilder rule = new StringBuilder("|---|");
+        StringBuilder head = new StringBuilder("| threads | goal |");
+        StringBuilder rule = new StringBuilder("|---|---|");
         for (Line line : lines) {
             head.append(' ').append(line.label()).append(" | met? |");
             rule.append("---|---|");
         }
         System.out.println(head);
         System.out.println(rule);
-        goal("ours adds at most half of resilience4j's overhead over the bare call, CLOSED",
-                line -> overhead(line, "circuitProtectedClosed", "r4jCircuitBreakerClosed"));
-        goal("the same, OPEN", line -> overhead(line, "circuitProtectedOpen", "r4jCircuitBreakerOpen"));
-        goal("CLOSED ≤ 0.05x resilience4j (`PERFORMANCE.md`; issue 3 asked 0.1x)",
-                line -> ratio(line, "circuitProtectedClosed", "r4jCircuitBreakerClosed", 0.05));
-        goal("OPEN ≤ 0.05x resilience4j", line -> ratio(line, "circuitProtectedOpen", "r4jCircuitBreakerOpen", 0.05));
-        goal("CLOSED at or below the plain-advice floor (`@Around`, `execution` pointcut; `PERFORMANCE.md`)",
-                line -> ratio(line, "circuitProtectedClosed", "executionAspectFloor", 1));
-        goal("CLOSED within 2x of the static-pointcut floor",
-                line -> ratio(line, "circuitProtectedClosed", "advisorFloor", 2));
-        goal("OPEN against the static-pointcut floor (reference)",
-                line -> reference(String.format(Locale.ROOT, "%.2fx",
-                        line.ns("circuitProtectedOpen") / line.ns("advisorFloor"))));
-        goal("bytes ours adds to the static-pointcut floor's, CLOSED (reference)",
-                line -> reference(bytes(line.bytes("circuitProtectedClosed") - line.bytes("advisorFloor"))
-                        + " B (ours " + bytes(line.bytes("circuitProtectedClosed")) + ", floor "
-                        + bytes(line.bytes("advisorFloor")) + ", resilience4j "
-                        + bytes(line.bytes("r4jCircuitBreakerClosed")) + ")"));
+        for (int threads : threadCounts) {
+            printGoals(threads);
+        }
         System.out.println();
+    }
+
+    private void printGoals(int t) {
+        goal(t, "ours adds at most half of resilience4j's overhead over the bare call, CLOSED",
+                line -> overhead(line, t, "circuitProtectedClosed", "r4jCircuitBreakerClosed"));
+        goal(t, "the same, OPEN", line -> overhead(line, t, "circuitProtectedOpen", "r4jCircuitBreakerOpen"));
+        goal(t, "CLOSED ≤ 0.05x resilience4j (`PERFORMANCE.md`; issue 3 asked 0.1x)",
+                line -> ratio(line, t, "circuitProtectedClosed", "r4jCircuitBreakerClosed", 0.05));
+        goal(t, "OPEN ≤ 0.05x resilience4j",
+                line -> ratio(line, t, "circuitProtectedOpen", "r4jCircuitBreakerOpen", 0.05));
+        goal(t, "CLOSED at or below the plain-advice floor (`@Around`, `execution` pointcut; `PERFORMANCE.md`)",
+                line -> ratio(line, t, "circuitProtectedClosed", "executionAspectFloor", 1));
+        goal(t, "CLOSED within 2x of the static-pointcut floor",
+                line -> ratio(line, t, "circuitProtectedClosed", "advisorFloor", 2));
+        goal(t, "OPEN against the static-pointcut floor (reference)",
+                line -> reference(String.format(Locale.ROOT, "%.2fx",
+                        line.ns("circuitProtectedOpen", t) / line.ns("advisorFloor", t))));
+        goal(t, "bytes ours adds to the static-pointcut floor's, CLOSED (reference)",
+                line -> reference(bytes(line.bytes("circuitProtectedClosed", t) - line.bytes("advisorFloor", t))
+                        + " B (ours " + bytes(line.bytes("circuitProtectedClosed", t)) + ", floor "
+                        + bytes(line.bytes("advisorFloor", t)) + ", resilience4j "
+                        + bytes(line.bytes("r4jCircuitBreakerClosed", t)) + ")"));
     }
 
     private interface Verdict {
@@ -185,8 +220,8 @@ public final class AnnotationTable {
         String[] of(Line line);
     }
 
-    private void goal(String name, Verdict verdict) {
-        StringBuilder row = new StringBuilder("| ").append(name).append(" |");
+    private void goal(int threads, String name, Verdict verdict) {
+        StringBuilder row = new StringBuilder("| ").append(threads).append(" | ").append(name).append(" |");
         for (Line line : lines) {
             String[] cell = verdict.of(line);
             row.append(' ').append(cell[0]).append(" | ").append(cell[1]).append(" |");
@@ -195,17 +230,17 @@ public final class AnnotationTable {
     }
 
     /** (ours − bare) / (resilience4j − bare) ≤ 0.5. */
-    private static String[] overhead(Line line, String ours, String theirs) {
-        double bare = line.ns("bare");
-        double oursOver = line.ns(ours) - bare;
-        double theirsOver = line.ns(theirs) - bare;
+    private static String[] overhead(Line line, int threads, String ours, String theirs) {
+        double bare = line.ns("bare", threads);
+        double oursOver = line.ns(ours, threads) - bare;
+        double theirsOver = line.ns(theirs, threads) - bare;
         double ratio = oursOver / theirsOver;
         return new String[] {String.format(Locale.ROOT, "%s ns against %s ns: %.3fx", whole(oursOver),
                 whole(theirsOver), ratio), met(ratio <= 0.5)};
     }
 
-    private static String[] ratio(Line line, String ours, String against, double limit) {
-        double ratio = line.ns(ours) / line.ns(against);
+    private static String[] ratio(Line line, int threads, String ours, String against, double limit) {
+        double ratio = line.ns(ours, threads) / line.ns(against, threads);
         return new String[] {String.format(Locale.ROOT, "%.3fx", ratio), met(ratio <= limit)};
     }
 

@@ -36,6 +36,10 @@ import java.util.concurrent.TimeUnit;
  * trial, so a benchmark starts only the context it measures. Set-up checks that every proxy is a
  * proxy and gives the expected answer, and tear-down that each breaker is still in the state it was
  * measured in: a run that measured something else fails rather than reports.
+ *
+ * <p>One thread by default; the suite also runs every benchmark with JMH's {@code -t 2} and {@code -t 4}.
+ * Each side is {@link Scope#Benchmark}: every thread calls the same proxy, so they share its breakers,
+ * as the threads of a web server do.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)

@@ -15,7 +15,11 @@ public class OurWholesaler {
         return Wholesale.deliveryDays(isbn);
     }
 
-    private int deliveryFallback(String isbn, Throwable failure) {
+    /**
+     * Public on both sides: resilience4j 2.4.0 fails a private fallback called by several threads at once
+     * (an {@code IllegalAccessException}; its issue #878), and its advice is to make fallbacks public.
+     */
+    public int deliveryFallback(String isbn, Throwable failure) {
         return Wholesale.FALLBACK_DAYS;
     }
 }
