@@ -50,6 +50,9 @@ public final class ResultsTable {
         new ResultsTable(Files.readAllLines(Path.of(args[0]))).print();
     }
 
+    /** The floor benchmark that makes a clock pair and one shared atomic increment in each call. */
+    private static final String TOGETHER = "clockPairThenSharedAtomic";
+
     private static final String[] THREADS = {"OneThread", "TwoThreads", "FourThreads"};
     private static final int[] THREAD_COUNTS = {1, 2, 4};
 
@@ -91,9 +94,6 @@ public final class ResultsTable {
         }
         System.out.println();
     }
-
-    /** The floor benchmark that makes a clock pair and one shared atomic increment in each call. */
-    private static final String TOGETHER = "clockPairThenSharedAtomic";
 
     /**
      * CLOSED success path. Floor: slow-call detection on, a clock pair and one shared atomic in one
