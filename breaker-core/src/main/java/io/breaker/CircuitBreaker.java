@@ -636,7 +636,7 @@ public final class CircuitBreaker {
         }
         long now = clock.nanoTime();
         Phase open = Phase.open(TrippedWindow.of(closed.window, now, config), now, now + waitNanos(), wallClock.millis());
-        transition(closed, open, cause, open);
+        transition(closed, open, cause);
     }
 
     /** OPEN -> HALF_OPEN once the wait elapsed; returns the new phase, or null if another caller won. */
@@ -748,10 +748,6 @@ public final class CircuitBreaker {
                 SlidingWindow tripped = verdict.tripped() == null ? TrippedWindow.of(current.window, now, config)
                         : TrippedWindow.of(verdict.tripped(), config);
                 next = Phase.open(tripped, now, probeAt, wallClock.millis());
-                if (transition(current, next, verdict.cause(), next)) {
-                    return true;
-                }
-                continue;
             } else if (target == State.HALF_OPEN) {
                 if (current.state != State.OPEN) {
                     return false; // already probing here, or a state the lease no longer matters to
@@ -823,16 +819,12 @@ public final class CircuitBreaker {
         }
     }
 
-    private boolean transition(Phase expected, Phase next, TransitionCause cause) {
-        return transition(expected, next, cause, expected);
-    }
-
     /**
-     * Swaps {@code expected} for {@code next} and tells the listeners, with the numbers of
-     * {@code numbersOf}: the phase left, except on a trip (then the new OPEN phase, which holds the
-     * window as it tripped: its own, or the fleet's when a shared breaker adopts the fleet's trip).
+     * Swaps {@code expected} for {@code next} and tells the listeners, with the numbers of the phase
+     * left; into OPEN, with those of the new phase, which holds the window as it tripped (its own, or
+     * the fleet's when a shared breaker adopts the fleet's trip; on a reopening, the same window).
      */
-    private boolean transition(Phase expected, Phase next, TransitionCause cause, Phase numbersOf) {
+    private boolean transition(Phase expected, Phase next, TransitionCause cause) {
         // A volatile CAS: it publishes the new phase with all its final fields written (JLS 17.5),
         // and only one caller can win it from a given phase.
         if (!PHASE.compareAndSet(this, expected, next)) {
@@ -841,7 +833,8 @@ public final class CircuitBreaker {
         try {
             if (listeners.any()) {
                 next.arrival = new Transition(name, expected.state, next.state, cause,
-                        Instant.ofEpochMilli(next.sinceEpochMillis), metrics(numbersOf), lastFailureType);
+                        Instant.ofEpochMilli(next.sinceEpochMillis),
+                        metrics(next.state == State.OPEN ? next : expected), lastFailureType);
             }
         } finally {
             // After `arrival` (the volatile write publishes it), and whatever happens: an unlinked
