@@ -1,8 +1,10 @@
-package io.breaker.spring.aop;
+package io.breaker.boot3;
 
 import io.breaker.BreakerRegistry;
 import io.breaker.spring.CircuitProtected;
 import io.breaker.spring.autoconfigure.BreakerAutoConfiguration;
+import io.breaker.spring.test.BootLine;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
@@ -18,6 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** With the default orders, Spring Retry's @Retryable wraps @CircuitProtected: every attempt passes the breaker. */
+@Tag(BootLine.TAG)
 class RetryOrderTest {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()

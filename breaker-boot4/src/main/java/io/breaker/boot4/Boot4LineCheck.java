@@ -1,4 +1,4 @@
-package io.breaker.spring.boot4;
+package io.breaker.boot4;
 
 import io.breaker.spring.autoconfigure.BootLineCheck;
 

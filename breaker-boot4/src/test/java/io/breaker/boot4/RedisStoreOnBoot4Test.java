@@ -1,4 +1,4 @@
-package io.breaker.spring.boot4;
+package io.breaker.boot4;
 
 import io.breaker.BreakerRegistry;
 import io.breaker.CircuitOpenException;
@@ -6,6 +6,8 @@ import io.breaker.State;
 import io.breaker.redis.RedisServer;
 import io.breaker.redis.RedisStateStore;
 import io.breaker.spring.CircuitProtected;
+import io.breaker.spring.test.BootLine;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -37,6 +39,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
                 "breakers.instances.wholesaler.sliding-window-size=2",
                 "management.endpoint.health.show-details=always"})
 @DirtiesContext // closed with its redis-server, not kept in the context cache
+@Tag(BootLine.TAG)
 class RedisStoreOnBoot4Test {
 
     @RegisterExtension

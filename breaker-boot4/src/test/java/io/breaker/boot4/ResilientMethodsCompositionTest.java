@@ -1,9 +1,11 @@
-package io.breaker.spring.boot4;
+package io.breaker.boot4;
 
 import io.breaker.BreakerRegistry;
 import io.breaker.CircuitOpenException;
 import io.breaker.spring.CircuitProtected;
 import io.breaker.spring.autoconfigure.BreakerAutoConfiguration;
+import io.breaker.spring.test.BootLine;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
@@ -27,6 +29,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * next to {@code @CircuitProtected}: both wrap the breaker, whatever {@code breakers.aspect-order} says,
  * because Framework 7 puts its advice in front of the advisors a bean already has.
  */
+@Tag(BootLine.TAG)
 class ResilientMethodsCompositionTest {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()

@@ -1,9 +1,11 @@
 package io.breaker.redis;
 
-import io.breaker.redis.app.FleetApplication;
 import io.breaker.redis.app.FleetApplication.Dependency;
+import io.breaker.redis.app.FleetApplication;
+import io.breaker.spring.test.BootLine;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -24,6 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * whether Redis answers, a force says whether the fleet changed, and a Redis outage under
  * {@code failure-mode: reject} shows as {@code STORE_UNAVAILABLE}, never as {@code FAILURE_RATE}.
  */
+@Tag(BootLine.TAG)
 class BreakersEndpointWithRedisTest {
 
     @RegisterExtension

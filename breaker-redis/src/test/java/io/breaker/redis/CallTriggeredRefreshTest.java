@@ -5,6 +5,8 @@ import io.breaker.CircuitBreaker;
 import io.breaker.NanoClock;
 import io.breaker.SlidingWindowType;
 import io.breaker.State;
+import io.breaker.spring.test.BootLine;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -26,6 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * successes (at most {@link RedisSharedState#MAX_CHECK_MASK} + 1 of one thread), so steady traffic
  * still refreshes within one TTL and a little.
  */
+@Tag(BootLine.TAG)
 class CallTriggeredRefreshTest {
 
     @RegisterExtension

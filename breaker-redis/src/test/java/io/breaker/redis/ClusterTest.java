@@ -4,6 +4,8 @@ import io.breaker.BreakerConfig;
 import io.breaker.CircuitBreaker;
 import io.breaker.SlidingWindowType;
 import io.breaker.State;
+import io.breaker.spring.test.BootLine;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
@@ -23,6 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * that one breaker's keys share a slot through their hash tag, and that a cluster connection factory
  * works as it is.
  */
+@Tag(BootLine.TAG)
 class ClusterTest {
 
     @RegisterExtension

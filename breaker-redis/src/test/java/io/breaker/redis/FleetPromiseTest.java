@@ -7,6 +7,8 @@ import io.breaker.SlidingWindowType;
 import io.breaker.State;
 import io.breaker.Transition;
 import io.breaker.TransitionCause;
+import io.breaker.spring.test.BootLine;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -27,6 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * answer, a late batch of successes, a lost Redis, a window changed by a rolling deploy, an
  * interrupted caller, and an operator's state during a blip.
  */
+@Tag(BootLine.TAG)
 class FleetPromiseTest {
 
     @RegisterExtension

@@ -2,12 +2,14 @@ package io.breaker.redis;
 
 import io.breaker.BreakerConfig;
 import io.breaker.BreakerRegistry;
-import io.breaker.redis.line.RedisLine;
+import io.breaker.redis.test.RedisLine;
 import io.breaker.spi.StateStore;
 import io.breaker.spring.autoconfigure.BreakerAutoConfiguration;
 import io.breaker.spring.autoconfigure.BreakerFailureAnalyzer;
+import io.breaker.spring.test.BootLine;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -20,6 +22,7 @@ import java.time.Duration;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** One test per condition of {@link RedisStoreAutoConfiguration}, with the starter's registry around it. */
+@Tag(BootLine.TAG)
 class RedisStoreAutoConfigurationTest {
 
     @RegisterExtension

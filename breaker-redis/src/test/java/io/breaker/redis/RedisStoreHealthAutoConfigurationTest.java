@@ -1,8 +1,10 @@
 package io.breaker.redis;
 
-import io.breaker.redis.line.RedisLine;
+import io.breaker.redis.test.RedisLine;
 import io.breaker.spi.StateStore;
 import io.breaker.spring.autoconfigure.BreakerAutoConfiguration;
+import io.breaker.spring.test.BootLine;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -18,6 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Boot 3 breaker-redis's {@link RedisStoreHealthAutoConfiguration}, on Boot 4 the Boot 4 starter's
  * (see {@link RedisLine#storeHealthAutoConfiguration()}).
  */
+@Tag(BootLine.TAG)
 class RedisStoreHealthAutoConfigurationTest {
 
     @RegisterExtension

@@ -11,6 +11,8 @@ import io.breaker.Transition;
 import io.breaker.TransitionCause;
 import io.breaker.spi.SharedState;
 import io.breaker.spi.SharedVerdict;
+import io.breaker.spring.test.BootLine;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -33,6 +35,7 @@ import static io.breaker.redis.Fleet.awaitCalling;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Several instances sharing one breaker through a real Redis, with threads calling concurrently. */
+@Tag(BootLine.TAG)
 class SharedBreakerFleetTest {
 
     @RegisterExtension

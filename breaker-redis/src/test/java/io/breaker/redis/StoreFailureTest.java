@@ -5,6 +5,8 @@ import io.breaker.CircuitBreaker;
 import io.breaker.CircuitOpenException;
 import io.breaker.SlidingWindowType;
 import io.breaker.State;
+import io.breaker.spring.test.BootLine;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -25,6 +27,7 @@ import static io.breaker.redis.Fleet.awaitCalling;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Redis killed, paused and back, under calling threads: callers never notice, breakers keep protecting. */
+@Tag(BootLine.TAG)
 class StoreFailureTest {
 
     @RegisterExtension

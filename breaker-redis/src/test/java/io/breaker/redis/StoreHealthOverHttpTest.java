@@ -1,10 +1,12 @@
 package io.breaker.redis;
 
-import io.breaker.redis.app.FleetApplication;
 import io.breaker.redis.app.FleetApplication.Dependency;
+import io.breaker.redis.app.FleetApplication;
+import io.breaker.spring.test.BootLine;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -27,6 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Redis outage, read as an operator reads them (the health over HTTP): available, then acting alone
  * while Redis is down, then available again, UP throughout.
  */
+@Tag(BootLine.TAG)
 class StoreHealthOverHttpTest {
 
     @RegisterExtension

@@ -2,8 +2,10 @@ package io.breaker.redis;
 
 import io.breaker.BreakerConfig;
 import io.breaker.BreakerRegistry;
-import io.breaker.redis.line.WithRedisAutoConfiguration;
+import io.breaker.redis.test.WithRedisAutoConfiguration;
 import io.breaker.spring.autoconfigure.BreakerAutoConfiguration;
+import io.breaker.spring.test.BootLine;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -30,6 +32,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * their real order).
  */
 @ExtendWith(OutputCaptureExtension.class)
+@Tag(BootLine.TAG)
 class StoreSettingsStartUpTest {
 
     @RegisterExtension

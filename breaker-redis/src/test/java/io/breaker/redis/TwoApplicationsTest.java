@@ -1,10 +1,12 @@
 package io.breaker.redis;
 
-import io.breaker.redis.app.FleetApplication;
 import io.breaker.redis.app.FleetApplication.Dependency;
+import io.breaker.redis.app.FleetApplication;
+import io.breaker.spring.test.BootLine;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -26,6 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Two real instances of an application (two HTTP ports, one Redis), driven only over HTTP: the fleet
  * trips together and an operator's force through one instance's actuator endpoint reaches the other.
  */
+@Tag(BootLine.TAG)
 class TwoApplicationsTest {
 
     @RegisterExtension

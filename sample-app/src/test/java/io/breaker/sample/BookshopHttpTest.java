@@ -15,10 +15,10 @@ import java.util.stream.IntStream;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.breaker.sample.line.WithMetricsExport;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.ActiveProfiles;
+import org.springframework.test.context.TestPropertySource;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.util.TestSocketUtils;
@@ -30,7 +30,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * both over real HTTP, as a user with curl would. Every subclass shares one application context.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-@WithMetricsExport // tests switch metrics export off unless asked: /actuator/prometheus
+// Spring Boot's tests switch metrics export off unless asked, and /actuator/prometheus with it; each
+// line asks with a property of its own (Boot 3, Boot 4), and ignores the other's.
+@TestPropertySource(properties = {"spring.test.observability.auto-configure=true", "spring.test.metrics.export=true"})
 @ActiveProfiles("test")
 abstract class BookshopHttpTest {
 

@@ -11,7 +11,6 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.breaker.sample.line.BootLine;
 import io.breaker.spi.StateStore;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -50,7 +49,7 @@ class DefaultProfileNeedsNoRedisTest {
                             // Where Redis would be, if anything looked for it.
                             "--spring.data.redis.host=127.0.0.1",
                             "--spring.data.redis.port=" + fakeRedis.getLocalPort())) {
-                int port = BootLine.port(context);
+                int port = context.getEnvironment().getRequiredProperty("local.server.port", Integer.class);
                 HttpClient http = HttpClient.newHttpClient();
 
                 HttpResponse<String> health = http.send(HttpRequest.newBuilder(

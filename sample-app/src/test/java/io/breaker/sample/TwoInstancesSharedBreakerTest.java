@@ -22,7 +22,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import io.breaker.redis.RedisServer;
-import io.breaker.sample.line.BootLine;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -84,7 +83,7 @@ class TwoInstancesSharedBreakerTest {
                 .profiles("test", "redis")
                 .run(args.toArray(String[]::new));
         contexts.add(context);
-        return new Instance(BootLine.port(context));
+        return new Instance(context.getEnvironment().getRequiredProperty("local.server.port", Integer.class));
     }
 
     @AfterAll

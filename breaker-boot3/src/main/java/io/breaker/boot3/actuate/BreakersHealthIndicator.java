@@ -1,9 +1,10 @@
-package io.breaker.spring.actuate;
+package io.breaker.boot3.actuate;
 
+import io.breaker.spring.actuate.BreakersHealth;
 import org.springframework.boot.actuate.health.Health;
 import org.springframework.boot.actuate.health.HealthIndicator;
 
-/** Adapts {@link BreakersHealth} to Spring Boot's health contributor {@code breakers}. */
+/** Adapts {@link BreakersHealth} to Spring Boot 3's health contributor {@code breakers}. */
 public class BreakersHealthIndicator implements HealthIndicator {
 
     private final BreakersHealth health;

@@ -1,8 +1,10 @@
-package io.breaker.spring.autoconfigure;
+package io.breaker.boot3.autoconfigure;
 
 import io.breaker.BreakerRegistry;
+import io.breaker.boot3.actuate.BreakersHealthIndicator;
 import io.breaker.spring.actuate.BreakersHealth;
-import io.breaker.spring.actuate.BreakersHealthIndicator;
+import io.breaker.spring.autoconfigure.BreakerHealthProperties;
+import io.breaker.spring.autoconfigure.BreakersHealthCheckConfiguration;
 import org.springframework.boot.actuate.autoconfigure.health.ConditionalOnEnabledHealthIndicator;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -15,10 +17,8 @@ import org.springframework.context.annotation.Import;
 
 /**
  * The {@code breakers} health contributor on Spring Boot 3, when Spring Boot Actuator is on the
- * classpath ({@code management.health.breakers.enabled=false} turns it off). Open breakers stay UP
- * unless {@code breakers.health.down-when-open} names them. The check itself is shared with the
- * Boot 4 starter ({@link BreakersHealthCheckConfiguration}); only the adapter to Boot 3's health
- * types lives here.
+ * classpath ({@code management.health.breakers.enabled=false} turns it off). The check is the one
+ * the Boot 4 adapter uses ({@link BreakersHealthCheckConfiguration}); only the adapter differs.
  */
 @AutoConfiguration(afterName = "io.breaker.spring.autoconfigure.BreakerAutoConfiguration")
 @ConditionalOnClass(name = "org.springframework.boot.actuate.health.HealthIndicator")

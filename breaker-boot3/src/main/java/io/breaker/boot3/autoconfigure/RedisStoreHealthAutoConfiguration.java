@@ -1,5 +1,8 @@
-package io.breaker.redis;
+package io.breaker.boot3.autoconfigure;
 
+import io.breaker.boot3.actuate.BreakerStoreHealthIndicator;
+import io.breaker.redis.BreakerStoreStatus;
+import io.breaker.redis.StoreStatusConfiguration;
 import org.springframework.boot.actuate.autoconfigure.health.ConditionalOnEnabledHealthIndicator;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -10,18 +13,15 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 
 /**
- * The {@code breakerStore} health contributor on Spring Boot 3 (the Boot 4 starter has its own
- * adapter around the same {@link BreakerStoreStatus}), when Spring Boot Actuator is on the classpath and a
- * {@link RedisStateStore} exists ({@code management.health.breakerstore.enabled=false} turns it off).
- * It stays UP during a Redis outage and says whether this instance acts alone.
- *
- * <p>A class of its own rather than a nested configuration of {@link RedisStoreAutoConfiguration}:
- * the store may be the application's own {@link RedisStateStore} bean, and only a configuration
- * ordered after the store's can ask whether one exists.
+ * The {@code breakerStore} health contributor on Spring Boot 3, when the application has
+ * {@code breaker-redis} and a Redis store is in use ({@code management.health.breakerstore.enabled=false}
+ * turns it off). The status is breaker-redis's own ({@link StoreStatusConfiguration}); only the
+ * adapter to Boot 3's health types lives here.
  */
-@AutoConfiguration(after = RedisStoreAutoConfiguration.class)
-@ConditionalOnClass(name = "org.springframework.boot.actuate.health.HealthIndicator")
-@ConditionalOnBean(RedisStateStore.class)
+@AutoConfiguration(afterName = "io.breaker.redis.RedisStoreAutoConfiguration")
+@ConditionalOnClass(name = {"org.springframework.boot.actuate.health.HealthIndicator",
+        "io.breaker.redis.RedisStateStore"})
+@ConditionalOnBean(type = "io.breaker.redis.RedisStateStore")
 public class RedisStoreHealthAutoConfiguration {
 
     @Configuration(proxyBeanMethods = false)

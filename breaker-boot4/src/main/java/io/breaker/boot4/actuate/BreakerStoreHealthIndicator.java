@@ -1,4 +1,4 @@
-package io.breaker.spring.boot4.actuate;
+package io.breaker.boot4.actuate;
 
 import io.breaker.redis.BreakerStoreStatus;
 import org.springframework.boot.health.contributor.Health;

@@ -1,8 +1,8 @@
-package io.breaker.spring.boot4.autoconfigure;
+package io.breaker.boot4.autoconfigure;
 
 import io.breaker.redis.BreakerStoreStatus;
 import io.breaker.redis.StoreStatusConfiguration;
-import io.breaker.spring.boot4.actuate.BreakerStoreHealthIndicator;
+import io.breaker.boot4.actuate.BreakerStoreHealthIndicator;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;

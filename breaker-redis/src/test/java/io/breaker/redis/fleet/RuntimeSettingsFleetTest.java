@@ -1,6 +1,8 @@
 package io.breaker.redis.fleet;
 
 import io.breaker.redis.RedisServer;
+import io.breaker.spring.test.BootLine;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -20,6 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * (two separate JVM processes of {@link FleetInstance} on one real redis-server, driven over HTTP only),
  * and so does the return to the configured values; an instance started later picks them up too.
  */
+@Tag(BootLine.TAG)
 class RuntimeSettingsFleetTest {
 
     @RegisterExtension
@@ -28,8 +31,12 @@ class RuntimeSettingsFleetTest {
     private static final String BREAKER = "/actuator/breakers/" + FleetInstance.BREAKER;
     private static final String CONFIG = BREAKER + "/config";
     private static final Duration CACHE_TTL = Duration.ofMillis(300);
-    /** A change is seen at an instance's first call after one cache TTL; the rest is slack for a busy machine. */
-    private static final Duration SEEN_WITHIN = CACHE_TTL.plusMillis(1_700);
+    /**
+     * A change is seen at an instance's first call after one cache TTL, once the refresh that call
+     * started has answered; the rest is slack for a busy machine (separate JVMs on 2 shared cores
+     * answered one refresh 2.8 s after the change while other builds ran).
+     */
+    private static final Duration SEEN_WITHIN = CACHE_TTL.plusMillis(4_700);
     private static final Pattern THRESHOLD =
             Pattern.compile("\"failure-rate-threshold\"\\s*:\\s*\\{\\s*\"value\"\\s*:\\s*([-0-9.Ee]+)");
 

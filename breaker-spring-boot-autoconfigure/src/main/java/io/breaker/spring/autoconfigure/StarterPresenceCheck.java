@@ -12,8 +12,8 @@ import org.springframework.util.ClassUtils;
  */
 public class StarterPresenceCheck implements ApplicationContextInitializer<ConfigurableApplicationContext>, Ordered {
 
-    private static final String BOOT3_CHECK = "io.breaker.spring.autoconfigure.Boot3LineCheck";
-    private static final String BOOT4_CHECK = "io.breaker.spring.boot4.Boot4LineCheck";
+    private static final String BOOT3_CHECK = "io.breaker.boot3.Boot3LineCheck";
+    private static final String BOOT4_CHECK = "io.breaker.boot4.Boot4LineCheck";
 
     @Override
     public void initialize(ConfigurableApplicationContext context) {

@@ -3,7 +3,8 @@ package io.breaker.spring.actuate;
 import io.breaker.BreakerConfig;
 import io.breaker.BreakerRegistry;
 import io.breaker.spring.autoconfigure.BreakerEndpointAutoConfiguration;
-import io.breaker.spring.line.BootLine;
+import io.breaker.spring.test.BootLine;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
@@ -14,6 +15,7 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** One test per condition of the endpoint and health auto-configurations. */
+@Tag(BootLine.TAG)
 class BreakerActuatorAutoConfigurationTest {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()

@@ -2,6 +2,8 @@ package io.breaker.spring.actuate;
 
 import io.breaker.BreakerRegistry;
 import io.breaker.CircuitBreaker;
+import io.breaker.spring.test.BootLine;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
@@ -34,6 +36,7 @@ import static org.assertj.core.api.Assertions.assertThat;
         properties = {"management.endpoints.web.exposure.include=breakers",
                 "breakers.instances.wholesaler.failure-rate-threshold=50",
                 "logging.level.io.breaker.transitions=off"})
+@Tag(BootLine.TAG)
 class BreakerStreamHttpTest {
 
     @LocalServerPort

@@ -6,11 +6,13 @@ import io.breaker.CircuitBreaker;
 import io.breaker.SlidingWindowType;
 import io.breaker.State;
 import io.breaker.spring.CircuitProtected;
-import io.breaker.spring.line.WithMetricsExport;
+import io.breaker.spring.test.BootLine;
+import io.breaker.spring.test.WithMetricsExport;
 import jakarta.servlet.Filter;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -40,6 +42,7 @@ import static org.assertj.core.api.Assertions.assertThat;
         properties = "management.endpoints.web.exposure.include=breakers,health,prometheus")
 @WithMetricsExport
 @ExtendWith(OutputCaptureExtension.class)
+@Tag(BootLine.TAG)
 class BreakersEndpointHttpTest {
 
     private static final String JSON = "application/json";

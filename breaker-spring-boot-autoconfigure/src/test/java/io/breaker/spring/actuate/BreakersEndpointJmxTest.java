@@ -3,7 +3,9 @@ package io.breaker.spring.actuate;
 import io.breaker.BreakerConfig;
 import io.breaker.BreakerRegistry;
 import io.breaker.SlidingWindowType;
+import io.breaker.spring.test.BootLine;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
@@ -28,6 +30,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
         classes = BreakersEndpointJmxTest.App.class,
         properties = {"spring.jmx.enabled=true", "management.endpoints.jmx.exposure.include=breakers",
                 "spring.jmx.unique-names=true", "management.endpoints.jmx.unique-names=true"})
+@Tag(BootLine.TAG)
 class BreakersEndpointJmxTest {
 
     @Autowired

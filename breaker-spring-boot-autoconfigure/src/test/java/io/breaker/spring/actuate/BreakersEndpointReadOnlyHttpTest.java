@@ -2,6 +2,8 @@ package io.breaker.spring.actuate;
 
 import io.breaker.BreakerRegistry;
 import io.breaker.State;
+import io.breaker.spring.test.BootLine;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -19,6 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
         classes = BreakersEndpointHttpTest.App.class,
         properties = {"management.endpoints.web.exposure.include=breakers",
                 "management.endpoint.breakers.access=read-only"})
+@Tag(BootLine.TAG)
 class BreakersEndpointReadOnlyHttpTest {
 
     private final HttpClient http = HttpClient.newHttpClient();

@@ -3,8 +3,9 @@ package io.breaker.spring.actuate;
 import io.breaker.BreakerConfig;
 import io.breaker.BreakerRegistry;
 import io.breaker.SlidingWindowType;
-import io.breaker.spring.line.BootLine;
+import io.breaker.spring.test.BootLine;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
@@ -12,6 +13,8 @@ import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Bean;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
 
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -30,10 +33,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         classes = BreakersEndpointWireFormatTest.App.class,
         properties = {"management.endpoints.web.exposure.include=breakers",
-                "spring.jackson.property-naming-strategy=SNAKE_CASE",
-                BootLine.JACKSON_DATE_FEATURES + "write-dates-as-timestamps=true",
-                BootLine.JACKSON_DATE_FEATURES + "write-durations-as-timestamps=true"})
+                "spring.jackson.property-naming-strategy=SNAKE_CASE"})
+@Tag(BootLine.TAG)
 class BreakersEndpointWireFormatTest {
+
+    /** Dates and durations as numbers, under the prefix of this line's Jackson. */
+    @DynamicPropertySource
+    static void jacksonDateFeatures(DynamicPropertyRegistry properties) {
+        properties.add(BootLine.JACKSON_DATE_FEATURES + "write-dates-as-timestamps", () -> "true");
+        properties.add(BootLine.JACKSON_DATE_FEATURES + "write-durations-as-timestamps", () -> "true");
+    }
 
     private final HttpClient http = HttpClient.newHttpClient();
 

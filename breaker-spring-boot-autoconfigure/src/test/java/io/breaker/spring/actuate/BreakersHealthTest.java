@@ -4,7 +4,8 @@ import io.breaker.BreakerConfig;
 import io.breaker.BreakerRegistry;
 import io.breaker.CircuitBreaker;
 import io.breaker.State;
-import io.breaker.spring.line.BootLine;
+import io.breaker.spring.test.BootLine;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -15,6 +16,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Both health policies: open breakers reported but UP by default, DOWN only for named ones. */
+@Tag(BootLine.TAG)
 class BreakersHealthTest {
 
     private final BreakerRegistry registry = BreakerRegistry.of(BreakerConfig.ofDefaults(), Map.of());

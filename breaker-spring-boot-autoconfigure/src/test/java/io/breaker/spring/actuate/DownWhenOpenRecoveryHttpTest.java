@@ -4,6 +4,8 @@ import io.breaker.BreakerRegistry;
 import io.breaker.NanoClock;
 import io.breaker.State;
 import io.breaker.spring.CircuitProtected;
+import io.breaker.spring.test.BootLine;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
@@ -36,6 +38,7 @@ import static org.assertj.core.api.Assertions.assertThat;
                 "breakers.instances.wholesaler.minimum-number-of-calls=4",
                 "breakers.instances.wholesaler.wait-duration-in-open-state=30s"
         })
+@Tag(BootLine.TAG)
 class DownWhenOpenRecoveryHttpTest {
 
     private static final AtomicLong NOW = new AtomicLong(1_000_000_000L);

@@ -3,10 +3,12 @@ package io.breaker.spring.actuate;
 import io.breaker.BreakerRegistry;
 import io.breaker.CircuitBreaker;
 import io.breaker.spring.autoconfigure.BreakerAutoConfiguration;
+import io.breaker.spring.test.BootLine;
 import jakarta.servlet.Filter;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -39,6 +41,7 @@ import static org.assertj.core.api.Assertions.assertThat;
                 "breakers.instances.wholesaler.failure-rate-threshold=50",
                 "spring.jackson.property-naming-strategy=SNAKE_CASE"})
 @ExtendWith(OutputCaptureExtension.class)
+@Tag(BootLine.TAG)
 class RuntimeSettingsHttpTest {
 
     private static final String CONFIG = "/actuator/breakers/wholesaler/config";

@@ -4,7 +4,8 @@ import io.breaker.BreakerRegistry;
 import io.breaker.spring.CircuitProtected;
 import io.breaker.spring.autoconfigure.BreakerAutoConfiguration;
 import io.breaker.spring.autoconfigure.BreakerFailureAnalyzer;
-import io.breaker.spring.line.BootLine;
+import io.breaker.spring.test.BootLine;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
@@ -18,6 +19,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Annotation and naming mistakes that used to pass start-up, or fail it with a raw stack trace. */
+@Tag(BootLine.TAG)
 class AnnotationEdgeCasesTest {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()

@@ -4,6 +4,8 @@ import io.breaker.BreakerRegistry;
 import io.breaker.CircuitBreaker;
 import io.breaker.CircuitOpenException;
 import io.breaker.spring.autoconfigure.BreakerAutoConfiguration;
+import io.breaker.spring.test.BootLine;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.aop.support.AopUtils;
@@ -27,6 +29,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** {@code @CircuitProtected} in a Spring context: return types, fallback rules, names. */
 @ExtendWith(OutputCaptureExtension.class)
+@Tag(BootLine.TAG)
 class CircuitProtectedAspectTest {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()

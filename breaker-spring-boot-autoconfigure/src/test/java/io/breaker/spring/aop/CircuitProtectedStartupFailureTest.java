@@ -3,6 +3,8 @@ package io.breaker.spring.aop;
 import io.breaker.spring.CircuitProtected;
 import io.breaker.spring.autoconfigure.BreakerAutoConfiguration;
 import io.breaker.spring.autoconfigure.BreakerFailureAnalyzer;
+import io.breaker.spring.test.BootLine;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
@@ -16,6 +18,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** A {@code @CircuitProtected} method that cannot be served stops start-up, naming the class, method and fix. */
+@Tag(BootLine.TAG)
 class CircuitProtectedStartupFailureTest {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()

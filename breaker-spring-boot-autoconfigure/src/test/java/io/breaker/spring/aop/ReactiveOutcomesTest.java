@@ -7,6 +7,8 @@ import io.breaker.CircuitOpenException;
 import io.breaker.SlidingWindowType;
 import io.breaker.State;
 import io.breaker.spring.CircuitProtected;
+import io.breaker.spring.test.BootLine;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.aop.framework.ProxyFactory;
 import reactor.core.Disposable;
@@ -28,6 +30,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * shared with every return type: a rejected call does not run the method, an exception the method
  * throws is classified and may get the fallback.
  */
+@Tag(BootLine.TAG)
 class ReactiveOutcomesTest {
 
     private static final Duration WAIT = Duration.ofSeconds(5);

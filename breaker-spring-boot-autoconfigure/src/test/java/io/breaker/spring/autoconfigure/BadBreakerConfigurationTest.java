@@ -1,5 +1,7 @@
 package io.breaker.spring.autoconfigure;
 
+import io.breaker.spring.test.BootLine;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
@@ -12,6 +14,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Each kind of bad configuration stops start-up with a description and an action naming the property. */
+@Tag(BootLine.TAG)
 class BadBreakerConfigurationTest {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()

@@ -1,6 +1,7 @@
 package io.breaker.spring.autoconfigure;
 
-import io.breaker.spring.line.BootLine;
+import io.breaker.spring.test.BootLine;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.SpringApplication;
@@ -23,6 +24,7 @@ import static org.assertj.core.api.Assertions.assertThatNoException;
  * Boot 4 starter's check, on Boot 4 with the Boot 3 starter's.
  */
 @ExtendWith(OutputCaptureExtension.class)
+@Tag(BootLine.TAG)
 class BootLineCheckTest {
 
     @Configuration(proxyBeanMethods = false)

@@ -7,6 +7,8 @@ import io.breaker.NanoClock;
 import io.breaker.SlidingWindowType;
 import io.breaker.spi.Integration;
 import io.breaker.spring.aop.CircuitProtectedAdvisor;
+import io.breaker.spring.test.BootLine;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
@@ -25,6 +27,7 @@ import java.util.concurrent.TimeoutException;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+@Tag(BootLine.TAG)
 class BreakerAutoConfigurationTest {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()

@@ -1,6 +1,8 @@
 package io.breaker.spring.autoconfigure;
 
 import io.breaker.spring.CircuitProtected;
+import io.breaker.spring.test.BootLine;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.SpringApplication;
@@ -17,6 +19,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** A real application start: the analyzer is registered and wins over Spring Boot's generic ones. */
 @ExtendWith(OutputCaptureExtension.class)
+@Tag(BootLine.TAG)
 class FailureAnalyzerRegistrationTest {
 
     @Configuration(proxyBeanMethods = false)

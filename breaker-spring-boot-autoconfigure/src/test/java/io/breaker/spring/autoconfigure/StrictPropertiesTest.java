@@ -2,6 +2,8 @@ package io.breaker.spring.autoconfigure;
 
 import io.breaker.BreakerRegistry;
 import io.breaker.spring.aop.CircuitProtectedAdvisor;
+import io.breaker.spring.test.BootLine;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -22,6 +24,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Input that used to slip through: every key under breakers. is read by some module, and every value is checked. */
+@Tag(BootLine.TAG)
 class StrictPropertiesTest {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()

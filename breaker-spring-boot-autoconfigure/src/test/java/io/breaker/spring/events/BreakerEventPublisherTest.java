@@ -8,6 +8,8 @@ import io.breaker.spi.Integration;
 import io.breaker.spring.actuate.BreakerTransitionHistory;
 import io.breaker.spring.autoconfigure.BreakerEventsAutoConfiguration;
 import io.breaker.spring.logging.BreakerTransitionLogger;
+import io.breaker.spring.test.BootLine;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -20,6 +22,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Every transition becomes a Spring event that applications can listen to. */
+@Tag(BootLine.TAG)
 class BreakerEventPublisherTest {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()

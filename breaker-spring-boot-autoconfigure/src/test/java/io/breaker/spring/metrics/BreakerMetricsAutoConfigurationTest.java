@@ -3,8 +3,9 @@ package io.breaker.spring.metrics;
 import io.breaker.BreakerConfig;
 import io.breaker.BreakerRegistry;
 import io.breaker.spring.autoconfigure.BreakerMetricsAutoConfiguration;
+import io.breaker.spring.test.BootLine;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.breaker.spring.line.BootLine;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
@@ -15,6 +16,7 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** One test per condition of the metrics auto-configuration, and its binding by Spring Boot. */
+@Tag(BootLine.TAG)
 class BreakerMetricsAutoConfigurationTest {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
