@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# "Not slower than today" (issue 12): the Boot 3 starter's annotation benchmark, old jar against new jar,
+# Not slower than an older build: the Boot 3 starter's annotation benchmark, old jar against new jar,
 # run alternately on the same machine, as recorded in docs/benchmarks.md ("The annotation").
 # The old jar is breaker-benchmarks' benchmarks.jar built from OLD_REF (default 9975ae4^, the commit
 # before the Boot 4 split) in a separate worktree, OLD_TREE (default: wt-annot-old next to this

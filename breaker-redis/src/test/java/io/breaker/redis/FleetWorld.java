@@ -131,7 +131,7 @@ final class FleetWorld {
                  boolean lose, boolean failureReportsTimeOut, boolean otherTimeouts, int maxPending,
                  boolean countDependencyCalls) {
 
-        /** Every operation of the issue. */
+        /** Every kind of step: calls, slow calls, operator changes, time, a lost Redis and every timeout. */
         static Rules all(int maxPending) {
             return new Rules(true, true, true, 2, true, true, true, true, maxPending, false);
         }

@@ -16,10 +16,10 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 10's proof: N separate JVM processes of a consumer application share one breaker through
- * one real redis-server, and the fleet must behave as one breaker would. Per round it measures the
- * calls that reach a failing dependency before every instance stops, the probes per wait window
- * and the recovery; then it injects faults into Redis under the running fleet.
+ * The fleet's promise, end to end: N separate JVM processes of a consumer application share one
+ * breaker through one real redis-server, and the fleet must behave as one breaker would. Per round
+ * it measures the calls that reach a failing dependency before every instance stops, the probes per
+ * wait window and the recovery; then it injects faults into Redis under the running fleet.
  *
  * <p>The default is the short run (3 instances, 3 rounds, Redis restarted empty while OPEN); see
  * {@link FleetSettings} for the properties of the full run. The report goes to

@@ -23,7 +23,7 @@ import java.util.Locale;
 record FleetSettings(int instances, int rounds, String store, List<Fault> faults, Duration openWait,
                      Duration storeTimeout, boolean asserting, List<String> jvmArgs) {
 
-    /** The breaker's settings, the same on every instance (the consumer application). */
+    /** The breaker's settings, the same on every instance of the consumer application. */
     static final int WINDOW_SIZE = 10;
     static final int MINIMUM_CALLS = 5;
     static final int FAILURE_RATE_THRESHOLD = 50;
@@ -66,7 +66,7 @@ record FleetSettings(int instances, int rounds, String store, List<Fault> faults
         return Math.max(MINIMUM_CALLS, (int) Math.ceil(WINDOW_SIZE * FAILURE_RATE_THRESHOLD / 100.0));
     }
 
-    /** The goal for one round: the threshold, plus one call already under way on each other instance. */
+    /** The goal for one round: the threshold, plus one call already under way on each other instance. */
     int tripGoal() {
         return threshold() + instances - 1;
     }

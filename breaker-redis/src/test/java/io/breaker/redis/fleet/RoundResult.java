@@ -87,7 +87,7 @@ record RoundResult(String label, Fault fault,
         return slowCalls == 0;
     }
 
-    /** The goals this round misses, each as a sentence; empty when it meets them all. */
+    /** The fleet's goals this round misses, each as a sentence; empty when it meets them all. */
     List<String> misses(FleetSettings settings) {
         List<String> misses = new ArrayList<>();
         if (errors > 0) {

@@ -148,7 +148,7 @@ class ProtectedMethodsTest {
     /**
      * A private fallback answers any number of threads at once. It is made accessible once, when the
      * method is resolved; a library that makes it accessible for each call and inaccessible after it
-     * fails the threads that interleave with an {@code IllegalAccessException} (resilience4j's issue 878).
+     * fails the threads that interleave with an {@code IllegalAccessException} (as resilience4j 2.4.0 does).
      */
     @Test
     void aPrivateFallbackAnswersManyThreadsAtOnce() throws Exception {

@@ -177,7 +177,7 @@ public final class AnnotationTable {
         System.out.println();
     }
 
-    /** The goals of issue 3 ({@code PERFORMANCE.md}), each line against its own floors and its own resilience4j. */
+    /** The annotation's speed goals, each line against its own floors and its own resilience4j. */
     private void printGoals() {
         StringBuilder head = new StringBuilder("| threads | goal |");
         StringBuilder rule = new StringBuilder("|---|---|");

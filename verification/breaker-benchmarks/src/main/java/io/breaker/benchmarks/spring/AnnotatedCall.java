@@ -29,8 +29,8 @@ import java.util.concurrent.TimeUnit;
  * CLOSED breaker (the method runs) and on an OPEN one (tripped by recorded failures at set-up; the
  * fallback answers). Then the floors: the call without any proxy, through a pass-through
  * {@code @Around} aspect with an {@code @annotation} pointcut, through one with an {@code execution}
- * pointcut (the plain-advice floor of {@code PERFORMANCE.md}), and through a pass-through advisor with
- * a static pointcut.
+ * pointcut (the plain-advice floor, which the CLOSED call must not exceed), and through a pass-through
+ * advisor with a static pointcut.
  *
  * <p>Each side lives in its own minimal application context ({@link Contexts}), created once per
  * trial, so a benchmark starts only the context it measures. Set-up checks that every proxy is a

@@ -5,9 +5,9 @@ import org.aspectj.lang.annotation.Around;
 import org.aspectj.lang.annotation.Aspect;
 
 /**
- * The plain-advice floor of {@code PERFORMANCE.md}: the cheapest {@code @Around} advice with an
- * {@code execution} pointcut (matched when the proxy is built, nothing evaluated per call). It only
- * proceeds.
+ * The plain-advice floor, which a CLOSED call through {@code @CircuitProtected} must not exceed: the
+ * cheapest {@code @Around} advice with an {@code execution} pointcut (matched when the proxy is built,
+ * nothing evaluated per call). It only proceeds.
  */
 @Aspect
 public class ExecutionAspect {

@@ -17,7 +17,8 @@ public class OurWholesaler {
 
     /**
      * Public on both sides: resilience4j 2.4.0 fails a private fallback called by several threads at once
-     * (an {@code IllegalAccessException}; its issue #878), and its advice is to make fallbacks public.
+     * with an {@code IllegalAccessException} (it makes the method accessible for each call and inaccessible
+     * after it, and the threads interleave); a public fallback avoids that.
      */
     public int deliveryFallback(String isbn, Throwable failure) {
         return Wholesale.FALLBACK_DAYS;
