@@ -3,6 +3,8 @@ package io.breaker.spring.autoconfigure;
 import io.breaker.BreakerConfig;
 import io.breaker.Setting;
 import io.breaker.spring.aop.InvalidCircuitProtectedException;
+import io.breaker.spring.config.InvalidBreakerPropertyException;
+import io.breaker.spring.config.PropertyValues;
 import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;

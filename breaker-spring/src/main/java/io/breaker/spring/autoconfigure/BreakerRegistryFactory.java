@@ -8,6 +8,8 @@ import io.breaker.Setting;
 import io.breaker.SlidingWindowType;
 import io.breaker.spi.StateStore;
 import io.breaker.spring.BreakerNames;
+import io.breaker.spring.config.InvalidBreakerPropertyException;
+import io.breaker.spring.config.PropertyValues;
 import org.springframework.beans.PropertyAccessorFactory;
 import org.springframework.util.ClassUtils;
 

@@ -3,6 +3,7 @@ package io.breaker.spring.autoconfigure;
 import io.breaker.BreakerConfig;
 import io.breaker.Setting;
 import io.breaker.SlidingWindowType;
+import io.breaker.spring.config.PropertyValues;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package io.breaker.spring.autoconfigure;
+package io.breaker.spring.config;
 
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 

@@ -1,8 +1,8 @@
-package io.breaker.spring.autoconfigure;
+package io.breaker.spring.config;
 
 /**
- * A {@code breakers.*} property holds a value the breakers cannot use. Stops start-up; the
- * {@link BreakerFailureAnalyzer} turns it into a description and an action. Every breaker module
+ * A {@code breakers.*} property holds a value the breakers cannot use. Stops start-up; the starter's
+ * {@code BreakerFailureAnalyzer} turns it into a description and an action. Every breaker module
  * reports a bad property with this type (or a subtype), so that one analyzer explains them all.
  */
 public class InvalidBreakerPropertyException extends RuntimeException {
