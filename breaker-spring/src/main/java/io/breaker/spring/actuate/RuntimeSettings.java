@@ -9,7 +9,7 @@ import io.breaker.State;
 import io.breaker.TransitionCause;
 import io.breaker.spring.BreakerNames;
 import io.breaker.spring.autoconfigure.BreakerProperties;
-import io.breaker.spring.autoconfigure.BreakerRegistryFactory;
+import io.breaker.spring.config.ExceptionClasses;
 import io.breaker.spring.config.InvalidBreakerPropertyException;
 import io.breaker.spring.config.PropertyValues;
 import io.breaker.spring.actuate.SettingsDescriptor.SettingDescriptor;
@@ -21,10 +21,8 @@ import org.springframework.boot.convert.ApplicationConversionService;
 import org.springframework.core.convert.ConversionException;
 import org.springframework.core.convert.ConversionService;
 import org.springframework.lang.Nullable;
-import org.springframework.util.ClassUtils;
 
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -49,7 +47,6 @@ import java.util.stream.Collectors;
 public final class RuntimeSettings {
 
     private static final Log LOGGER = LogFactory.getLog(BreakerOperations.LOGGER_NAME);
-    private static final String THROWABLES = "fully qualified names of classes on the classpath that extend java.lang.Throwable";
 
     private final BreakerRegistry registry;
     private final BreakerProperties properties;
@@ -283,25 +280,9 @@ public final class RuntimeSettings {
         String path = path(name, setting.propertyName());
         if (setting.type() == List.class) {
             List<?> names = raw instanceof List<?> list ? list : Arrays.asList(String.valueOf(raw).split(","));
-            List<Class<? extends Throwable>> types = new ArrayList<>();
-            for (int i = 0; i < names.size(); i++) {
-                String className = names.get(i) == null ? "" : names.get(i).toString().trim();
-                Class<?> type;
-                try {
-                    type = ClassUtils.forName(className, classLoader);
-                } catch (ClassNotFoundException | LinkageError | IllegalArgumentException e) {
-                    throw new InvalidBreakerPropertyException(path + "[" + i + "]", className,
-                            "no such class on the classpath", THROWABLES, e);
-                }
-                if (!Throwable.class.isAssignableFrom(type)) {
-                    throw new InvalidBreakerPropertyException(path + "[" + i + "]", className,
-                            "the class is not a Throwable", THROWABLES, null);
-                }
-                types.add(type.asSubclass(Throwable.class));
-            }
-            return types;
+            return ExceptionClasses.load(path, names, classLoader);
         }
-        String allowed = BreakerRegistryFactory.inPropertyTerms(setting.allowed());
+        String allowed = PropertyValues.inPropertyTerms(setting.allowed());
         if (raw instanceof Map<?, ?> || raw instanceof List<?>
                 || (setting.type() == Integer.class && raw instanceof Number number
                     && number.doubleValue() != Math.rint(number.doubleValue()))) {
@@ -318,7 +299,7 @@ public final class RuntimeSettings {
         try {
             setting.applyTo(BreakerConfig.builder(), value); // the setting's own check, alone
         } catch (InvalidSettingException invalid) {
-            throw BreakerRegistryFactory.invalid(path, invalid);
+            throw InvalidBreakerPropertyException.of(path, invalid);
         }
         return value;
     }
@@ -333,7 +314,7 @@ public final class RuntimeSettings {
         try {
             return builder.build();
         } catch (InvalidSettingException invalid) {
-            throw BreakerRegistryFactory.invalid(path(name, invalid.getSetting().propertyName()), invalid);
+            throw InvalidBreakerPropertyException.of(path(name, invalid.getSetting().propertyName()), invalid);
         }
     }
 

@@ -84,7 +84,7 @@ public class BreakerFailureAnalyzer implements FailureAnalyzer, Ordered {
                 : property == null || property.getOrigin() == null ? "" : " (from " + property.getOrigin() + ")";
         Class<?> type = ClassUtils.resolvePrimitiveIfNecessary(bind.getTarget().getType().resolve(Object.class));
         Setting<?> setting = setting(bind.getName());
-        String range = setting == null ? null : BreakerRegistryFactory.inPropertyTerms(setting.allowed());
+        String range = setting == null ? null : PropertyValues.inPropertyTerms(setting.allowed());
         String problem;
         String allowed;
         if (type.isEnum()) {

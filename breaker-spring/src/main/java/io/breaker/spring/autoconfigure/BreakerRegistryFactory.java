@@ -5,16 +5,14 @@ import io.breaker.BreakerRegistry;
 import io.breaker.InvalidSettingException;
 import io.breaker.NanoClock;
 import io.breaker.Setting;
-import io.breaker.SlidingWindowType;
 import io.breaker.spi.StateStore;
 import io.breaker.spring.BreakerNames;
+import io.breaker.spring.config.ExceptionClasses;
 import io.breaker.spring.config.InvalidBreakerPropertyException;
 import io.breaker.spring.config.PropertyValues;
 import org.springframework.beans.PropertyAccessorFactory;
-import org.springframework.util.ClassUtils;
 
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -117,12 +115,12 @@ public final class BreakerRegistryFactory {
             }
             sources.put(setting, source);
             if (setting.type() == List.class) {
-                value = throwables(source.path(), (List<?>) value);
+                value = ExceptionClasses.load(source.path(), (List<?>) value, classLoader);
             }
             try {
                 setting.applyTo(builder, value);
             } catch (InvalidSettingException invalid) {
-                throw invalid(source.path(), invalid);
+                throw InvalidBreakerPropertyException.of(source.path(), invalid);
             }
         }
         if (failurePredicate != null) {
@@ -155,52 +153,11 @@ public final class BreakerRegistryFactory {
                     "at least minimum-number-of-calls (" + invalid.getValue() + ") for a count-based window", invalid);
         }
         Source source = sources.get(invalid.getSetting());
-        return source == null ? invalid : invalid(source.path(), invalid);
-    }
-
-    /** A value the core refused, reported as the property at {@code path} (at start-up, and for a change at runtime). */
-    public static InvalidBreakerPropertyException invalid(String path, InvalidSettingException invalid) {
-        return new InvalidBreakerPropertyException(path, PropertyValues.of(invalid.getValue()),
-                "it is outside the allowed range", inPropertyTerms(invalid.getAllowed()), invalid);
-    }
-
-    /**
-     * The core's phrase as a property file says it: settings and window types named as properties are
-     * ({@code at most sliding-window-size (20) for a count-based window}).
-     */
-    public static String inPropertyTerms(String allowed) {
-        String result = allowed;
-        for (Setting<?> setting : BreakerConfig.settings()) {
-            result = result.replace(setting.name(), setting.propertyName());
-        }
-        for (SlidingWindowType type : SlidingWindowType.values()) {
-            result = result.replace(type.name(), PropertyValues.of(type));
-        }
-        return result;
+        return source == null ? invalid : InvalidBreakerPropertyException.of(source.path(), invalid);
     }
 
     private static Object read(BreakerProperties.Settings settings, Setting<?> setting) {
         return PropertyAccessorFactory.forBeanPropertyAccess(settings).getPropertyValue(setting.name());
-    }
-
-    private List<Class<? extends Throwable>> throwables(String path, List<?> names) {
-        List<Class<? extends Throwable>> types = new ArrayList<>();
-        String allowed = "fully qualified names of classes on the classpath that extend java.lang.Throwable";
-        for (int i = 0; i < names.size(); i++) {
-            String element = path + "[" + i + "]";
-            String className = names.get(i) == null ? "" : names.get(i).toString().trim();
-            Class<?> type;
-            try {
-                type = ClassUtils.forName(className, classLoader);
-            } catch (ClassNotFoundException | LinkageError | IllegalArgumentException e) {
-                throw new InvalidBreakerPropertyException(element, className, "no such class on the classpath", allowed, e);
-            }
-            if (!Throwable.class.isAssignableFrom(type)) {
-                throw new InvalidBreakerPropertyException(element, className, "the class is not a Throwable", allowed, null);
-            }
-            types.add(type.asSubclass(Throwable.class));
-        }
-        return types;
     }
 
     /** Where a value came from: the property, whether it is inherited from the defaults, and the value. */

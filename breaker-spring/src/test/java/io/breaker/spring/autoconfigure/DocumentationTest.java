@@ -49,7 +49,7 @@ class DocumentationTest {
     /** The row of docs/configuration.md's property table for a setting. */
     static String row(Setting<?> setting) {
         return "| `breakers.defaults." + setting.propertyName() + "` | " + type(setting) + " | " + defaultValue(setting)
-                + " | " + BreakerRegistryFactory.inPropertyTerms(setting.allowed()) + " | " + setting.description() + " |";
+                + " | " + PropertyValues.inPropertyTerms(setting.allowed()) + " | " + setting.description() + " |";
     }
 
     private static String type(Setting<?> setting) {
