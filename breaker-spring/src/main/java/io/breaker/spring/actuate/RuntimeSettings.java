@@ -8,7 +8,7 @@ import io.breaker.Setting;
 import io.breaker.State;
 import io.breaker.TransitionCause;
 import io.breaker.spring.BreakerNames;
-import io.breaker.spring.autoconfigure.BreakerProperties;
+import io.breaker.spring.config.ConfiguredSettings;
 import io.breaker.spring.config.ExceptionClasses;
 import io.breaker.spring.config.InvalidBreakerPropertyException;
 import io.breaker.spring.config.PropertyValues;
@@ -16,7 +16,6 @@ import io.breaker.spring.actuate.SettingsDescriptor.SettingDescriptor;
 import io.breaker.spring.actuate.SettingsDescriptor.Source;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import org.springframework.beans.PropertyAccessorFactory;
 import org.springframework.boot.convert.ApplicationConversionService;
 import org.springframework.core.convert.ConversionException;
 import org.springframework.core.convert.ConversionService;
@@ -49,7 +48,7 @@ public final class RuntimeSettings {
     private static final Log LOGGER = LogFactory.getLog(BreakerOperations.LOGGER_NAME);
 
     private final BreakerRegistry registry;
-    private final BreakerProperties properties;
+    private final ConfiguredSettings yaml;
     private final BreakerTransitionHistory history;
     private final Clock wallClock;
     private final SharedSettings sharedSettings;
@@ -58,14 +57,14 @@ public final class RuntimeSettings {
     private final Map<String, Entry> entries = new ConcurrentHashMap<>();
 
     /**
-     * @param properties     the configured settings (to tell YAML from defaults); may be {@code null}
+     * @param yaml           which settings the configuration sets (to tell YAML from defaults); may be {@code null}
      * @param sharedSettings where to share changes with the fleet, or {@code null}
      */
-    public RuntimeSettings(BreakerRegistry registry, @Nullable BreakerProperties properties,
+    public RuntimeSettings(BreakerRegistry registry, @Nullable ConfiguredSettings yaml,
                            BreakerTransitionHistory history, Clock wallClock, @Nullable SharedSettings sharedSettings,
                            ClassLoader classLoader) {
         this.registry = Objects.requireNonNull(registry, "registry");
-        this.properties = properties;
+        this.yaml = yaml;
         this.history = Objects.requireNonNull(history, "history");
         this.wallClock = Objects.requireNonNull(wallClock, "wallClock");
         this.sharedSettings = sharedSettings;
@@ -232,17 +231,10 @@ public final class RuntimeSettings {
     }
 
     private Source source(String name, Setting<?> setting, BreakerConfig configured) {
-        if (properties != null) {
-            BreakerProperties.Settings own = properties.getInstances().get(name);
-            if ((own != null && read(own, setting) != null) || read(properties.getDefaults(), setting) != null) {
-                return Source.YAML;
-            }
+        if (yaml != null && yaml.sets(name, setting)) {
+            return Source.YAML;
         }
         return Objects.equals(setting.get(configured), setting.defaultValue()) ? Source.DEFAULT : Source.CODE;
-    }
-
-    private static Object read(BreakerProperties.Settings settings, Setting<?> setting) {
-        return PropertyAccessorFactory.forBeanPropertyAccess(settings).getPropertyValue(setting.name());
     }
 
     private static Object shown(Object value) {

@@ -7,10 +7,9 @@ import io.breaker.NanoClock;
 import io.breaker.Setting;
 import io.breaker.spi.StateStore;
 import io.breaker.spring.BreakerNames;
-import io.breaker.spring.config.ExceptionClasses;
 import io.breaker.spring.config.InvalidBreakerPropertyException;
+import io.breaker.spring.config.MappedSettings;
 import io.breaker.spring.config.PropertyValues;
-import org.springframework.beans.PropertyAccessorFactory;
 
 import java.time.Clock;
 import java.util.HashMap;
@@ -97,28 +96,25 @@ public final class BreakerRegistryFactory {
     /**
      * The config of one instance ({@code name} null: the defaults). Each setting of
      * {@link BreakerConfig#settings()} takes the instance's own value, else the one in
-     * {@code breakers.defaults}, else the setting's default; then the predicate and the customizers run.
+     * {@code breakers.defaults} (both read through {@link BreakerSettingsMapping}), else the setting's
+     * default; then the predicate and the customizers run.
      */
     private BreakerConfig build(String name, BreakerProperties.Settings own) {
         String prefix = name == null ? DEFAULTS : "breakers.instances." + BreakerNames.propertyKey(name) + ".";
+        MappedSettings instance = BreakerSettingsMapping.of(own);
+        MappedSettings defaults = BreakerSettingsMapping.of(properties.getDefaults());
         BreakerConfig.Builder builder = BreakerConfig.builder();
         Map<Setting<?>, Source> sources = new HashMap<>();
         for (Setting<?> setting : BreakerConfig.settings()) {
-            Object value = read(own, setting);
-            Source source = new Source(prefix + setting.propertyName(), false, value);
-            if (value == null) {
-                value = read(properties.getDefaults(), setting);
-                source = new Source(DEFAULTS + setting.propertyName(), name != null, value);
-            }
-            if (value == null) {
+            MappedSettings from = instance.sets(setting) ? instance : defaults;
+            if (!from.sets(setting)) {
                 continue; // the setting's own default, which the builder already holds
             }
+            Source source = from == instance ? new Source(prefix + setting.propertyName(), false, from.written(setting))
+                    : new Source(DEFAULTS + setting.propertyName(), name != null, from.written(setting));
             sources.put(setting, source);
-            if (setting.type() == List.class) {
-                value = ExceptionClasses.load(source.path(), (List<?>) value, classLoader);
-            }
             try {
-                setting.applyTo(builder, value);
+                setting.applyTo(builder, from.value(setting, source.path(), classLoader));
             } catch (InvalidSettingException invalid) {
                 throw InvalidBreakerPropertyException.of(source.path(), invalid);
             }
@@ -154,10 +150,6 @@ public final class BreakerRegistryFactory {
         }
         Source source = sources.get(invalid.getSetting());
         return source == null ? invalid : InvalidBreakerPropertyException.of(source.path(), invalid);
-    }
-
-    private static Object read(BreakerProperties.Settings settings, Setting<?> setting) {
-        return PropertyAccessorFactory.forBeanPropertyAccess(settings).getPropertyValue(setting.name());
     }
 
     /** Where a value came from: the property, whether it is inherited from the defaults, and the value. */
