@@ -1,6 +1,6 @@
 package io.breaker.redis;
 
-import io.breaker.spring.autoconfigure.InvalidBreakerPropertyException;
+import io.breaker.spring.config.InvalidBreakerPropertyException;
 
 /**
  * A {@code breakers.store.*} property with a value the store cannot use; stops start-up, explained by

@@ -1,7 +1,7 @@
 package io.breaker.redis;
 
 import io.breaker.BreakerConfig;
-import io.breaker.spring.autoconfigure.PropertyValues;
+import io.breaker.spring.config.PropertyValues;
 
 import java.time.Duration;
 

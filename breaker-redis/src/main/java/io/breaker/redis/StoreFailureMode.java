@@ -1,6 +1,6 @@
 package io.breaker.redis;
 
-import io.breaker.spring.autoconfigure.PropertyValues;
+import io.breaker.spring.config.PropertyValues;
 
 /**
  * What a Redis-backed breaker does while Redis cannot be reached ({@code breakers.store.failure-mode}).

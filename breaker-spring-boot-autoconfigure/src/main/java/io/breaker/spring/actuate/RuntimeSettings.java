@@ -8,23 +8,20 @@ import io.breaker.Setting;
 import io.breaker.State;
 import io.breaker.TransitionCause;
 import io.breaker.spring.BreakerNames;
-import io.breaker.spring.autoconfigure.BreakerProperties;
-import io.breaker.spring.autoconfigure.BreakerRegistryFactory;
-import io.breaker.spring.autoconfigure.InvalidBreakerPropertyException;
-import io.breaker.spring.autoconfigure.PropertyValues;
+import io.breaker.spring.config.ConfiguredSettings;
+import io.breaker.spring.config.ExceptionClasses;
+import io.breaker.spring.config.InvalidBreakerPropertyException;
+import io.breaker.spring.config.PropertyValues;
 import io.breaker.spring.actuate.SettingsDescriptor.SettingDescriptor;
 import io.breaker.spring.actuate.SettingsDescriptor.Source;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import org.springframework.beans.PropertyAccessorFactory;
 import org.springframework.boot.convert.ApplicationConversionService;
 import org.springframework.core.convert.ConversionException;
 import org.springframework.core.convert.ConversionService;
 import org.springframework.lang.Nullable;
-import org.springframework.util.ClassUtils;
 
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -49,10 +46,9 @@ import java.util.stream.Collectors;
 public final class RuntimeSettings {
 
     private static final Log LOGGER = LogFactory.getLog(BreakerOperations.LOGGER_NAME);
-    private static final String THROWABLES = "fully qualified names of classes on the classpath that extend java.lang.Throwable";
 
     private final BreakerRegistry registry;
-    private final BreakerProperties properties;
+    private final ConfiguredSettings yaml;
     private final BreakerTransitionHistory history;
     private final Clock wallClock;
     private final SharedSettings sharedSettings;
@@ -61,14 +57,14 @@ public final class RuntimeSettings {
     private final Map<String, Entry> entries = new ConcurrentHashMap<>();
 
     /**
-     * @param properties     the configured settings (to tell YAML from defaults); may be {@code null}
+     * @param yaml           which settings the configuration sets (to tell YAML from defaults); may be {@code null}
      * @param sharedSettings where to share changes with the fleet, or {@code null}
      */
-    public RuntimeSettings(BreakerRegistry registry, @Nullable BreakerProperties properties,
+    public RuntimeSettings(BreakerRegistry registry, @Nullable ConfiguredSettings yaml,
                            BreakerTransitionHistory history, Clock wallClock, @Nullable SharedSettings sharedSettings,
                            ClassLoader classLoader) {
         this.registry = Objects.requireNonNull(registry, "registry");
-        this.properties = properties;
+        this.yaml = yaml;
         this.history = Objects.requireNonNull(history, "history");
         this.wallClock = Objects.requireNonNull(wallClock, "wallClock");
         this.sharedSettings = sharedSettings;
@@ -235,17 +231,10 @@ public final class RuntimeSettings {
     }
 
     private Source source(String name, Setting<?> setting, BreakerConfig configured) {
-        if (properties != null) {
-            BreakerProperties.Settings own = properties.getInstances().get(name);
-            if ((own != null && read(own, setting) != null) || read(properties.getDefaults(), setting) != null) {
-                return Source.YAML;
-            }
+        if (yaml != null && yaml.sets(name, setting)) {
+            return Source.YAML;
         }
         return Objects.equals(setting.get(configured), setting.defaultValue()) ? Source.DEFAULT : Source.CODE;
-    }
-
-    private static Object read(BreakerProperties.Settings settings, Setting<?> setting) {
-        return PropertyAccessorFactory.forBeanPropertyAccess(settings).getPropertyValue(setting.name());
     }
 
     private static Object shown(Object value) {
@@ -283,25 +272,9 @@ public final class RuntimeSettings {
         String path = path(name, setting.propertyName());
         if (setting.type() == List.class) {
             List<?> names = raw instanceof List<?> list ? list : Arrays.asList(String.valueOf(raw).split(","));
-            List<Class<? extends Throwable>> types = new ArrayList<>();
-            for (int i = 0; i < names.size(); i++) {
-                String className = names.get(i) == null ? "" : names.get(i).toString().trim();
-                Class<?> type;
-                try {
-                    type = ClassUtils.forName(className, classLoader);
-                } catch (ClassNotFoundException | LinkageError | IllegalArgumentException e) {
-                    throw new InvalidBreakerPropertyException(path + "[" + i + "]", className,
-                            "no such class on the classpath", THROWABLES, e);
-                }
-                if (!Throwable.class.isAssignableFrom(type)) {
-                    throw new InvalidBreakerPropertyException(path + "[" + i + "]", className,
-                            "the class is not a Throwable", THROWABLES, null);
-                }
-                types.add(type.asSubclass(Throwable.class));
-            }
-            return types;
+            return ExceptionClasses.load(path, names, classLoader);
         }
-        String allowed = BreakerRegistryFactory.inPropertyTerms(setting.allowed());
+        String allowed = PropertyValues.inPropertyTerms(setting.allowed());
         if (raw instanceof Map<?, ?> || raw instanceof List<?>
                 || (setting.type() == Integer.class && raw instanceof Number number
                     && number.doubleValue() != Math.rint(number.doubleValue()))) {
@@ -318,7 +291,7 @@ public final class RuntimeSettings {
         try {
             setting.applyTo(BreakerConfig.builder(), value); // the setting's own check, alone
         } catch (InvalidSettingException invalid) {
-            throw BreakerRegistryFactory.invalid(path, invalid);
+            throw InvalidBreakerPropertyException.of(path, invalid);
         }
         return value;
     }
@@ -333,7 +306,7 @@ public final class RuntimeSettings {
         try {
             return builder.build();
         } catch (InvalidSettingException invalid) {
-            throw BreakerRegistryFactory.invalid(path(name, invalid.getSetting().propertyName()), invalid);
+            throw InvalidBreakerPropertyException.of(path(name, invalid.getSetting().propertyName()), invalid);
         }
     }
 

@@ -9,6 +9,7 @@ import io.breaker.spring.actuate.BreakersWebEndpointExtension;
 import io.breaker.spring.actuate.RuntimeSettings;
 import io.breaker.spring.actuate.SharedSettings;
 import io.breaker.spring.actuate.SharedBreakers;
+import io.breaker.spring.config.ConfiguredSettings;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -61,7 +62,9 @@ public class BreakerEndpointAutoConfiguration {
         public RuntimeSettings breakerRuntimeSettings(BreakerRegistry registry, ObjectProvider<BreakerProperties> properties,
                                                       BreakerTransitionHistory history,
                                                       ObjectProvider<SharedSettings> sharedSettings) {
-            return new RuntimeSettings(registry, properties.getIfUnique(), history, registry.getWallClock(),
+            BreakerProperties configured = properties.getIfUnique();
+            ConfiguredSettings yaml = configured == null ? null : BreakerSettingsMapping.configuredSettings(configured);
+            return new RuntimeSettings(registry, yaml, history, registry.getWallClock(),
                     sharedSettings.getIfUnique(), registry.getClass().getClassLoader());
         }
 

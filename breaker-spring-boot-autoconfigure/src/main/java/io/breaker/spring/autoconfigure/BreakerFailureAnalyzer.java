@@ -3,6 +3,8 @@ package io.breaker.spring.autoconfigure;
 import io.breaker.BreakerConfig;
 import io.breaker.Setting;
 import io.breaker.spring.aop.InvalidCircuitProtectedException;
+import io.breaker.spring.config.InvalidBreakerPropertyException;
+import io.breaker.spring.config.PropertyValues;
 import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
@@ -82,7 +84,7 @@ public class BreakerFailureAnalyzer implements FailureAnalyzer, Ordered {
                 : property == null || property.getOrigin() == null ? "" : " (from " + property.getOrigin() + ")";
         Class<?> type = ClassUtils.resolvePrimitiveIfNecessary(bind.getTarget().getType().resolve(Object.class));
         Setting<?> setting = setting(bind.getName());
-        String range = setting == null ? null : BreakerRegistryFactory.inPropertyTerms(setting.allowed());
+        String range = setting == null ? null : PropertyValues.inPropertyTerms(setting.allowed());
         String problem;
         String allowed;
         if (type.isEnum()) {

@@ -24,7 +24,8 @@ import java.util.Map;
  *
  * The breaker settings themselves are defined once, in {@link BreakerConfig#settings()}: their
  * defaults, allowed values and descriptions come from there ({@link Settings} only gives them a shape
- * to bind to, which a test holds to the definitions).
+ * to bind to, which a test holds to the definitions; {@code BreakerSettingsMapping} ties each property
+ * to its setting, one type-checked line each).
  */
 @ConfigurationProperties(prefix = "breakers")
 public class BreakerProperties {

@@ -5,14 +5,13 @@ import io.breaker.BreakerRegistry;
 import io.breaker.InvalidSettingException;
 import io.breaker.NanoClock;
 import io.breaker.Setting;
-import io.breaker.SlidingWindowType;
 import io.breaker.spi.StateStore;
 import io.breaker.spring.BreakerNames;
-import org.springframework.beans.PropertyAccessorFactory;
-import org.springframework.util.ClassUtils;
+import io.breaker.spring.config.InvalidBreakerPropertyException;
+import io.breaker.spring.config.MappedSettings;
+import io.breaker.spring.config.PropertyValues;
 
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -97,30 +96,27 @@ public final class BreakerRegistryFactory {
     /**
      * The config of one instance ({@code name} null: the defaults). Each setting of
      * {@link BreakerConfig#settings()} takes the instance's own value, else the one in
-     * {@code breakers.defaults}, else the setting's default; then the predicate and the customizers run.
+     * {@code breakers.defaults} (both read through {@link BreakerSettingsMapping}), else the setting's
+     * default; then the predicate and the customizers run.
      */
     private BreakerConfig build(String name, BreakerProperties.Settings own) {
         String prefix = name == null ? DEFAULTS : "breakers.instances." + BreakerNames.propertyKey(name) + ".";
+        MappedSettings instance = BreakerSettingsMapping.of(own);
+        MappedSettings defaults = BreakerSettingsMapping.of(properties.getDefaults());
         BreakerConfig.Builder builder = BreakerConfig.builder();
         Map<Setting<?>, Source> sources = new HashMap<>();
         for (Setting<?> setting : BreakerConfig.settings()) {
-            Object value = read(own, setting);
-            Source source = new Source(prefix + setting.propertyName(), false, value);
-            if (value == null) {
-                value = read(properties.getDefaults(), setting);
-                source = new Source(DEFAULTS + setting.propertyName(), name != null, value);
-            }
-            if (value == null) {
+            MappedSettings from = instance.sets(setting) ? instance : defaults;
+            if (!from.sets(setting)) {
                 continue; // the setting's own default, which the builder already holds
             }
+            Source source = from == instance ? new Source(prefix + setting.propertyName(), false, from.written(setting))
+                    : new Source(DEFAULTS + setting.propertyName(), name != null, from.written(setting));
             sources.put(setting, source);
-            if (setting.type() == List.class) {
-                value = throwables(source.path(), (List<?>) value);
-            }
             try {
-                setting.applyTo(builder, value);
+                setting.applyTo(builder, from.value(setting, source.path(), classLoader));
             } catch (InvalidSettingException invalid) {
-                throw invalid(source.path(), invalid);
+                throw InvalidBreakerPropertyException.of(source.path(), invalid);
             }
         }
         if (failurePredicate != null) {
@@ -153,52 +149,7 @@ public final class BreakerRegistryFactory {
                     "at least minimum-number-of-calls (" + invalid.getValue() + ") for a count-based window", invalid);
         }
         Source source = sources.get(invalid.getSetting());
-        return source == null ? invalid : invalid(source.path(), invalid);
-    }
-
-    /** A value the core refused, reported as the property at {@code path} (at start-up, and for a change at runtime). */
-    public static InvalidBreakerPropertyException invalid(String path, InvalidSettingException invalid) {
-        return new InvalidBreakerPropertyException(path, PropertyValues.of(invalid.getValue()),
-                "it is outside the allowed range", inPropertyTerms(invalid.getAllowed()), invalid);
-    }
-
-    /**
-     * The core's phrase as a property file says it: settings and window types named as properties are
-     * ({@code at most sliding-window-size (20) for a count-based window}).
-     */
-    public static String inPropertyTerms(String allowed) {
-        String result = allowed;
-        for (Setting<?> setting : BreakerConfig.settings()) {
-            result = result.replace(setting.name(), setting.propertyName());
-        }
-        for (SlidingWindowType type : SlidingWindowType.values()) {
-            result = result.replace(type.name(), PropertyValues.of(type));
-        }
-        return result;
-    }
-
-    private static Object read(BreakerProperties.Settings settings, Setting<?> setting) {
-        return PropertyAccessorFactory.forBeanPropertyAccess(settings).getPropertyValue(setting.name());
-    }
-
-    private List<Class<? extends Throwable>> throwables(String path, List<?> names) {
-        List<Class<? extends Throwable>> types = new ArrayList<>();
-        String allowed = "fully qualified names of classes on the classpath that extend java.lang.Throwable";
-        for (int i = 0; i < names.size(); i++) {
-            String element = path + "[" + i + "]";
-            String className = names.get(i) == null ? "" : names.get(i).toString().trim();
-            Class<?> type;
-            try {
-                type = ClassUtils.forName(className, classLoader);
-            } catch (ClassNotFoundException | LinkageError | IllegalArgumentException e) {
-                throw new InvalidBreakerPropertyException(element, className, "no such class on the classpath", allowed, e);
-            }
-            if (!Throwable.class.isAssignableFrom(type)) {
-                throw new InvalidBreakerPropertyException(element, className, "the class is not a Throwable", allowed, null);
-            }
-            types.add(type.asSubclass(Throwable.class));
-        }
-        return types;
+        return source == null ? invalid : InvalidBreakerPropertyException.of(source.path(), invalid);
     }
 
     /** Where a value came from: the property, whether it is inherited from the defaults, and the value. */

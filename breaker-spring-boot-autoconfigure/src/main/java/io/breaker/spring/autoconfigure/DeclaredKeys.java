@@ -1,5 +1,6 @@
 package io.breaker.spring.autoconfigure;
 
+import io.breaker.spring.config.PropertyValues;
 import org.springframework.beans.BeanUtils;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;

@@ -2,6 +2,7 @@ package io.breaker.spring.autoconfigure;
 
 import io.breaker.BreakerRegistry;
 import io.breaker.CircuitBreaker;
+import io.breaker.spring.config.InvalidBreakerPropertyException;
 
 import java.util.Comparator;
 import java.util.Set;

@@ -1,5 +1,7 @@
 package io.breaker.spring.autoconfigure;
 
+import io.breaker.spring.config.InvalidBreakerPropertyException;
+
 /**
  * A key under {@code breakers.} that no breaker module reads: a misspelt setting or section, which
  * binding alone would silently ignore. Carries the nearest key that is read.

@@ -175,7 +175,7 @@ class RuntimeSettingsHttpTest {
                 .withPropertyValues(property).run(context -> {
                     Throwable failure = context.getStartupFailure();
                     while (failure.getCause() != null
-                            && !(failure instanceof io.breaker.spring.autoconfigure.InvalidBreakerPropertyException)) {
+                            && !(failure instanceof io.breaker.spring.config.InvalidBreakerPropertyException)) {
                         failure = failure.getCause();
                     }
                     message.set(failure.getMessage());

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.breaker.BreakerConfig;
 import io.breaker.Setting;
+import io.breaker.spring.config.PropertyValues;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.BeanUtils;
 

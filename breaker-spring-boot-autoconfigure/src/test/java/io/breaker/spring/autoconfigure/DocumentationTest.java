@@ -3,6 +3,7 @@ package io.breaker.spring.autoconfigure;
 import io.breaker.BreakerConfig;
 import io.breaker.Setting;
 import io.breaker.SlidingWindowType;
+import io.breaker.spring.config.PropertyValues;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -48,7 +49,7 @@ class DocumentationTest {
     /** The row of docs/configuration.md's property table for a setting. */
     static String row(Setting<?> setting) {
         return "| `breakers.defaults." + setting.propertyName() + "` | " + type(setting) + " | " + defaultValue(setting)
-                + " | " + BreakerRegistryFactory.inPropertyTerms(setting.allowed()) + " | " + setting.description() + " |";
+                + " | " + PropertyValues.inPropertyTerms(setting.allowed()) + " | " + setting.description() + " |";
     }
 
     private static String type(Setting<?> setting) {

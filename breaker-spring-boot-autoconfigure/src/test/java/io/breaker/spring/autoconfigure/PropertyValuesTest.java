@@ -1,6 +1,7 @@
 package io.breaker.spring.autoconfigure;
 
 import io.breaker.SlidingWindowType;
+import io.breaker.spring.config.PropertyValues;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

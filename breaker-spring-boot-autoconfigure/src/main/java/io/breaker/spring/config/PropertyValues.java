@@ -1,5 +1,8 @@
-package io.breaker.spring.autoconfigure;
+package io.breaker.spring.config;
 
+import io.breaker.BreakerConfig;
+import io.breaker.Setting;
+import io.breaker.SlidingWindowType;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 
 import java.math.BigDecimal;
@@ -79,6 +82,21 @@ public final class PropertyValues {
             return type.getName();
         }
         return value == null ? "" : String.valueOf(value);
+    }
+
+    /**
+     * The core's phrase as a property file says it: settings and window types named as properties are
+     * ({@code at most sliding-window-size (20) for a count-based window}).
+     */
+    public static String inPropertyTerms(String allowed) {
+        String result = allowed;
+        for (Setting<?> setting : BreakerConfig.settings()) {
+            result = result.replace(setting.name(), setting.propertyName());
+        }
+        for (SlidingWindowType type : SlidingWindowType.values()) {
+            result = result.replace(type.name(), of(type));
+        }
+        return result;
     }
 
     /**

@@ -1,8 +1,10 @@
-package io.breaker.spring.autoconfigure;
+package io.breaker.spring.config;
+
+import io.breaker.InvalidSettingException;
 
 /**
- * A {@code breakers.*} property holds a value the breakers cannot use. Stops start-up; the
- * {@link BreakerFailureAnalyzer} turns it into a description and an action. Every breaker module
+ * A {@code breakers.*} property holds a value the breakers cannot use. Stops start-up; the starter's
+ * {@code BreakerFailureAnalyzer} turns it into a description and an action. Every breaker module
  * reports a bad property with this type (or a subtype), so that one analyzer explains them all.
  */
 public class InvalidBreakerPropertyException extends RuntimeException {
@@ -28,6 +30,15 @@ public class InvalidBreakerPropertyException extends RuntimeException {
         this.value = value;
         this.problem = problem;
         this.allowed = allowed;
+    }
+
+    /**
+     * A value the core refused, reported as the property at {@code property} (at start-up, and for a
+     * change at runtime).
+     */
+    public static InvalidBreakerPropertyException of(String property, InvalidSettingException refused) {
+        return new InvalidBreakerPropertyException(property, PropertyValues.of(refused.getValue()),
+                "it is outside the allowed range", PropertyValues.inPropertyTerms(refused.getAllowed()), refused);
     }
 
     /** Full property path. */
