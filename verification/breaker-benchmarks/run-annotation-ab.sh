@@ -4,15 +4,15 @@
 # The old jar is breaker-benchmarks' benchmarks.jar built from OLD_REF (default 9975ae4^, the commit
 # before the Boot 4 split) in a separate worktree, OLD_TREE (default: wt-annot-old next to this
 # repository's directory); it is built once, then reused. The new jar is this tree's
-# breaker-benchmarks/target/benchmarks.jar (build it first:
-# ./mvnw -B -q -pl breaker-benchmarks -am package -DskipTests).
+# verification/breaker-benchmarks/target/benchmarks.jar (build it first:
+# ./mvnw -B -q -pl verification/breaker-benchmarks -am package -DskipTests).
 # Each round runs both jars, one after the other, the first jar alternating between rounds:
 #   java -jar <jar> -f 1 -wi 10 -w 1s -i 5 -r 1s -foe true \
 #     'io.breaker.benchmarks.spring.AnnotatedCall.(advisorFloor|circuitProtectedClosed|circuitProtectedOpen)$'
 # then IterationMedians prints, per benchmark and jar, the median and the fastest of all measured
 # iterations, each round's median, new / old, and whether new is not slower (computed). About 5 minutes
 # for 3 rounds.
-# Usage (from the repository root): breaker-benchmarks/run-annotation-ab.sh [output-dir] [rounds]
+# Usage (from the repository root): verification/breaker-benchmarks/run-annotation-ab.sh [output-dir] [rounds]
 # AB_JMH_OPTIONS replaces the run-length options, for a smoke test only.
 set -euo pipefail
 
@@ -23,7 +23,7 @@ out=${1:-breaker-benchmarks/target/annotation-ab}
 rounds=${2:-3}
 options=${AB_JMH_OPTIONS:--f 1 -wi 10 -w 1s -i 5 -r 1s}
 pattern='io.breaker.benchmarks.spring.AnnotatedCall.(advisorFloor|circuitProtectedClosed|circuitProtectedOpen)$'
-new_jar=breaker-benchmarks/target/benchmarks.jar
+new_jar=verification/breaker-benchmarks/target/benchmarks.jar
 old_jar=$old_tree/breaker-benchmarks/target/benchmarks.jar
 
 [ -f "$new_jar" ] || { echo "missing $new_jar: build breaker-benchmarks first" >&2; exit 1; }
@@ -36,7 +36,7 @@ if [ "$(git -C "$old_tree" rev-parse HEAD)" != "$old_commit" ]; then
   exit 1
 fi
 if [ ! -f "$old_jar" ]; then
-  (cd "$old_tree" && ./mvnw -B -q -pl breaker-benchmarks -am package -DskipTests)
+  (cd "$old_tree" && ./mvnw -B -q -pl verification/breaker-benchmarks -am package -DskipTests)
 fi
 
 mkdir -p "$out"

@@ -2,7 +2,7 @@
 # Runs the annotation benchmarks on both Spring Boot lines in one invocation, as recorded in
 # docs/benchmarks.md ("The annotation"): @CircuitProtected against resilience4j's @CircuitBreaker, CLOSED
 # and OPEN, and the floors, from breaker-benchmarks (Boot 3.5, resilience4j-spring-boot3) and
-# breaker-benchmarks-boot4 (Boot 4.0, resilience4j-spring-boot4), with identical JMH options and the gc
+# the same module built with -Pboot4 (Boot 4.0, resilience4j-spring-boot4), with identical JMH options and the gc
 # profiler. The two jars alternate benchmark by benchmark (each benchmark runs in its own JVM fork
 # anyway), and which jar goes first alternates too, so that a change of load during the run falls on
 # both lines alike. Each benchmark runs on 1, 2 and 4 threads (JMH -t; every thread calls the same
@@ -11,15 +11,15 @@
 # the CSVs). About 20 minutes.
 # Warm-up is long (15 x 1 s) because resilience4j's path takes 6-10 s to reach compiled code on a loaded
 # 2-core machine; with 5 warm-up seconds it was still falling.
-# Build first: ./mvnw -B -q -pl breaker-benchmarks,breaker-benchmarks-boot4 -am package -DskipTests
-# Usage (from the repository root): breaker-benchmarks/run-annotation-suite.sh [output-dir]
+# Build first: ./mvnw -B -q -pl verification/breaker-benchmarks -am package -DskipTests && ./mvnw -B -q -pl verification/breaker-benchmarks -am -Pboot4 package -DskipTests
+# Usage (from the repository root): verification/breaker-benchmarks/run-annotation-suite.sh [output-dir]
 # ANNOTATION_JMH_OPTIONS replaces the run-length options, for a smoke test only
 # (e.g. ANNOTATION_JMH_OPTIONS='-f 1 -wi 1 -i 1 -w 200ms -r 200ms'); results so made are not results.
 # ANNOTATION_THREADS replaces the thread counts (default "1 2 4"; the 1-thread rows alone took 6 minutes).
 set -euo pipefail
 
-boot3_jar=breaker-benchmarks/target/benchmarks.jar
-boot4_jar=breaker-benchmarks-boot4/target/benchmarks-boot4.jar
+boot3_jar=verification/breaker-benchmarks/target/benchmarks.jar
+boot4_jar=verification/breaker-benchmarks/target/boot4/benchmarks-boot4.jar
 out=${1:-breaker-benchmarks/target/annotation-results}
 options=${ANNOTATION_JMH_OPTIONS:--f 1 -wi 15 -w 1s -i 5 -r 1s}
 benchmarks=(bare advisorFloor executionAspectFloor aspectFloor circuitProtectedClosed circuitProtectedOpen

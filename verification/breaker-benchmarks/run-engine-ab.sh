@@ -2,13 +2,13 @@
 # An A/B of two builds of the engine benchmarks, as recorded in docs/benchmarks.md: the base jar and
 # the experiment's jar run alternately on the same machine, round after round (the first jar of a round
 # alternates too), so that the machine's drift falls on both. Build each jar with
-# ./mvnw -q -pl breaker-benchmarks -am package -DskipTests and copy
-# breaker-benchmarks/target/benchmarks.jar aside before changing the code.
+# ./mvnw -q -pl verification/breaker-benchmarks -am package -DskipTests and copy
+# verification/breaker-benchmarks/target/benchmarks.jar aside before changing the code.
 # Each run is: java -jar <jar> -f 1 -wi 3 -i 5 -rf csv -rff <file> '<pattern>'
 # Printed per round and jar: every result, then, in each benchmark class whose results hold exactly one
 # Failsafe benchmark, each of ours divided by it (the same JVM and run).
 # Usage (from the repository root):
-#   breaker-benchmarks/run-engine-ab.sh BASE_JAR EXP_JAR 'PATTERN' [rounds] [output-dir]
+#   verification/breaker-benchmarks/run-engine-ab.sh BASE_JAR EXP_JAR 'PATTERN' [rounds] [output-dir]
 # for example 'Open(One|Two|Four)Threads?\.(breakerTryAcquirePermission|failsafeTryAcquirePermit)$'.
 set -euo pipefail
 

@@ -2,11 +2,11 @@
 # Runs the engine suite once, as recorded in docs/benchmarks.md: the JMH benchmarks (ours against
 # resilience4j and Failsafe, on 1, 2 and 4 threads, with the gc profiler), the footprint and
 # clock-read programs, and the results table. The load average is sampled every 30 s meanwhile.
-# Build first: ./mvnw -o -q -pl breaker-benchmarks -am package -DskipTests
-# Usage (from the repository root): breaker-benchmarks/run-engine-suite.sh [output-dir]
+# Build first: ./mvnw -o -q -pl verification/breaker-benchmarks -am package -DskipTests
+# Usage (from the repository root): verification/breaker-benchmarks/run-engine-suite.sh [output-dir]
 set -euo pipefail
 
-jar=breaker-benchmarks/target/benchmarks.jar
+jar=verification/breaker-benchmarks/target/benchmarks.jar
 out=${1:-breaker-benchmarks/target/engine-results}
 mkdir -p "$out"
 [ -f "$jar" ] || { echo "missing $jar: build the module first" >&2; exit 1; }

@@ -3,11 +3,11 @@
 # call in memory, through a Redis-backed breaker on a private redis-server, and through resilience4j,
 # on 1, 2 and 4 threads, with the gc profiler, plus the clock floor), the round-trip count, the
 # retained heap per Redis-backed breaker, and the results table. The load average is sampled every 30 s.
-# Build first: ./mvnw -o -q -pl breaker-benchmarks -am package -DskipTests
-# Usage (from the repository root): breaker-benchmarks/run-redis-suite.sh [output-dir]
+# Build first: ./mvnw -o -q -pl verification/breaker-benchmarks -am package -DskipTests
+# Usage (from the repository root): verification/breaker-benchmarks/run-redis-suite.sh [output-dir]
 set -euo pipefail
 
-jar=breaker-benchmarks/target/benchmarks.jar
+jar=verification/breaker-benchmarks/target/benchmarks.jar
 out=${1:-breaker-benchmarks/target/redis-results}
 mkdir -p "$out"
 [ -f "$jar" ] || { echo "missing $jar: build the module first" >&2; exit 1; }

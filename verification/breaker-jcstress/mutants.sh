@@ -6,17 +6,17 @@
 # temporary directory that goes on the class path before target/jcstress.jar (jcstress's forked VMs
 # inherit that class path), so the sources in the repository are never touched.
 #
-# Usage (from the repository root, after ./mvnw -pl breaker-jcstress -am package):
-#   breaker-jcstress/mutants.sh                 # every mutant
-#   breaker-jcstress/mutants.sh plain-set-transition stale-cancel
+# Usage (from the repository root, after ./mvnw -pl verification/breaker-jcstress -am package):
+#   verification/breaker-jcstress/mutants.sh                 # every mutant
+#   verification/breaker-jcstress/mutants.sh plain-set-transition stale-cancel
 # JCSTRESS_OPTS overrides the jcstress options (default: the mode the build runs); DRY_RUN=1 only
 # applies, shows and compiles each mutant.
 # Exit status: 0 if every mutant was caught, 1 if one survived.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 JAR=$PWD/breaker-jcstress/target/jcstress.jar
-[[ -f $JAR ]] || { echo "missing $JAR: run ./mvnw -pl breaker-jcstress -am package first" >&2; exit 2; }
+[[ -f $JAR ]] || { echo "missing $JAR: run ./mvnw -pl verification/breaker-jcstress -am package first" >&2; exit 2; }
 OPTS=${JCSTRESS_OPTS:--m quick -iters 1 -time 200 -sc false -pth false -jvmArgs -XX:+UseSerialGC}
 CB=io/breaker/CircuitBreaker.java
 TW=io/breaker/TimeWindow.java

@@ -2,11 +2,11 @@
 # Turns a jcstress result blob into the Markdown table of docs/jcstress.md: per test, every outcome
 # seen (and every FORBIDDEN one, seen or not), its samples across all configurations, and the verdict.
 #
-# Usage: breaker-jcstress/summarize.sh breaker-jcstress/target/jcstress-results-<date>.bin.gz
+# Usage: verification/breaker-jcstress/summarize.sh verification/breaker-jcstress/target/jcstress-results-<date>.bin.gz
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 blob=$1
-jar=breaker-jcstress/target/jcstress.jar
+jar=verification/breaker-jcstress/target/jcstress.jar
 report=$(mktemp -d)
 trap 'rm -rf "$report"' EXIT
 

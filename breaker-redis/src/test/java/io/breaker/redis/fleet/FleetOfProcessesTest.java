@@ -62,7 +62,7 @@ class FleetOfProcessesTest {
 
         if (settings.asserting()) {
             List<String> misses = results.stream().flatMap(result -> result.misses(settings).stream()).toList();
-            assertThat(misses).as("goals of issue 10 missed (report in target/fleet-report.md)").isEmpty();
+            assertThat(misses).as("fleet goals missed (report in target/fleet-report.md)").isEmpty();
         }
         // Whatever the goals: every trip an instance logged is explained by the numbers it logged.
         assertThat(untrueTrips).as("trip lines whose rate is below their threshold").isEmpty();

@@ -18,7 +18,7 @@ import java.util.TreeSet;
  * {@code Threads} column: 1, 2 and 4 in the suite). The verdicts are computed here from the numbers,
  * never written by hand.
  * <pre>
- * java -cp breaker-benchmarks/target/benchmarks.jar io.breaker.benchmarks.AnnotationTable \
+ * java -cp verification/breaker-benchmarks/target/benchmarks.jar io.breaker.benchmarks.AnnotationTable \
  *     "Boot 3=boot3.csv" "Boot 4=boot4.csv"
  * </pre>
  * Each argument is {@code label=file}; the first line is the one the others are compared with.
@@ -197,11 +197,11 @@ public final class AnnotationTable {
         goal(t, "ours adds at most half of resilience4j's overhead over the bare call, CLOSED",
                 line -> overhead(line, t, "circuitProtectedClosed", "r4jCircuitBreakerClosed"));
         goal(t, "the same, OPEN", line -> overhead(line, t, "circuitProtectedOpen", "r4jCircuitBreakerOpen"));
-        goal(t, "CLOSED ≤ 0.05x resilience4j (`PERFORMANCE.md`; issue 3 asked 0.1x)",
+        goal(t, "CLOSED ≤ 0.05x resilience4j",
                 line -> ratio(line, t, "circuitProtectedClosed", "r4jCircuitBreakerClosed", 0.05));
         goal(t, "OPEN ≤ 0.05x resilience4j",
                 line -> ratio(line, t, "circuitProtectedOpen", "r4jCircuitBreakerOpen", 0.05));
-        goal(t, "CLOSED at or below the plain-advice floor (`@Around`, `execution` pointcut; `PERFORMANCE.md`)",
+        goal(t, "CLOSED at or below the plain-advice floor (`@Around`, `execution` pointcut)",
                 line -> ratio(line, t, "circuitProtectedClosed", "executionAspectFloor", 1));
         goal(t, "CLOSED within 2x of the static-pointcut floor",
                 line -> ratio(line, t, "circuitProtectedClosed", "advisorFloor", 2));

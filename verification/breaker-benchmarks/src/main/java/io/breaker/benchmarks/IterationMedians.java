@@ -17,7 +17,7 @@ import java.util.regex.Pattern;
  * median and the fastest of all measured iterations of each jar, the median of each round, and the
  * second jar against the first. Used by {@code run-annotation-ab.sh}, and usable for any such A/B.
  * <pre>
- * java -cp breaker-benchmarks/target/benchmarks.jar io.breaker.benchmarks.IterationMedians \
+ * java -cp verification/breaker-benchmarks/target/benchmarks.jar io.breaker.benchmarks.IterationMedians \
  *     out/old-1.txt out/new-1.txt out/old-2.txt out/new-2.txt ...
  * </pre>
  * A log's jar is its file name up to the last {@code -} ({@code old-2.txt}: jar {@code old}); the jars

@@ -14,7 +14,7 @@ import java.util.Map;
  * same run, the ratio, the goal and whether it is met. The verdicts are computed here from the
  * numbers, never written by hand.
  * <pre>
- * java -cp breaker-benchmarks/target/benchmarks.jar io.breaker.benchmarks.ResultsTable results.csv
+ * java -cp verification/breaker-benchmarks/target/benchmarks.jar io.breaker.benchmarks.ResultsTable results.csv
  * </pre>
  */
 public final class ResultsTable {

@@ -23,7 +23,7 @@ import java.util.function.Supplier;
  * clocks. One clock read costs about as much as the whole uncontended record on this machine, so this
  * explains most of the CLOSED-path numbers. A plain program:
  * <pre>
- * java -cp breaker-benchmarks/target/benchmarks.jar io.breaker.benchmarks.engine.ClockReads
+ * java -cp verification/breaker-benchmarks/target/benchmarks.jar io.breaker.benchmarks.engine.ClockReads
  * </pre>
  * resilience4j reads time through two seams: the timestamp function that times calls
  * ({@code currentTimestampFunction}) and a {@link Clock} (time window, OPEN state); both are counted.

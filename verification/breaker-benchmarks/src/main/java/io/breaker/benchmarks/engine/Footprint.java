@@ -23,7 +23,7 @@ import java.util.stream.Collectors;
  * Reports what idle breakers cost in memory, and whether tripping many of them starts threads, for
  * ours, resilience4j and (heap only) Failsafe, configured alike. A plain program, not a JMH benchmark:
  * <pre>
- * java -cp breaker-benchmarks/target/benchmarks.jar io.breaker.benchmarks.engine.Footprint [heapSample] [tripped]
+ * java -cp verification/breaker-benchmarks/target/benchmarks.jar io.breaker.benchmarks.engine.Footprint [heapSample] [tripped]
  * </pre>
  * <ul>
  *   <li>Retained heap: creates {@code heapSample} breakers (default 20,000) and holds them, with full

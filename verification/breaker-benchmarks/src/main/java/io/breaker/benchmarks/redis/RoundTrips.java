@@ -28,7 +28,7 @@ import java.util.concurrent.locks.LockSupport;
  * The last column is how many Redis operations the store counted as failed (timed out) in the phase.
  * Exits with status 1 if a phase exceeds its bound or the breaker left CLOSED.
  *
- * <p>Usage: {@code java -cp breaker-benchmarks/target/benchmarks.jar io.breaker.benchmarks.redis.RoundTrips}
+ * <p>Usage: {@code java -cp verification/breaker-benchmarks/target/benchmarks.jar io.breaker.benchmarks.redis.RoundTrips}
  */
 public final class RoundTrips {
 

@@ -16,7 +16,7 @@ import java.io.IOException;
  * next to the in-memory breaker with the same settings, measured as {@link Footprint} measures it.
  * Starts its own {@code redis-server} on a free port. A plain program:
  * <pre>
- * java -cp breaker-benchmarks/target/benchmarks.jar io.breaker.benchmarks.redis.SharedFootprint [count]
+ * java -cp verification/breaker-benchmarks/target/benchmarks.jar io.breaker.benchmarks.redis.SharedFootprint [count]
  * </pre>
  * The count defaults to 2,000 breakers (each new shared breaker syncs with Redis once).
  */
