@@ -13,12 +13,6 @@ import java.util.ServiceLoader;
  */
 public final class RedisLine {
 
-    /**
-     * The JUnit tag of the fleet of separate processes: their instances run the test class path, so
-     * they need a starter there too; the Boot 3 starter runs them.
-     */
-    public static final String FLEET_PROCESSES = "fleet-processes";
-
     private static final Support LINE = load();
 
     private RedisLine() {

@@ -1,8 +1,6 @@
 package io.breaker.redis.fleet;
 
 import io.breaker.redis.RedisServer;
-import io.breaker.redis.test.RedisLine;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -25,7 +23,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@link FleetSettings} for the properties of the full run. The report goes to
  * {@code target/fleet-report.md} and to standard output, before the goals are asserted.
  */
-@Tag(RedisLine.FLEET_PROCESSES)
 class FleetOfProcessesTest {
 
     @RegisterExtension
