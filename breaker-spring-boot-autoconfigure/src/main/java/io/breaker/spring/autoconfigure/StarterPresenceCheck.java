@@ -7,7 +7,7 @@ import org.springframework.util.ClassUtils;
 
 /**
  * Stops start-up when breaker-spring-boot-autoconfigure came without a starter (for example with {@code breaker-redis}
- * alone, which no longer brings the Boot 3 starter): the breakers would work, but the health
+ * alone, which brings no starter): the breakers would work, but the health
  * contributor would be silently missing. Names the starter of the running Spring Boot line.
  */
 public class StarterPresenceCheck implements ApplicationContextInitializer<ConfigurableApplicationContext>, Ordered {
