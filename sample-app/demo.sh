@@ -4,7 +4,7 @@
 # one probe (still failing: open again) -> wholesaler healthy -> one probe -> closed ->
 # an operator forces OPEN -> releases it.
 #
-#   ./mvnw -pl sample-app -am spring-boot:run      # in one terminal (Spring Boot 3; -pl sample-app-boot4: Boot 4)
+#   ./mvnw -pl sample-app -am spring-boot:run      # in one terminal (Spring Boot 3; -pl sample-app-boot4 ... -Pboot4: Boot 4)
 #   sample-app/demo.sh                             # in another
 #
 # Settings (environment): BASE (default http://localhost:8080), OPERATOR_USER (operator),
@@ -105,7 +105,7 @@ until_probe() {
 
 if ! curl -s -o /dev/null "$BASE/actuator/health"; then
     echo "No app at $BASE. Start it first: ./mvnw -pl sample-app -am spring-boot:run" \
-        "(on Spring Boot 4: -pl sample-app-boot4)" >&2
+        "(on Spring Boot 4: -pl sample-app-boot4 ... -Pboot4)" >&2
     exit 1
 fi
 
