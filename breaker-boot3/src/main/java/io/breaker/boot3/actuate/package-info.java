@@ -1,0 +1,5 @@
+/**
+ * The {@code breakers} and {@code breakerStore} health contributors as Spring Boot 3's health types, adapters
+ * around the line-independent checks. Internal to the starter.
+ */
+package io.breaker.boot3.actuate;

@@ -1,0 +1,5 @@
+/**
+ * What only Spring Boot 4 needs: the check that the application runs Boot 4 (registered by this line's
+ * starter). Internal to the starter.
+ */
+package io.breaker.boot4;

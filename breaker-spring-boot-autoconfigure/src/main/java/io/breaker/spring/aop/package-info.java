@@ -1,0 +1,6 @@
+/**
+ * The advice behind {@code @CircuitProtected}: the advisor, the validation of annotated methods at start-up,
+ * fallback resolution and one call path per return type (plain, {@code CompletionStage}, Reactor).
+ * Internal to the starter: applications use the annotation, not these classes.
+ */
+package io.breaker.spring.aop;

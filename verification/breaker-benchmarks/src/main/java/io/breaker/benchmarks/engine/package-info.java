@@ -1,0 +1,5 @@
+/**
+ * The engine suite: the CLOSED and OPEN paths and their floors, on 1, 2 and 4 threads, and the heap per
+ * breaker.
+ */
+package io.breaker.benchmarks.engine;
