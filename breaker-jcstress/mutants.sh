@@ -39,6 +39,11 @@ MUTANTS=(
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# The copy compiles against breaker-core's compile-only dependencies (JSpecify's annotations), which
+# jcstress.jar does not hold: Maven resolves them once.
+./mvnw -B -q -pl breaker-core dependency:build-classpath -Dmdep.includeScope=compile \
+  -Dmdep.outputFile="$tmp/core-classpath" >/dev/null
+CORE_CP=$(cat "$tmp/core-classpath")
 wanted=("$@")
 summary=()
 survived=0
@@ -59,7 +64,7 @@ for entry in "${MUTANTS[@]}"; do
   fi
   echo "=== mutant $name ($file), tests $tests"
   diff -U1 "breaker-core/src/main/java/$file" "$work/src/$file" | sed -n '4,$p' | head -20 || true
-  javac -nowarn -d "$work/classes" $(find "$work/src" -name '*.java')
+  javac -nowarn -cp "$CORE_CP" -d "$work/classes" $(find "$work/src" -name '*.java')
   if [[ ${DRY_RUN:-} == 1 ]]; then
     continue
   fi
