@@ -5,6 +5,8 @@ import io.breaker.spi.OutcomeBits;
 import io.breaker.spi.SharedState;
 import io.breaker.spi.StateStore;
 
+import org.jspecify.annotations.Nullable;
+
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Clock;
@@ -144,7 +146,7 @@ public final class CircuitBreaker {
     @SuppressWarnings("unused") // accessed through RECONFIGURING
     private volatile int reconfiguring;
     /** The fleet protocol when shared through a StateStore; null (the default) in memory only. */
-    private final FleetProtocol shared;
+    private final @Nullable FleetProtocol shared;
 
     private volatile Phase phase;
     /**
@@ -153,16 +155,16 @@ public final class CircuitBreaker {
      * and write no shared cache line; created by the first rejection (an idle or healthy breaker
      * does not carry it). Exact once no rejection is under way (see rejectedCount).
      */
-    private volatile RejectionCounter rejections;
+    private volatile @Nullable RejectionCounter rejections;
     /** Written on the failure path only; read when a transition is reported. */
-    private volatile String lastFailureType;
+    private volatile @Nullable String lastFailureType;
     /** The listeners, and the order in which transitions are told to them. */
     private final Listeners listeners;
     /** Whether some listener wants call durations (see BreakerListener#wantsCallDurations); Listeners keeps it. */
     volatile boolean listenersWantDurations;
 
     private CircuitBreaker(String name, BreakerConfig config, NanoClock clock, Clock wallClock,
-                           SharedState link) {
+                           @Nullable SharedState link) {
         this.shared = link == null ? null : new FleetProtocol(this, link, clock, wallClock);
         this.name = Objects.requireNonNull(name, "name");
         this.clock = Objects.requireNonNull(clock, "clock");
@@ -188,7 +190,7 @@ public final class CircuitBreaker {
      * if the store returns a {@link SharedState} for this name (otherwise, or with a {@code null}
      * store, an in-memory breaker).
      */
-    public static CircuitBreaker of(String name, BreakerConfig config, NanoClock clock, StateStore store) {
+    public static CircuitBreaker of(String name, BreakerConfig config, NanoClock clock, @Nullable StateStore store) {
         return of(name, config, clock, Clock.systemUTC(), store);
     }
 
@@ -197,8 +199,8 @@ public final class CircuitBreaker {
      * {@link #getOpenedAt()}, {@link Transition#at()}); the nano clock alone decides when.
      */
     public static CircuitBreaker of(String name, BreakerConfig config, NanoClock clock, Clock wallClock,
-                                    StateStore store) {
-        SharedState link = store == null ? null : store.attach(name, config);
+                                    @Nullable StateStore store) {
+        @Nullable SharedState link = store == null ? null : store.attach(name, config);
         CircuitBreaker breaker = new CircuitBreaker(name, config, clock, wallClock, link);
         if (breaker.shared != null) {
             breaker.shared.connect();
@@ -388,7 +390,7 @@ public final class CircuitBreaker {
      * @return what the supplier returned
      * @throws CircuitOpenException if the breaker rejects the call (the supplier does not run)
      */
-    public <T> T execute(Supplier<T> supplier) {
+    public <T extends @Nullable Object> T execute(Supplier<T> supplier) {
         long permit = acquirePermit();
         long start = startTiming();
         T result;
@@ -410,7 +412,7 @@ public final class CircuitBreaker {
      * @throws CircuitOpenException if the breaker rejects the call (the callable does not run)
      * @throws Exception            what the callable threw
      */
-    public <T> T call(Callable<T> callable) throws Exception {
+    public <T extends @Nullable Object> T call(Callable<T> callable) throws Exception {
         long permit = acquirePermit();
         long start = startTiming();
         T result;
@@ -626,7 +628,7 @@ public final class CircuitBreaker {
     }
 
     /** OPEN -> HALF_OPEN once the wait elapsed; returns the new phase, or null if another caller won. */
-    private Phase startProbing(Phase open, long now) {
+    private @Nullable Phase startProbing(Phase open, long now) {
         if (shared != null) {
             return shared.startProbing(open, now);
         }
@@ -769,7 +771,7 @@ public final class CircuitBreaker {
     }
 
     /** Wall-clock time of the trip that led to the current OPEN or HALF_OPEN state, or {@code null}. */
-    public Instant getOpenedAt() {
+    public @Nullable Instant getOpenedAt() {
         Phase current = phase;
         return current.state == State.OPEN || current.state == State.HALF_OPEN
                 ? Instant.ofEpochMilli(current.openedAtEpochMillis) : null;
@@ -782,7 +784,7 @@ public final class CircuitBreaker {
     }
 
     /** Class name of the last exception recorded as a failure, or {@code null}. */
-    public String getLastFailureType() {
+    public @Nullable String getLastFailureType() {
         return lastFailureType;
     }
 

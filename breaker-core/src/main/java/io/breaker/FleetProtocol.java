@@ -3,6 +3,8 @@ package io.breaker;
 import io.breaker.spi.SharedState;
 import io.breaker.spi.SharedVerdict;
 
+import org.jspecify.annotations.Nullable;
+
 import java.time.Clock;
 
 /*
@@ -106,7 +108,7 @@ final class FleetProtocol {
      * OPEN -> HALF_OPEN: one caller per instance asks the fleet for its probe lease. Returns the new
      * HALF_OPEN phase, or null (another caller won, or the fleet's answer was adopted instead).
      */
-    Phase startProbing(Phase open, long now) {
+    @Nullable Phase startProbing(Phase open, long now) {
         // Claim the question first: meanwhile the other local callers find OPEN with a probe time
         // one lease ahead and are rejected, so an instance asks the store once, not once per thread.
         Phase asking = new Phase(State.OPEN, open.window, open.openedAtNanos, now + breaker.leaseNanos(),
@@ -131,7 +133,7 @@ final class FleetProtocol {
      * next one, so no probe without asking the fleet again. Moves back to a due OPEN and returns the
      * phase to go on from; returns null while this instance may still probe here.
      */
-    Phase leaseExpired(Phase halfOpen, long now) {
+    @Nullable Phase leaseExpired(Phase halfOpen, long now) {
         if (!halfOpen.fleetLeaseOver(now)) {
             return null;
         }
@@ -159,7 +161,7 @@ final class FleetProtocol {
         return verdict != null ? adopt(verdict) : breaker.setLocally(target);
     }
 
-    private boolean adoptAnswer(SharedVerdict verdict) {
+    private boolean adoptAnswer(@Nullable SharedVerdict verdict) {
         if (verdict == null) {
             return false;
         }
