@@ -31,14 +31,19 @@ MUTANTS=(
   'no-episode-check-in-record#'$CB'#LateCallNewWindowTest#s~\Qif (permit != current.episode) {\E~if (false) {~'
   'plain-set-probe-permit#'$PH'#ProbeLimitTest#s~(\Q// One CAS over the whole record\E[^\n]*\n\s*)\Qif (PROBES.compareAndSet(this, current, next)) {\E~$1PROBES.setVolatile(this, next); if (true) {~'
   'plain-set-probe-return#'$PH'#CancelledProbeTest#s~(\Qcurrent.issued - 1, current.succeeded,\E\s*\Qcurrent.leaseDeadline, current.fleetLeased, current.fleetLeaseEnd);\E\s*)\Qif (PROBES.compareAndSet(this, current, next)) {\E~$1PROBES.setVolatile(this, next); if (true) {~'
-  'ignored-keeps-permit#'$CB'#IgnoredProbeTest#s~\Q            releasePermit(permit);\E\n(\s*listeners\.callRecorded\(CallOutcome.IGNORED)~$1~'
+  'ignored-keeps-permit#'$CB'#IgnoredProbeTest#s~\Q            releasePermit(permit);\E\n(\s*listeners\.callRecorded\(this, CallOutcome.IGNORED)~$1~'
   'winner-tells-at-once#'$CB'#ListenerOrderTest#s~\Q        listeners.tellInOrder(this);\E\n(\s*return true;)~        if (next.arrival != null) { listeners.tell(this, next.arrival); }\n$1~'
-  'plain-set-slot-claim#'$RC'#RejectionCounterTest#s~\Q!LONGS.compareAndSet(slots, at, FREE, thread)\E~!claimPlainly(at, thread)~; s~(\n\s*/\*\* Rejections counted so far)~\n    private boolean claimPlainly(int at, long thread) { LONGS.setOpaque(slots, at, thread); return true; }\n$1~'
+  'plain-set-slot-claim#'$RC'#RejectionCounterTest#s~\Q!LONGS.compareAndSet(table, at, FREE, thread)\E~!claimPlainly(at, thread)~ or die "no claim\n"; s~(\n\s*/\*\* Rejections counted so far)~\n    private boolean claimPlainly(int at, long thread) { LONGS.setOpaque(slots, at, thread); return true; }\n$1~ or die "no sum\n"'
   'calls-leave-before-failures#'$TW'#TimeWindowDrainTest|TimeWindowLateReaderTest#s~(\s*LONGS\.getAndSet\(bad, bucket, 0L\);)(\s*long drainedCalls = \(long\) LONGS\.getAndSet\(calls, bucket, 0L\);)~$2$1~'
 )
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# The copy compiles against breaker-core's compile-only dependencies (JSpecify's annotations), which
+# jcstress.jar does not hold: Maven resolves them once.
+./mvnw -B -q -pl breaker-core dependency:build-classpath -Dmdep.includeScope=compile \
+  -Dmdep.outputFile="$tmp/core-classpath" >/dev/null
+CORE_CP=$(cat "$tmp/core-classpath")
 wanted=("$@")
 summary=()
 survived=0
@@ -59,7 +64,7 @@ for entry in "${MUTANTS[@]}"; do
   fi
   echo "=== mutant $name ($file), tests $tests"
   diff -U1 "breaker-core/src/main/java/$file" "$work/src/$file" | sed -n '4,$p' | head -20 || true
-  javac -nowarn -d "$work/classes" $(find "$work/src" -name '*.java')
+  javac -nowarn -cp "$CORE_CP" -d "$work/classes" $(find "$work/src" -name '*.java')
   if [[ ${DRY_RUN:-} == 1 ]]; then
     continue
   fi

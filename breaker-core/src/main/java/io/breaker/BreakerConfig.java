@@ -1,5 +1,7 @@
 package io.breaker;
 
+import org.jspecify.annotations.Nullable;
+
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -69,7 +71,7 @@ public final class BreakerConfig {
             BreakerConfig::isPercent, BreakerConfig::getSlowCallRateThreshold, Builder::slowCallRateThreshold);
 
     /** Duration from which a call counts as slow; none turns slow-call detection off. */
-    public static final Setting<Duration> SLOW_CALL_DURATION_THRESHOLD = new Setting<>("slowCallDurationThreshold",
+    public static final Setting<@Nullable Duration> SLOW_CALL_DURATION_THRESHOLD = new Setting<>("slowCallDurationThreshold",
             Duration.class, null, DURATION + ", or none to turn slow-call detection off",
             "Duration from which a call counts as slow; unset turns slow-call detection off.",
             threshold -> threshold == null || isDuration(threshold), BreakerConfig::getSlowCallDurationThreshold,
@@ -119,13 +121,13 @@ public final class BreakerConfig {
     private final int minimumNumberOfCalls;
     private final float failureRateThreshold;
     private final float slowCallRateThreshold;
-    private final Duration slowCallDurationThreshold;
+    private final @Nullable Duration slowCallDurationThreshold;
     private final Duration waitDurationInOpenState;
     private final int permittedCallsInHalfOpenState;
     private final Duration probeLease;
     private final List<Class<? extends Throwable>> recordExceptions;
     private final List<Class<? extends Throwable>> ignoreExceptions;
-    private final Predicate<Throwable> recordFailurePredicate;
+    private final @Nullable Predicate<Throwable> recordFailurePredicate;
 
     private BreakerConfig(Builder b) {
         this.slidingWindowType = b.slidingWindowType;
@@ -191,7 +193,7 @@ public final class BreakerConfig {
     }
 
     /** Duration from which a call counts as slow, or {@code null} when slow-call detection is off. */
-    public Duration getSlowCallDurationThreshold() {
+    public @Nullable Duration getSlowCallDurationThreshold() {
         return slowCallDurationThreshold;
     }
 
@@ -226,7 +228,7 @@ public final class BreakerConfig {
     }
 
     /** Extra test deciding that an exception counts as a failure, or {@code null}. */
-    public Predicate<Throwable> getRecordFailurePredicate() {
+    public @Nullable Predicate<Throwable> getRecordFailurePredicate() {
         return recordFailurePredicate;
     }
 
@@ -284,13 +286,13 @@ public final class BreakerConfig {
         private int minimumNumberOfCalls = MINIMUM_NUMBER_OF_CALLS.defaultValue();
         private float failureRateThreshold = FAILURE_RATE_THRESHOLD.defaultValue();
         private float slowCallRateThreshold = SLOW_CALL_RATE_THRESHOLD.defaultValue();
-        private Duration slowCallDurationThreshold = SLOW_CALL_DURATION_THRESHOLD.defaultValue();
+        private @Nullable Duration slowCallDurationThreshold = SLOW_CALL_DURATION_THRESHOLD.defaultValue();
         private Duration waitDurationInOpenState = WAIT_DURATION_IN_OPEN_STATE.defaultValue();
         private int permittedCallsInHalfOpenState = PERMITTED_CALLS_IN_HALF_OPEN_STATE.defaultValue();
         private Duration probeLease = PROBE_LEASE.defaultValue();
         private List<Class<? extends Throwable>> recordExceptions = RECORD_EXCEPTIONS.defaultValue();
         private List<Class<? extends Throwable>> ignoreExceptions = IGNORE_EXCEPTIONS.defaultValue();
-        private Predicate<Throwable> recordFailurePredicate;
+        private @Nullable Predicate<Throwable> recordFailurePredicate;
 
         private Builder() {
         }
@@ -358,7 +360,7 @@ public final class BreakerConfig {
          * A call at least this long counts as slow (positive, at most {@link #MAX_DURATION}), or
          * {@code null} to turn slow-call detection off.
          */
-        public Builder slowCallDurationThreshold(Duration threshold) {
+        public Builder slowCallDurationThreshold(@Nullable Duration threshold) {
             this.slowCallDurationThreshold = SLOW_CALL_DURATION_THRESHOLD.check(threshold);
             return this;
         }
@@ -406,7 +408,7 @@ public final class BreakerConfig {
         }
 
         /** An extra test: an exception it accepts counts as a failure; {@code null} removes it. */
-        public Builder recordFailurePredicate(Predicate<Throwable> predicate) {
+        public Builder recordFailurePredicate(@Nullable Predicate<Throwable> predicate) {
             this.recordFailurePredicate = predicate;
             return this;
         }

@@ -2,6 +2,8 @@ package io.breaker;
 
 import io.breaker.spi.StateStore;
 
+import org.jspecify.annotations.Nullable;
+
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -26,12 +28,12 @@ public final class BreakerRegistry {
     private final NanoClock clock;
     private final Clock wallClock;
     /** Shares breakers' states between instances; null (the default) keeps every breaker in memory. */
-    private final StateStore store;
+    private final @Nullable StateStore store;
     private final List<Consumer<CircuitBreaker>> onCreated = new CopyOnWriteArrayList<>();
     private final Object creationLock = new Object();
 
     private BreakerRegistry(BreakerConfig defaultConfig, Map<String, BreakerConfig> configs, NanoClock clock,
-                            Clock wallClock, StateStore store) {
+                            Clock wallClock, @Nullable StateStore store) {
         this.store = store;
         this.defaultConfig = Objects.requireNonNull(defaultConfig, "defaultConfig");
         this.configs = Map.copyOf(configs);
@@ -60,7 +62,7 @@ public final class BreakerRegistry {
      * breaker for which the store returns a {@link SharedState}; {@code null} means none).
      */
     public static BreakerRegistry of(BreakerConfig defaultConfig, Map<String, BreakerConfig> configs,
-                                     NanoClock clock, StateStore store) {
+                                     NanoClock clock, @Nullable StateStore store) {
         return new BreakerRegistry(defaultConfig, configs, clock, Clock.systemUTC(), store);
     }
 
@@ -69,7 +71,7 @@ public final class BreakerRegistry {
      * {@code openedAt} and {@link Transition#at()}); the nano clock alone decides when things happen.
      */
     public static BreakerRegistry of(BreakerConfig defaultConfig, Map<String, BreakerConfig> configs,
-                                     NanoClock clock, Clock wallClock, StateStore store) {
+                                     NanoClock clock, Clock wallClock, @Nullable StateStore store) {
         return new BreakerRegistry(defaultConfig, configs, clock, wallClock, store);
     }
 
@@ -79,7 +81,7 @@ public final class BreakerRegistry {
     }
 
     /** The store breakers share their state through, or {@code null} when they live in memory only. */
-    public StateStore getStateStore() {
+    public @Nullable StateStore getStateStore() {
         return store;
     }
 

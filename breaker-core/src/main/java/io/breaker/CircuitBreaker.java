@@ -3,8 +3,9 @@ package io.breaker;
 import io.breaker.spi.Integration;
 import io.breaker.spi.OutcomeBits;
 import io.breaker.spi.SharedState;
-import io.breaker.spi.SharedVerdict;
 import io.breaker.spi.StateStore;
+
+import org.jspecify.annotations.Nullable;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -55,20 +56,13 @@ import java.util.function.Supplier;
  *   one next (see Listeners.tellInOrder). Listeners hear every transition once, in order, never at once.
  *
  * Next to this file: Phase.java (one state and its probe bookkeeping), Listeners.java (who hears
- * what, and in which order), SlidingWindow.java and its two windows (the counting).
+ * what, and in which order), SlidingWindow.java and its two windows (the counting), FleetProtocol.java
+ * (a shared breaker's side of the fleet protocol, with its own invariants and races).
  *
  * The transitions live in the small methods under "Transitions" below; they are the seam where a
- * shared store can decide them instead (see breaker-redis). The hot path does not go through them.
- *
- * Shared breakers (built with a StateStore that returned a SharedState; `shared` is null otherwise,
- * and then costs one null check per recorded outcome): the phase is a cache of the fleet's state.
- * Each transition asks the SharedState first and adopts its answer (adoptShared) through the same
- * CAS, so listeners still hear each local change once; an OPEN phase that only gets a new probe
- * time from the fleet is replaced without a listener call. A null answer means "no store": the
- * breaker then behaves exactly as in memory. Every other call on a shared breaker (a success in
- * CLOSED, an outcome in FORCED_CLOSED, a rejection) reaches the SharedState too (recordSuccess or
- * touch), so a store can refresh its cache from calls instead of from a timer: the store may start
- * that refresh on its own bounded pool, but the calling thread never waits for it.
+ * shared store decides them instead: a breaker built with a StateStore that returned a SharedState
+ * hands them to the FleetProtocol in `shared`. In memory `shared` is null, and costs one read of it
+ * per recorded outcome and per rejection. The hot path does not go through the transitions.
  */
 
 /**
@@ -151,8 +145,8 @@ public final class CircuitBreaker {
     /** 1 while reconfigure() runs: a second one at the same time is refused, never waited for. */
     @SuppressWarnings("unused") // accessed through RECONFIGURING
     private volatile int reconfiguring;
-    /** The fleet's state when shared through a StateStore; null (the default) in memory only. */
-    private final SharedState shared;
+    /** The fleet protocol when shared through a StateStore; null (the default) in memory only. */
+    private final @Nullable FleetProtocol shared;
 
     private volatile Phase phase;
     /**
@@ -161,16 +155,17 @@ public final class CircuitBreaker {
      * and write no shared cache line; created by the first rejection (an idle or healthy breaker
      * does not carry it). Exact once no rejection is under way (see rejectedCount).
      */
-    private volatile RejectionCounter rejections;
+    private volatile @Nullable RejectionCounter rejections;
     /** Written on the failure path only; read when a transition is reported. */
-    private volatile String lastFailureType;
+    private volatile @Nullable String lastFailureType;
     /** The listeners, and the order in which transitions are told to them. */
     private final Listeners listeners;
     /** Whether some listener wants call durations (see BreakerListener#wantsCallDurations); Listeners keeps it. */
     volatile boolean listenersWantDurations;
 
-    private CircuitBreaker(String name, BreakerConfig config, NanoClock clock, Clock wallClock, SharedState shared) {
-        this.shared = shared;
+    private CircuitBreaker(String name, BreakerConfig config, NanoClock clock, Clock wallClock,
+                           @Nullable SharedState link) {
+        this.shared = link == null ? null : new FleetProtocol(this, link, clock, wallClock);
         this.name = Objects.requireNonNull(name, "name");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.wallClock = Objects.requireNonNull(wallClock, "wallClock");
@@ -195,7 +190,7 @@ public final class CircuitBreaker {
      * if the store returns a {@link SharedState} for this name (otherwise, or with a {@code null}
      * store, an in-memory breaker).
      */
-    public static CircuitBreaker of(String name, BreakerConfig config, NanoClock clock, StateStore store) {
+    public static CircuitBreaker of(String name, BreakerConfig config, NanoClock clock, @Nullable StateStore store) {
         return of(name, config, clock, Clock.systemUTC(), store);
     }
 
@@ -204,11 +199,11 @@ public final class CircuitBreaker {
      * {@link #getOpenedAt()}, {@link Transition#at()}); the nano clock alone decides when.
      */
     public static CircuitBreaker of(String name, BreakerConfig config, NanoClock clock, Clock wallClock,
-                                    StateStore store) {
-        SharedState link = store == null ? null : store.attach(name, config);
+                                    @Nullable StateStore store) {
+        @Nullable SharedState link = store == null ? null : store.attach(name, config);
         CircuitBreaker breaker = new CircuitBreaker(name, config, clock, wallClock, link);
-        if (link != null) {
-            link.connect(breaker::adoptShared, clock);
+        if (breaker.shared != null) {
+            breaker.shared.connect();
         }
         return breaker;
     }
@@ -273,8 +268,7 @@ public final class CircuitBreaker {
                     return;
                 }
                 // A volatile CAS after the plain writes above: whoever reads the new phase sees them.
-                if (PHASE.compareAndSet(this, current, next)) {
-                    swappedSilently(current, next);
+                if (swapSilently(current, next)) {
                     return;
                 }
             }
@@ -396,7 +390,7 @@ public final class CircuitBreaker {
      * @return what the supplier returned
      * @throws CircuitOpenException if the breaker rejects the call (the supplier does not run)
      */
-    public <T> T execute(Supplier<T> supplier) {
+    public <T extends @Nullable Object> T execute(Supplier<T> supplier) {
         long permit = acquirePermit();
         long start = startTiming();
         T result;
@@ -418,7 +412,7 @@ public final class CircuitBreaker {
      * @throws CircuitOpenException if the breaker rejects the call (the callable does not run)
      * @throws Exception            what the callable threw
      */
-    public <T> T call(Callable<T> callable) throws Exception {
+    public <T extends @Nullable Object> T call(Callable<T> callable) throws Exception {
         long permit = acquirePermit();
         long start = startTiming();
         T result;
@@ -515,17 +509,14 @@ public final class CircuitBreaker {
             }
             int bits = OutcomeBits.of(outcome);
             boolean changed = current.window.record(bits, nowNanos);
-            if (shared != null) {
-                if (current.state == State.CLOSED) {
-                    share(outcome);
-                } else {
-                    shared.touch(); // FORCED_CLOSED: the fleet may have changed; refreshed from calls
-                }
+            FleetProtocol fleet = shared; // one read of the field: null in memory
+            if (fleet != null) {
+                fleet.recorded(current.state, outcome);
             }
             // A shared breaker asks its local window after every failed or slow call, changed or not:
             // while the store decides, a full window of failures changes no slot, and it must still
             // trip the moment the store lets it (an outage of the store starts between two calls).
-            if ((changed || (shared != null && bits != NOT_SLOW_OR_FAILED)) && current.state == State.CLOSED) {
+            if ((changed || (fleet != null && bits != NOT_SLOW_OR_FAILED)) && current.state == State.CLOSED) {
                 int verdict = current.window.evaluate(nowNanos);
                 if (verdict != SlidingWindow.BELOW_THRESHOLDS) {
                     trip(current, verdict == SlidingWindow.FAILURE_RATE_REACHED
@@ -562,12 +553,9 @@ public final class CircuitBreaker {
                 }
                 case HALF_OPEN: {
                     long now = clock.nanoTime();
-                    if (shared != null && current.fleetLeaseOver(now)) {
-                        // The fleet's lease this instance probed under ran out: another instance may
-                        // hold the next one. No probe without asking the fleet again: back to a due OPEN.
-                        Phase due = new Phase(State.OPEN, current.window, current.openedAtNanos, now,
-                                wallClock.millis(), current.openedAtEpochMillis);
-                        current = transition(current, due, TransitionCause.PROBE_LEASE_EXPIRED) ? due : phase;
+                    Phase afterLease = shared == null ? null : shared.leaseExpired(current, now);
+                    if (afterLease != null) {
+                        current = afterLease; // the fleet's lease this instance probed under ran out
                         continue;
                     }
                     long permit = current.tryTakeProbe(now, config.getPermittedCallsInHalfOpenState(), leaseNanos());
@@ -586,7 +574,7 @@ public final class CircuitBreaker {
         }
         counter.increment();
         if (shared != null) {
-            shared.touch(); // a rejected call is still a call: it keeps the cached fleet state fresh
+            shared.touch();
         }
         listeners.callRejected(this);
         return NO_PERMIT;
@@ -614,7 +602,7 @@ public final class CircuitBreaker {
     }
 
     /** The probe lease, read from the config outside CLOSED (a breaker keeps no copy). */
-    private long leaseNanos() {
+    long leaseNanos() {
         return config.getProbeLease().toNanos();
     }
 
@@ -632,7 +620,7 @@ public final class CircuitBreaker {
 
     private void trip(Phase closed, TransitionCause cause) {
         if (shared != null && !shared.allowsLocalTrip()) {
-            return; // the fleet's window decides; its verdict came back with the failure report
+            return; // the fleet's window decides
         }
         long now = clock.nanoTime();
         Phase open = Phase.open(TrippedWindow.of(closed.window, now, config), now, now + waitNanos(), wallClock.millis());
@@ -640,9 +628,9 @@ public final class CircuitBreaker {
     }
 
     /** OPEN -> HALF_OPEN once the wait elapsed; returns the new phase, or null if another caller won. */
-    private Phase startProbing(Phase open, long now) {
+    private @Nullable Phase startProbing(Phase open, long now) {
         if (shared != null) {
-            return startSharedProbing(open, now);
+            return shared.startProbing(open, now);
         }
         Phase halfOpen = Phase.halfOpen(open.window, open.openedAtNanos, open.openedAtEpochMillis, now + leaseNanos(),
                 wallClock.millis());
@@ -650,12 +638,8 @@ public final class CircuitBreaker {
     }
 
     private void reopen(Phase halfOpen) {
-        if (shared != null) {
-            SharedVerdict verdict = shared.probeFailed();
-            if (verdict != null) {
-                adoptShared(verdict);
-                return;
-            }
+        if (shared != null && shared.probeFailed()) {
+            return; // the fleet answered, and its state was adopted
         }
         long now = clock.nanoTime();
         transition(halfOpen, Phase.open(halfOpen.window, now, now + waitNanos(), wallClock.millis()),
@@ -663,111 +647,11 @@ public final class CircuitBreaker {
     }
 
     private void close(Phase halfOpen) {
-        if (shared != null) {
-            SharedVerdict verdict = shared.probesSucceeded();
-            if (verdict != null) {
-                adoptShared(verdict);
-                return;
-            }
+        if (shared != null && shared.probesSucceeded()) {
+            return; // the fleet answered, and its state was adopted
         }
         transition(halfOpen, Phase.closed(State.CLOSED, newWindow(), wallClock.millis()),
                 TransitionCause.PROBES_SUCCEEDED);
-    }
-
-    // A shared breaker (see SharedState): its phase is a local cache of the fleet's state.
-
-    /** A re-timing of OPEN smaller than this is not worth a CAS (instances differ by a round trip). */
-    private static final long RETIME_TOLERANCE_NANOS = 20_000_000L;
-    /** An OPEN phase adopted from the fleet keeps callers out at least this long, so none spins on the store. */
-    private static final long MIN_SHARED_WAIT_NANOS = 1_000_000L;
-
-    /** What is left of the fleet's probe lease a verdict grants (the whole lease when it does not say). */
-    private long fleetLease(SharedVerdict leased) {
-        return leased.remainingNanos() > 0 ? Math.min(leaseNanos(), leased.remainingNanos()) : leaseNanos();
-    }
-
-    private void share(CallOutcome outcome) {
-        if (outcome == CallOutcome.SUCCESS) {
-            shared.recordSuccess();
-            return;
-        }
-        SharedVerdict verdict = shared.recordFailure(outcome);
-        if (verdict != null) {
-            adoptShared(verdict);
-        }
-    }
-
-    /** OPEN -> HALF_OPEN when shared: one caller per instance asks the fleet for its probe lease. */
-    private Phase startSharedProbing(Phase open, long now) {
-        // Claim the question first: meanwhile the other local callers find OPEN with a probe time
-        // one lease ahead and are rejected, so an instance asks the store once, not once per thread.
-        Phase asking = new Phase(State.OPEN, open.window, open.openedAtNanos, now + leaseNanos(),
-                open.sinceEpochMillis, open.openedAtEpochMillis);
-        if (!PHASE.compareAndSet(this, open, asking)) {
-            return null;
-        }
-        swappedSilently(open, asking);
-        SharedVerdict verdict = shared.tryAcquireProbe();
-        if (verdict == null || verdict.state() == State.HALF_OPEN) { // lease won, or no store: probe here
-            boolean leased = verdict != null;
-            long leaseEnd = leased ? clock.nanoTime() + fleetLease(verdict) : 0L;
-            Phase halfOpen = Phase.halfOpen(open.window, open.openedAtNanos, open.openedAtEpochMillis,
-                    now + leaseNanos(), leased, leaseEnd, wallClock.millis());
-            return transition(asking, halfOpen, TransitionCause.WAIT_ELAPSED) ? halfOpen : null;
-        }
-        adoptShared(verdict);
-        return null;
-    }
-
-    /**
-     * Moves the local phase to the fleet's state; returns whether the state changed. The change is
-     * reported to listeners like any transition; an OPEN phase that only gets a new probe time is
-     * replaced silently.
-     */
-    private boolean adoptShared(SharedVerdict verdict) {
-        State target = verdict.state();
-        while (true) {
-            Phase current = phase;
-            Phase next;
-            if (target == State.OPEN) {
-                long now = clock.nanoTime();
-                long probeAt = now + Math.max(verdict.remainingNanos(), MIN_SHARED_WAIT_NANOS);
-                if (current.state == State.OPEN) {
-                    if (Math.abs(current.probeAtNanos - probeAt) <= RETIME_TOLERANCE_NANOS) {
-                        return false;
-                    }
-                    Phase retimed = new Phase(State.OPEN, current.window, current.openedAtNanos, probeAt,
-                            current.sinceEpochMillis, current.openedAtEpochMillis);
-                    if (PHASE.compareAndSet(this, current, retimed)) {
-                        swappedSilently(current, retimed);
-                        return false;
-                    }
-                    continue;
-                }
-                // The numbers of the window that tripped: the fleet's, when the store says them.
-                SlidingWindow tripped = verdict.tripped() == null ? TrippedWindow.of(current.window, now, config)
-                        : TrippedWindow.of(verdict.tripped(), config);
-                next = Phase.open(tripped, now, probeAt, wallClock.millis());
-            } else if (target == State.HALF_OPEN) {
-                if (current.state != State.OPEN) {
-                    return false; // already probing here, or a state the lease no longer matters to
-                }
-                // This instance holds the fleet's probe lease (won by a request that answered late or
-                // asynchronously): its next caller takes the probe permit.
-                long now = clock.nanoTime();
-                next = Phase.halfOpen(current.window, current.openedAtNanos, current.openedAtEpochMillis,
-                        now + leaseNanos(), true, now + fleetLease(verdict), wallClock.millis());
-            } else if (target == current.state) {
-                return false;
-            } else if (target == State.FORCED_OPEN) {
-                next = new Phase(State.FORCED_OPEN, current.window, 0L, 0L, wallClock.millis(), 0L);
-            } else {
-                next = Phase.closed(target, newWindow(), wallClock.millis());
-            }
-            if (transition(current, next, verdict.cause())) {
-                return true;
-            }
-        }
     }
 
     /**
@@ -799,12 +683,11 @@ public final class CircuitBreaker {
     }
 
     private boolean operatorSets(State target) {
-        if (shared != null) {
-            SharedVerdict verdict = shared.operatorSets(target);
-            if (verdict != null) {
-                return adoptShared(verdict);
-            }
-        }
+        return shared == null ? setLocally(target) : shared.operatorSets(target);
+    }
+
+    /** An operator's change of this breaker alone: in memory, or when the fleet gave no answer. */
+    boolean setLocally(State target) {
         while (true) {
             Phase current = phase;
             if (current.state == target) {
@@ -824,7 +707,7 @@ public final class CircuitBreaker {
      * left; into OPEN, with those of the new phase, which holds the window as it tripped (its own, or
      * the fleet's when a shared breaker adopts the fleet's trip; on a reopening, the same window).
      */
-    private boolean transition(Phase expected, Phase next, TransitionCause cause) {
+    boolean transition(Phase expected, Phase next, TransitionCause cause) {
         // A volatile CAS: it publishes the new phase with all its final fields written (JLS 17.5),
         // and only one caller can win it from a given phase.
         if (!PHASE.compareAndSet(this, expected, next)) {
@@ -845,13 +728,26 @@ public final class CircuitBreaker {
         return true;
     }
 
-    /** A swap listeners are not told of (a shared OPEN phase re-timed); it still links the chain they are told from. */
-    private void swappedSilently(Phase expected, Phase next) {
-        expected.successor = next;
-        listeners.tellInOrder(this);
+    /**
+     * Swaps {@code expected} for {@code next} without telling listeners (the state is the same: new
+     * settings, or OPEN re-timed); the swap still links the chain they are told from.
+     */
+    boolean swapSilently(Phase expected, Phase next) {
+        // A volatile CAS, as in transition(): only one caller can win it from a given phase.
+        boolean won = PHASE.compareAndSet(this, expected, next);
+        if (won) {
+            expected.successor = next;
+            listeners.tellInOrder(this);
+        }
+        return won;
     }
 
-    private SlidingWindow newWindow() {
+    /** The current phase (the fleet protocol adopts answers into it). */
+    Phase phase() {
+        return phase;
+    }
+
+    SlidingWindow newWindow() {
         return SlidingWindow.of(config, clock);
     }
 
@@ -875,7 +771,7 @@ public final class CircuitBreaker {
     }
 
     /** Wall-clock time of the trip that led to the current OPEN or HALF_OPEN state, or {@code null}. */
-    public Instant getOpenedAt() {
+    public @Nullable Instant getOpenedAt() {
         Phase current = phase;
         return current.state == State.OPEN || current.state == State.HALF_OPEN
                 ? Instant.ofEpochMilli(current.openedAtEpochMillis) : null;
@@ -888,7 +784,7 @@ public final class CircuitBreaker {
     }
 
     /** Class name of the last exception recorded as a failure, or {@code null}. */
-    public String getLastFailureType() {
+    public @Nullable String getLastFailureType() {
         return lastFailureType;
     }
 

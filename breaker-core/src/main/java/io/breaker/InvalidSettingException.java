@@ -1,5 +1,7 @@
 package io.breaker;
 
+import org.jspecify.annotations.Nullable;
+
 import java.util.Objects;
 
 /**
@@ -12,7 +14,7 @@ public class InvalidSettingException extends IllegalArgumentException {
     private static final long serialVersionUID = 1L;
 
     private final transient Setting<?> setting;
-    private final transient Object value;
+    private final transient @Nullable Object value;
     private final String allowed;
 
     /**
@@ -21,7 +23,7 @@ public class InvalidSettingException extends IllegalArgumentException {
      * @param allowed what is allowed, as a phrase that follows "must be"; more specific than
      *                {@link Setting#allowed()} where other settings narrow it
      */
-    public InvalidSettingException(Setting<?> setting, Object value, String allowed) {
+    public InvalidSettingException(Setting<?> setting, @Nullable Object value, String allowed) {
         super(setting.name() + " must be " + allowed + ", was " + value);
         this.setting = Objects.requireNonNull(setting);
         this.value = value;
@@ -34,7 +36,7 @@ public class InvalidSettingException extends IllegalArgumentException {
     }
 
     /** The rejected value, or {@code null}. */
-    public Object getValue() {
+    public @Nullable Object getValue() {
         return value;
     }
 

@@ -1,5 +1,7 @@
 package io.breaker;
 
+import org.jspecify.annotations.Nullable;
+
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.AtomicLong;
@@ -45,14 +47,14 @@ final class Phase {
     final long openedAtEpochMillis;
 
     /** HALF_OPEN only: the probes of this episode, replaced whole by CAS (never on the CLOSED path). */
-    @SuppressWarnings("unused") private volatile Probes probes;
+    @SuppressWarnings("unused") private volatile @Nullable Probes probes;
     /** The phase that replaced this one, linked by whoever swapped it, after the swap; null while current. */
-    volatile Phase successor;
+    volatile @Nullable Phase successor;
     /**
      * What listeners are told of the swap that made this phase current, or null (no listener
      * then, or a silent swap). Written before {@code successor} is set on the phase replaced.
      */
-    Transition arrival;
+    @Nullable Transition arrival;
 
     Phase(State state, SlidingWindow window, long openedAtNanos, long probeAtNanos, long sinceEpochMillis,
           long openedAtEpochMillis) {

@@ -1,5 +1,7 @@
 package io.breaker;
 
+import org.jspecify.annotations.Nullable;
+
 import java.util.Locale;
 import java.util.Objects;
 import java.util.function.BiConsumer;
@@ -13,9 +15,10 @@ import java.util.function.Predicate;
  * inheritance, their error messages, IDE metadata and documentation) derive from these definitions
  * instead of restating them.
  *
- * @param <T> the type of the value, as {@link BreakerConfig.Builder} takes it
+ * @param <T> the type of the value, as {@link BreakerConfig.Builder} takes it; {@code @Nullable} for a
+ *            setting that may be unset
  */
-public final class Setting<T> {
+public final class Setting<T extends @Nullable Object> {
 
     private final String name;
     private final Class<?> type;
@@ -92,7 +95,7 @@ public final class Setting<T> {
      *                                 not of the setting's type)
      */
     @SuppressWarnings("unchecked")
-    public BreakerConfig.Builder applyTo(BreakerConfig.Builder builder, Object value) {
+    public BreakerConfig.Builder applyTo(BreakerConfig.Builder builder, @Nullable Object value) {
         if (value != null && !type.isInstance(value)) {
             throw new InvalidSettingException(this, value, allowed);
         }

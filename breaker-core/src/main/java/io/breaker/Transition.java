@@ -1,5 +1,7 @@
 package io.breaker;
 
+import org.jspecify.annotations.Nullable;
+
 import java.time.Instant;
 
 /**
@@ -14,5 +16,5 @@ import java.time.Instant;
  * @param lastFailureType class name of the last exception recorded as a failure, or {@code null}
  */
 public record Transition(String breaker, State from, State to, TransitionCause cause, Instant at,
-                         BreakerMetrics metrics, String lastFailureType) {
+                         BreakerMetrics metrics, @Nullable String lastFailureType) {
 }

@@ -56,7 +56,7 @@ class NoBackgroundThreadsTest {
     /** The engine's sources: the state machine and the windows. */
     private static final List<String> CALL_PATH_FILES = List.of("CircuitBreaker.java", "SlidingWindow.java",
             "CountWindow.java", "TimeWindow.java", "Phase.java",
-            "Listeners.java", "IntegrationAccess.java", "TransitionsOnly.java");
+            "Listeners.java", "IntegrationAccess.java", "TransitionsOnly.java", "FleetProtocol.java");
 
     @Test
     void callPathSourcesUseNoThreadTimerExecutorOrLock() throws IOException {

@@ -4,6 +4,8 @@ import io.breaker.CircuitBreaker;
 import io.breaker.CircuitOpenException;
 import io.breaker.NanoClock;
 
+import org.jspecify.annotations.Nullable;
+
 import java.lang.invoke.MethodHandles;
 
 /**
@@ -18,7 +20,7 @@ import java.lang.invoke.MethodHandles;
 public final class Integration {
 
     /** Set once, by {@link CircuitBreaker}'s class initialiser (see {@link #install}). */
-    private static volatile Access installed;
+    private static volatile @Nullable Access installed;
 
     private Integration() {
     }

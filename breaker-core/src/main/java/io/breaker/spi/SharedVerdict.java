@@ -3,6 +3,8 @@ package io.breaker.spi;
 import io.breaker.State;
 import io.breaker.TransitionCause;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A fleet's state of one breaker as a {@link SharedState} reports it to one instance, seen from that
  * instance: a breaker another instance is probing reads {@link State#OPEN} until that probe's lease
@@ -21,7 +23,7 @@ import io.breaker.TransitionCause;
  *                       does not know them (a state put back after the store lost it, or a verdict
  *                       the store made up, such as OPEN while it is unreachable)
  */
-public record SharedVerdict(State state, long remainingNanos, TransitionCause cause, Counts tripped) {
+public record SharedVerdict(State state, long remainingNanos, TransitionCause cause, @Nullable Counts tripped) {
 
     public SharedVerdict {
         if (state == null) {

@@ -3,6 +3,8 @@ package io.breaker.spi;
 import io.breaker.BreakerConfig;
 import io.breaker.BreakerRegistry;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Where breakers keep a state shared by several instances of an application. The default is no
  * store: every breaker lives in memory. A {@link BreakerRegistry} built with a store asks it once per
@@ -16,5 +18,5 @@ public interface StateStore {
      *
      * @param config the breaker's settings (a store uses them for its shared window and timers)
      */
-    SharedState attach(String name, BreakerConfig config);
+    @Nullable SharedState attach(String name, BreakerConfig config);
 }
