@@ -39,79 +39,138 @@ public final class BreakerConfig {
     // ---------------------------------------------------------------- the settings, each defined once
 
     /** Whether the window counts the last N calls or the calls of the last N seconds. */
-    public static final Setting<SlidingWindowType> SLIDING_WINDOW_TYPE = new Setting<>("slidingWindowType",
-            SlidingWindowType.class, SlidingWindowType.COUNT_BASED, "COUNT_BASED or TIME_BASED",
+    public static final Setting<SlidingWindowType> SLIDING_WINDOW_TYPE = new Setting<>(
+            "slidingWindowType",
+            SlidingWindowType.class,
+            SlidingWindowType.COUNT_BASED,
+            "COUNT_BASED or TIME_BASED",
             "Whether the window holds the last N calls (COUNT_BASED) or the calls of the last N seconds (TIME_BASED).",
-            Objects::nonNull, BreakerConfig::getSlidingWindowType, Builder::slidingWindowType);
+            Objects::nonNull,
+            BreakerConfig::getSlidingWindowType,
+            Builder::slidingWindowType);
 
     /** The window's size: calls for a count-based window, seconds for a time-based one. */
-    public static final Setting<Integer> SLIDING_WINDOW_SIZE = new Setting<>("slidingWindowSize", Integer.class, 100,
+    public static final Setting<Integer> SLIDING_WINDOW_SIZE = new Setting<>(
+            "slidingWindowSize",
+            Integer.class,
+            100,
             "a whole number in [1, " + MAX_COUNT_WINDOW + "] (calls) for a COUNT_BASED window or in [1, "
                     + MAX_TIME_WINDOW_SECONDS + "] (seconds) for a TIME_BASED window",
             "Size of the window: a number of calls for COUNT_BASED, a number of seconds for TIME_BASED.",
-            size -> size >= 1 && size <= MAX_COUNT_WINDOW, BreakerConfig::getSlidingWindowSize,
+            size -> size >= 1 && size <= MAX_COUNT_WINDOW,
+            BreakerConfig::getSlidingWindowSize,
             Builder::slidingWindowSize);
 
     /** Calls the window must hold before a rate is evaluated. */
-    public static final Setting<Integer> MINIMUM_NUMBER_OF_CALLS = new Setting<>("minimumNumberOfCalls",
-            Integer.class, 10, "a whole number of at least 1 (for a COUNT_BASED window, at most slidingWindowSize)",
+    public static final Setting<Integer> MINIMUM_NUMBER_OF_CALLS = new Setting<>(
+            "minimumNumberOfCalls",
+            Integer.class,
+            10,
+            "a whole number of at least 1 (for a COUNT_BASED window, at most slidingWindowSize)",
             "Calls the window must hold before a failure or slow-call rate is evaluated.",
-            calls -> calls >= 1, BreakerConfig::getMinimumNumberOfCalls, Builder::minimumNumberOfCalls);
+            calls -> calls >= 1,
+            BreakerConfig::getMinimumNumberOfCalls,
+            Builder::minimumNumberOfCalls);
 
     /** Failure rate (percent) at or above which the breaker trips. */
-    public static final Setting<Float> FAILURE_RATE_THRESHOLD = new Setting<>("failureRateThreshold", Float.class,
-            50f, "a number in (0, 100]",
+    public static final Setting<Float> FAILURE_RATE_THRESHOLD = new Setting<>(
+            "failureRateThreshold",
+            Float.class,
+            50f,
+            "a number in (0, 100]",
             "Percentage of failed calls in the window at or above which the breaker opens.",
-            BreakerConfig::isPercent, BreakerConfig::getFailureRateThreshold, Builder::failureRateThreshold);
+            BreakerConfig::isPercent,
+            BreakerConfig::getFailureRateThreshold,
+            Builder::failureRateThreshold);
 
     /** Slow-call rate (percent) at or above which the breaker trips. */
-    public static final Setting<Float> SLOW_CALL_RATE_THRESHOLD = new Setting<>("slowCallRateThreshold", Float.class,
-            100f, "a number in (0, 100]",
+    public static final Setting<Float> SLOW_CALL_RATE_THRESHOLD = new Setting<>(
+            "slowCallRateThreshold",
+            Float.class,
+            100f,
+            "a number in (0, 100]",
             "Percentage of slow calls in the window at or above which the breaker opens (with slow-call detection on).",
-            BreakerConfig::isPercent, BreakerConfig::getSlowCallRateThreshold, Builder::slowCallRateThreshold);
+            BreakerConfig::isPercent,
+            BreakerConfig::getSlowCallRateThreshold,
+            Builder::slowCallRateThreshold);
 
     /** Duration from which a call counts as slow; none turns slow-call detection off. */
-    public static final Setting<@Nullable Duration> SLOW_CALL_DURATION_THRESHOLD = new Setting<>("slowCallDurationThreshold",
-            Duration.class, null, DURATION + ", or none to turn slow-call detection off",
+    public static final Setting<@Nullable Duration> SLOW_CALL_DURATION_THRESHOLD = new Setting<>(
+            "slowCallDurationThreshold",
+            Duration.class,
+            null,
+            DURATION + ", or none to turn slow-call detection off",
             "Duration from which a call counts as slow; unset turns slow-call detection off.",
-            threshold -> threshold == null || isDuration(threshold), BreakerConfig::getSlowCallDurationThreshold,
+            threshold -> threshold == null || isDuration(threshold),
+            BreakerConfig::getSlowCallDurationThreshold,
             Builder::slowCallDurationThreshold);
 
     /** How long the breaker stays OPEN before it lets a probe through. */
-    public static final Setting<Duration> WAIT_DURATION_IN_OPEN_STATE = new Setting<>("waitDurationInOpenState",
-            Duration.class, Duration.ofSeconds(30), DURATION,
+    public static final Setting<Duration> WAIT_DURATION_IN_OPEN_STATE = new Setting<>(
+            "waitDurationInOpenState",
+            Duration.class,
+            Duration.ofSeconds(30),
+            DURATION,
             "How long the breaker stays open before it lets a probe through.",
-            BreakerConfig::isDuration, BreakerConfig::getWaitDurationInOpenState, Builder::waitDurationInOpenState);
+            BreakerConfig::isDuration,
+            BreakerConfig::getWaitDurationInOpenState,
+            Builder::waitDurationInOpenState);
 
     /** Probes let through in HALF_OPEN. */
     public static final Setting<Integer> PERMITTED_CALLS_IN_HALF_OPEN_STATE = new Setting<>(
-            "permittedCallsInHalfOpenState", Integer.class, 1,
+            "permittedCallsInHalfOpenState",
+            Integer.class,
+            1,
             "a whole number in [1, " + MAX_PERMITTED_CALLS_IN_HALF_OPEN_STATE + "]",
             "Probes let through when half-open; all of them must succeed to close the breaker.",
             probes -> probes >= 1 && probes <= MAX_PERMITTED_CALLS_IN_HALF_OPEN_STATE,
-            BreakerConfig::getPermittedCallsInHalfOpenState, Builder::permittedCallsInHalfOpenState);
+            BreakerConfig::getPermittedCallsInHalfOpenState,
+            Builder::permittedCallsInHalfOpenState);
 
     /** How long a probe may stay unreported before its permit is given to another caller. */
-    public static final Setting<Duration> PROBE_LEASE = new Setting<>("probeLease", Duration.class,
-            Duration.ofSeconds(60), DURATION,
+    public static final Setting<Duration> PROBE_LEASE = new Setting<>(
+            "probeLease",
+            Duration.class,
+            Duration.ofSeconds(60),
+            DURATION,
             "How long a probe may stay unreported before another caller may take its permit.",
-            BreakerConfig::isDuration, BreakerConfig::getProbeLease, Builder::probeLease);
+            BreakerConfig::isDuration,
+            BreakerConfig::getProbeLease,
+            Builder::probeLease);
 
     /** Exceptions that count as failures. */
     public static final Setting<List<Class<? extends Throwable>>> RECORD_EXCEPTIONS = new Setting<>(
-            "recordExceptions", List.class, List.of(), "a list of classes that extend java.lang.Throwable",
+            "recordExceptions",
+            List.class,
+            List.of(),
+            "a list of classes that extend java.lang.Throwable",
             "Exception classes that count as failures (subclasses too); empty means every exception that is not ignored.",
-            BreakerConfig::isThrowables, BreakerConfig::getRecordExceptions, Builder::recordExceptions);
+            BreakerConfig::isThrowables,
+            BreakerConfig::getRecordExceptions,
+            Builder::recordExceptions);
 
     /** Exceptions that count neither as success nor as failure. */
     public static final Setting<List<Class<? extends Throwable>>> IGNORE_EXCEPTIONS = new Setting<>(
-            "ignoreExceptions", List.class, List.of(), "a list of classes that extend java.lang.Throwable",
+            "ignoreExceptions",
+            List.class,
+            List.of(),
+            "a list of classes that extend java.lang.Throwable",
             "Exception classes that count neither as success nor as failure and get no fallback (subclasses too).",
-            BreakerConfig::isThrowables, BreakerConfig::getIgnoreExceptions, Builder::ignoreExceptions);
+            BreakerConfig::isThrowables,
+            BreakerConfig::getIgnoreExceptions,
+            Builder::ignoreExceptions);
 
-    private static final List<Setting<?>> SETTINGS = List.of(SLIDING_WINDOW_TYPE, SLIDING_WINDOW_SIZE,
-            MINIMUM_NUMBER_OF_CALLS, FAILURE_RATE_THRESHOLD, SLOW_CALL_RATE_THRESHOLD, SLOW_CALL_DURATION_THRESHOLD,
-            WAIT_DURATION_IN_OPEN_STATE, PERMITTED_CALLS_IN_HALF_OPEN_STATE, PROBE_LEASE, RECORD_EXCEPTIONS,
+    private static final List<Setting<?>> SETTINGS = List.of(
+            SLIDING_WINDOW_TYPE,
+            SLIDING_WINDOW_SIZE,
+            MINIMUM_NUMBER_OF_CALLS,
+            FAILURE_RATE_THRESHOLD,
+            SLOW_CALL_RATE_THRESHOLD,
+            SLOW_CALL_DURATION_THRESHOLD,
+            WAIT_DURATION_IN_OPEN_STATE,
+            PERMITTED_CALLS_IN_HALF_OPEN_STATE,
+            PROBE_LEASE,
+            RECORD_EXCEPTIONS,
             IGNORE_EXCEPTIONS);
 
     private static final BreakerConfig DEFAULTS = new Builder().build();
@@ -294,8 +353,7 @@ public final class BreakerConfig {
         private List<Class<? extends Throwable>> ignoreExceptions = IGNORE_EXCEPTIONS.defaultValue();
         private @Nullable Predicate<Throwable> recordFailurePredicate;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         private Builder(BreakerConfig c) {
             this.slidingWindowType = c.slidingWindowType;
@@ -417,7 +475,9 @@ public final class BreakerConfig {
         public BreakerConfig build() {
             checkWindowSizeForType();
             if (slidingWindowType == SlidingWindowType.COUNT_BASED && minimumNumberOfCalls > slidingWindowSize) {
-                throw new InvalidSettingException(MINIMUM_NUMBER_OF_CALLS, minimumNumberOfCalls,
+                throw new InvalidSettingException(
+                        MINIMUM_NUMBER_OF_CALLS,
+                        minimumNumberOfCalls,
                         "at most slidingWindowSize (" + slidingWindowSize + ") for a COUNT_BASED window");
             }
             return new BreakerConfig(this);
@@ -425,7 +485,9 @@ public final class BreakerConfig {
 
         private void checkWindowSizeForType() {
             if (slidingWindowType == SlidingWindowType.TIME_BASED && slidingWindowSize > MAX_TIME_WINDOW_SECONDS) {
-                throw new InvalidSettingException(SLIDING_WINDOW_SIZE, slidingWindowSize,
+                throw new InvalidSettingException(
+                        SLIDING_WINDOW_SIZE,
+                        slidingWindowSize,
                         "a whole number in [1, " + MAX_TIME_WINDOW_SECONDS + "] (seconds) for a TIME_BASED window");
             }
         }

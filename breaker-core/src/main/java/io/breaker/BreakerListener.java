@@ -12,8 +12,7 @@ package io.breaker;
 public interface BreakerListener {
 
     /** The breaker changed state. */
-    default void onStateTransition(Transition transition) {
-    }
+    default void onStateTransition(Transition transition) {}
 
     /**
      * A permitted call ended and was recorded.
@@ -22,12 +21,10 @@ public interface BreakerListener {
      *                      asked for it to be measured (see {@link #wantsCallDurations()}); the
      *                      two-step API passes what the caller gave
      */
-    default void onCallRecorded(CircuitBreaker breaker, CallOutcome outcome, long durationNanos) {
-    }
+    default void onCallRecorded(CircuitBreaker breaker, CallOutcome outcome, long durationNanos) {}
 
     /** A call was rejected because the breaker is open. */
-    default void onCallRejected(CircuitBreaker breaker) {
-    }
+    default void onCallRejected(CircuitBreaker breaker) {}
 
     /**
      * Whether this listener needs the real durations of calls in {@link #onCallRecorded}. A listener

@@ -11,6 +11,5 @@ package io.breaker;
  * @param slowCalls         slow calls currently in the window
  * @param notPermittedCalls calls rejected since the breaker was created
  */
-public record BreakerMetrics(float failureRate, float slowCallRate, int calls, int failedCalls,
-                             int slowCalls, long notPermittedCalls) {
-}
+public record BreakerMetrics(
+        float failureRate, float slowCallRate, int calls, int failedCalls, int slowCalls, long notPermittedCalls) {}

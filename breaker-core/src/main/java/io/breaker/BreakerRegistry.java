@@ -1,7 +1,6 @@
 package io.breaker;
 
 import io.breaker.spi.StateStore;
-
 import org.jspecify.annotations.Nullable;
 
 import java.time.Clock;
@@ -29,11 +28,16 @@ public final class BreakerRegistry {
     private final Clock wallClock;
     /** Shares breakers' states between instances; null (the default) keeps every breaker in memory. */
     private final @Nullable StateStore store;
+
     private final List<Consumer<CircuitBreaker>> onCreated = new CopyOnWriteArrayList<>();
     private final Object creationLock = new Object();
 
-    private BreakerRegistry(BreakerConfig defaultConfig, Map<String, BreakerConfig> configs, NanoClock clock,
-                            Clock wallClock, @Nullable StateStore store) {
+    private BreakerRegistry(
+            BreakerConfig defaultConfig,
+            Map<String, BreakerConfig> configs,
+            NanoClock clock,
+            Clock wallClock,
+            @Nullable StateStore store) {
         this.store = store;
         this.defaultConfig = Objects.requireNonNull(defaultConfig, "defaultConfig");
         this.configs = Map.copyOf(configs);
@@ -52,8 +56,7 @@ public final class BreakerRegistry {
     }
 
     /** Same, on the given clock. */
-    public static BreakerRegistry of(BreakerConfig defaultConfig, Map<String, BreakerConfig> configs,
-                                     NanoClock clock) {
+    public static BreakerRegistry of(BreakerConfig defaultConfig, Map<String, BreakerConfig> configs, NanoClock clock) {
         return new BreakerRegistry(defaultConfig, configs, clock, Clock.systemUTC(), null);
     }
 
@@ -61,8 +64,11 @@ public final class BreakerRegistry {
      * A registry whose breakers share their state with other instances through {@code store} (each
      * breaker for which the store returns a {@link SharedState}; {@code null} means none).
      */
-    public static BreakerRegistry of(BreakerConfig defaultConfig, Map<String, BreakerConfig> configs,
-                                     NanoClock clock, @Nullable StateStore store) {
+    public static BreakerRegistry of(
+            BreakerConfig defaultConfig,
+            Map<String, BreakerConfig> configs,
+            NanoClock clock,
+            @Nullable StateStore store) {
         return new BreakerRegistry(defaultConfig, configs, clock, Clock.systemUTC(), store);
     }
 
@@ -70,8 +76,12 @@ public final class BreakerRegistry {
      * Same, with the wall clock that dates the breakers' transitions (their {@code stateSince},
      * {@code openedAt} and {@link Transition#at()}); the nano clock alone decides when things happen.
      */
-    public static BreakerRegistry of(BreakerConfig defaultConfig, Map<String, BreakerConfig> configs,
-                                     NanoClock clock, Clock wallClock, @Nullable StateStore store) {
+    public static BreakerRegistry of(
+            BreakerConfig defaultConfig,
+            Map<String, BreakerConfig> configs,
+            NanoClock clock,
+            Clock wallClock,
+            @Nullable StateStore store) {
         return new BreakerRegistry(defaultConfig, configs, clock, wallClock, store);
     }
 

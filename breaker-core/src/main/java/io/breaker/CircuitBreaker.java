@@ -4,7 +4,6 @@ import io.breaker.spi.Integration;
 import io.breaker.spi.OutcomeBits;
 import io.breaker.spi.SharedState;
 import io.breaker.spi.StateStore;
-
 import org.jspecify.annotations.Nullable;
 
 import java.lang.invoke.MethodHandles;
@@ -132,6 +131,7 @@ public final class CircuitBreaker {
     private final NanoClock clock;
     /** The wall clock of stateSince, openedAt and transition times; read on transitions only. */
     private final Clock wallClock;
+
     private final boolean windowNeedsClock;
     /*
      * The settings and what is derived from them. Plain fields, read on the call path exactly as final
@@ -163,8 +163,8 @@ public final class CircuitBreaker {
     /** Whether some listener wants call durations (see BreakerListener#wantsCallDurations); Listeners keeps it. */
     volatile boolean listenersWantDurations;
 
-    private CircuitBreaker(String name, BreakerConfig config, NanoClock clock, Clock wallClock,
-                           @Nullable SharedState link) {
+    private CircuitBreaker(
+            String name, BreakerConfig config, NanoClock clock, Clock wallClock, @Nullable SharedState link) {
         this.shared = link == null ? null : new FleetProtocol(this, link, clock, wallClock);
         this.name = Objects.requireNonNull(name, "name");
         this.clock = Objects.requireNonNull(clock, "clock");
@@ -198,8 +198,8 @@ public final class CircuitBreaker {
      * Same, with the wall clock that dates its transitions ({@link #getStateSince()},
      * {@link #getOpenedAt()}, {@link Transition#at()}); the nano clock alone decides when.
      */
-    public static CircuitBreaker of(String name, BreakerConfig config, NanoClock clock, Clock wallClock,
-                                    @Nullable StateStore store) {
+    public static CircuitBreaker of(
+            String name, BreakerConfig config, NanoClock clock, Clock wallClock, @Nullable StateStore store) {
         @Nullable SharedState link = store == null ? null : store.attach(name, config);
         CircuitBreaker breaker = new CircuitBreaker(name, config, clock, wallClock, link);
         if (breaker.shared != null) {
@@ -262,8 +262,13 @@ public final class CircuitBreaker {
                 if (current.state == State.CLOSED || current.state == State.FORCED_CLOSED) {
                     next = new Phase(current.state, newWindow(), 0L, 0L, current.sinceEpochMillis, 0L);
                 } else if (current.state == State.OPEN && shared == null) {
-                    next = new Phase(State.OPEN, current.window, current.openedAtNanos,
-                            current.openedAtNanos + waitNanos(), current.sinceEpochMillis, current.openedAtEpochMillis);
+                    next = new Phase(
+                            State.OPEN,
+                            current.window,
+                            current.openedAtNanos,
+                            current.openedAtNanos + waitNanos(),
+                            current.sinceEpochMillis,
+                            current.openedAtEpochMillis);
                 } else {
                     return;
                 }
@@ -280,7 +285,8 @@ public final class CircuitBreaker {
     private void settle(BreakerConfig newConfig) {
         this.config = newConfig;
         this.slowNanos = newConfig.isSlowCallDetectionEnabled()
-                ? newConfig.getSlowCallDurationThreshold().toNanos() : Long.MAX_VALUE;
+                ? newConfig.getSlowCallDurationThreshold().toNanos()
+                : Long.MAX_VALUE;
     }
 
     /** The clock this breaker reads; integrations get it through {@link Integration#clock}. */
@@ -354,7 +360,10 @@ public final class CircuitBreaker {
 
     /** Reports that the call holding {@code permit} completed normally, after {@code durationNanos}. */
     public void onSuccess(long permit, long durationNanos) {
-        record(durationNanos >= slowNanos ? CallOutcome.SLOW_SUCCESS : CallOutcome.SUCCESS, permit, durationNanos,
+        record(
+                durationNanos >= slowNanos ? CallOutcome.SLOW_SUCCESS : CallOutcome.SUCCESS,
+                permit,
+                durationNanos,
                 windowNeedsClock ? clock.nanoTime() : 0L);
     }
 
@@ -491,7 +500,10 @@ public final class CircuitBreaker {
             return false;
         }
         lastFailureType = error.getClass().getName();
-        record(durationNanos >= slowNanos ? CallOutcome.SLOW_FAILURE : CallOutcome.FAILURE, permit, durationNanos,
+        record(
+                durationNanos >= slowNanos ? CallOutcome.SLOW_FAILURE : CallOutcome.FAILURE,
+                permit,
+                durationNanos,
                 nowNanos);
         return true;
     }
@@ -519,8 +531,11 @@ public final class CircuitBreaker {
             if ((changed || (fleet != null && bits != NOT_SLOW_OR_FAILED)) && current.state == State.CLOSED) {
                 int verdict = current.window.evaluate(nowNanos);
                 if (verdict != SlidingWindow.BELOW_THRESHOLDS) {
-                    trip(current, verdict == SlidingWindow.FAILURE_RATE_REACHED
-                            ? TransitionCause.FAILURE_RATE : TransitionCause.SLOW_CALL_RATE);
+                    trip(
+                            current,
+                            verdict == SlidingWindow.FAILURE_RATE_REACHED
+                                    ? TransitionCause.FAILURE_RATE
+                                    : TransitionCause.SLOW_CALL_RATE);
                 }
             }
         } else if (current.state == State.HALF_OPEN && current.isCurrentProbe(permit)) {
@@ -582,7 +597,8 @@ public final class CircuitBreaker {
 
     private RejectionCounter firstRejection() {
         RejectionCounter created = new RejectionCounter();
-        RejectionCounter witness = (RejectionCounter) REJECTED.compareAndExchange(this, (RejectionCounter) null, created);
+        RejectionCounter witness =
+                (RejectionCounter) REJECTED.compareAndExchange(this, (RejectionCounter) null, created);
         return witness == null ? created : witness;
     }
 
@@ -623,7 +639,8 @@ public final class CircuitBreaker {
             return; // the fleet's window decides
         }
         long now = clock.nanoTime();
-        Phase open = Phase.open(TrippedWindow.of(closed.window, now, config), now, now + waitNanos(), wallClock.millis());
+        Phase open =
+                Phase.open(TrippedWindow.of(closed.window, now, config), now, now + waitNanos(), wallClock.millis());
         transition(closed, open, cause);
     }
 
@@ -632,8 +649,8 @@ public final class CircuitBreaker {
         if (shared != null) {
             return shared.startProbing(open, now);
         }
-        Phase halfOpen = Phase.halfOpen(open.window, open.openedAtNanos, open.openedAtEpochMillis, now + leaseNanos(),
-                wallClock.millis());
+        Phase halfOpen = Phase.halfOpen(
+                open.window, open.openedAtNanos, open.openedAtEpochMillis, now + leaseNanos(), wallClock.millis());
         return transition(open, halfOpen, TransitionCause.WAIT_ELAPSED) ? halfOpen : null;
     }
 
@@ -642,7 +659,9 @@ public final class CircuitBreaker {
             return; // the fleet answered, and its state was adopted
         }
         long now = clock.nanoTime();
-        transition(halfOpen, Phase.open(halfOpen.window, now, now + waitNanos(), wallClock.millis()),
+        transition(
+                halfOpen,
+                Phase.open(halfOpen.window, now, now + waitNanos(), wallClock.millis()),
                 TransitionCause.PROBE_FAILED);
     }
 
@@ -650,7 +669,9 @@ public final class CircuitBreaker {
         if (shared != null && shared.probesSucceeded()) {
             return; // the fleet answered, and its state was adopted
         }
-        transition(halfOpen, Phase.closed(State.CLOSED, newWindow(), wallClock.millis()),
+        transition(
+                halfOpen,
+                Phase.closed(State.CLOSED, newWindow(), wallClock.millis()),
                 TransitionCause.PROBES_SUCCEEDED);
     }
 
@@ -715,9 +736,14 @@ public final class CircuitBreaker {
         }
         try {
             if (listeners.any()) {
-                next.arrival = new Transition(name, expected.state, next.state, cause,
+                next.arrival = new Transition(
+                        name,
+                        expected.state,
+                        next.state,
+                        cause,
                         Instant.ofEpochMilli(next.sinceEpochMillis),
-                        metrics(next.state == State.OPEN ? next : expected), lastFailureType);
+                        metrics(next.state == State.OPEN ? next : expected),
+                        lastFailureType);
             }
         } finally {
             // After `arrival` (the volatile write publishes it), and whatever happens: an unlinked
@@ -760,8 +786,12 @@ public final class CircuitBreaker {
 
     private BreakerMetrics metrics(Phase of) {
         int[] counts = of.window.counts(windowNeedsClock ? clock.nanoTime() : 0L);
-        return new BreakerMetrics(of.window.rate(counts[1], counts[0]), slowNanos == Long.MAX_VALUE ? -1f
-                : of.window.rate(counts[2], counts[0]), counts[0], counts[1], counts[2],
+        return new BreakerMetrics(
+                of.window.rate(counts[1], counts[0]),
+                slowNanos == Long.MAX_VALUE ? -1f : of.window.rate(counts[2], counts[0]),
+                counts[0],
+                counts[1],
+                counts[2],
                 rejectedCount());
     }
 
@@ -774,7 +804,8 @@ public final class CircuitBreaker {
     public @Nullable Instant getOpenedAt() {
         Phase current = phase;
         return current.state == State.OPEN || current.state == State.HALF_OPEN
-                ? Instant.ofEpochMilli(current.openedAtEpochMillis) : null;
+                ? Instant.ofEpochMilli(current.openedAtEpochMillis)
+                : null;
     }
 
     /** Nanoseconds left until a probe is allowed while OPEN (0 once due), or -1 in any other state. */

@@ -50,10 +50,15 @@ public final class CircuitOpenException extends RuntimeException {
 
     @Override
     public String getMessage() {
-        StringBuilder message = new StringBuilder(96).append("Circuit breaker '").append(breakerName)
-                .append("' is ").append(state).append(" and rejects calls");
+        StringBuilder message = new StringBuilder(96)
+                .append("Circuit breaker '")
+                .append(breakerName)
+                .append("' is ")
+                .append(state)
+                .append(" and rejects calls");
         if (retryAfterNanos >= 0) {
-            message.append("; a probe is allowed in ").append(TimeUnit.NANOSECONDS.toMillis(retryAfterNanos))
+            message.append("; a probe is allowed in ")
+                    .append(TimeUnit.NANOSECONDS.toMillis(retryAfterNanos))
                     .append(" ms");
         } else if (state == State.FORCED_OPEN) {
             message.append(" until an operator releases it");

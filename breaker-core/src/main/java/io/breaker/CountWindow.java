@@ -52,8 +52,10 @@ final class CountWindow extends SlidingWindow {
 
     private final long[] words;
     private final int size;
+
     @SuppressWarnings("unused") // accessed through CURSOR
     private volatile int cursor;
+
     @SuppressWarnings("unused") // accessed through COUNTS
     private volatile long counts;
 
@@ -108,7 +110,6 @@ final class CountWindow extends SlidingWindow {
         long packed = (long) COUNTS.getVolatile(this);
         return new int[] {Math.max(0, field(packed, 0)), Math.max(0, field(packed, 1)), Math.max(0, field(packed, 2))};
     }
-
 
     /** Decodes field {@code n} (0 = calls, 1 = failed, 2 = slow) of a packed value, sign-extended. */
     static int field(long packed, int n) {

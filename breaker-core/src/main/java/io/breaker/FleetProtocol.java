@@ -2,7 +2,6 @@ package io.breaker;
 
 import io.breaker.spi.SharedState;
 import io.breaker.spi.SharedVerdict;
-
 import org.jspecify.annotations.Nullable;
 
 import java.time.Clock;
@@ -108,11 +107,17 @@ final class FleetProtocol {
      * OPEN -> HALF_OPEN: one caller per instance asks the fleet for its probe lease. Returns the new
      * HALF_OPEN phase, or null (another caller won, or the fleet's answer was adopted instead).
      */
-    @Nullable Phase startProbing(Phase open, long now) {
+    @Nullable
+    Phase startProbing(Phase open, long now) {
         // Claim the question first: meanwhile the other local callers find OPEN with a probe time
         // one lease ahead and are rejected, so an instance asks the store once, not once per thread.
-        Phase asking = new Phase(State.OPEN, open.window, open.openedAtNanos, now + breaker.leaseNanos(),
-                open.sinceEpochMillis, open.openedAtEpochMillis);
+        Phase asking = new Phase(
+                State.OPEN,
+                open.window,
+                open.openedAtNanos,
+                now + breaker.leaseNanos(),
+                open.sinceEpochMillis,
+                open.openedAtEpochMillis);
         if (!breaker.swapSilently(open, asking)) {
             return null;
         }
@@ -120,8 +125,14 @@ final class FleetProtocol {
         if (verdict == null || verdict.state() == State.HALF_OPEN) { // lease won, or no store: probe here
             boolean leased = verdict != null;
             long leaseEnd = leased ? clock.nanoTime() + fleetLease(verdict) : 0L;
-            Phase halfOpen = Phase.halfOpen(open.window, open.openedAtNanos, open.openedAtEpochMillis,
-                    now + breaker.leaseNanos(), leased, leaseEnd, wallClock.millis());
+            Phase halfOpen = Phase.halfOpen(
+                    open.window,
+                    open.openedAtNanos,
+                    open.openedAtEpochMillis,
+                    now + breaker.leaseNanos(),
+                    leased,
+                    leaseEnd,
+                    wallClock.millis());
             return breaker.transition(asking, halfOpen, TransitionCause.WAIT_ELAPSED) ? halfOpen : null;
         }
         adopt(verdict);
@@ -133,12 +144,18 @@ final class FleetProtocol {
      * next one, so no probe without asking the fleet again. Moves back to a due OPEN and returns the
      * phase to go on from; returns null while this instance may still probe here.
      */
-    @Nullable Phase leaseExpired(Phase halfOpen, long now) {
+    @Nullable
+    Phase leaseExpired(Phase halfOpen, long now) {
         if (!halfOpen.fleetLeaseOver(now)) {
             return null;
         }
-        Phase due = new Phase(State.OPEN, halfOpen.window, halfOpen.openedAtNanos, now,
-                wallClock.millis(), halfOpen.openedAtEpochMillis);
+        Phase due = new Phase(
+                State.OPEN,
+                halfOpen.window,
+                halfOpen.openedAtNanos,
+                now,
+                wallClock.millis(),
+                halfOpen.openedAtEpochMillis);
         return breaker.transition(halfOpen, due, TransitionCause.PROBE_LEASE_EXPIRED) ? due : breaker.phase();
     }
 
@@ -171,7 +188,8 @@ final class FleetProtocol {
 
     /** What is left of the fleet's probe lease a verdict grants (the whole lease when it does not say). */
     private long fleetLease(SharedVerdict leased) {
-        return leased.remainingNanos() > 0 ? Math.min(breaker.leaseNanos(), leased.remainingNanos())
+        return leased.remainingNanos() > 0
+                ? Math.min(breaker.leaseNanos(), leased.remainingNanos())
                 : breaker.leaseNanos();
     }
 
@@ -192,8 +210,13 @@ final class FleetProtocol {
                     if (Math.abs(current.probeAtNanos - probeAt) <= RETIME_TOLERANCE_NANOS) {
                         return false;
                     }
-                    Phase retimed = new Phase(State.OPEN, current.window, current.openedAtNanos, probeAt,
-                            current.sinceEpochMillis, current.openedAtEpochMillis);
+                    Phase retimed = new Phase(
+                            State.OPEN,
+                            current.window,
+                            current.openedAtNanos,
+                            probeAt,
+                            current.sinceEpochMillis,
+                            current.openedAtEpochMillis);
                     if (breaker.swapSilently(current, retimed)) {
                         return false;
                     }
@@ -201,7 +224,8 @@ final class FleetProtocol {
                 }
                 // The numbers of the window that tripped: the fleet's, when the store says them.
                 BreakerConfig config = breaker.getConfig();
-                SlidingWindow tripped = verdict.tripped() == null ? TrippedWindow.of(current.window, now, config)
+                SlidingWindow tripped = verdict.tripped() == null
+                        ? TrippedWindow.of(current.window, now, config)
                         : TrippedWindow.of(verdict.tripped(), config);
                 next = Phase.open(tripped, now, probeAt, wallClock.millis());
             } else if (target == State.HALF_OPEN) {
@@ -211,8 +235,14 @@ final class FleetProtocol {
                 // This instance holds the fleet's probe lease (won by a request that answered late or
                 // asynchronously): its next caller takes the probe permit.
                 long now = clock.nanoTime();
-                next = Phase.halfOpen(current.window, current.openedAtNanos, current.openedAtEpochMillis,
-                        now + breaker.leaseNanos(), true, now + fleetLease(verdict), wallClock.millis());
+                next = Phase.halfOpen(
+                        current.window,
+                        current.openedAtNanos,
+                        current.openedAtEpochMillis,
+                        now + breaker.leaseNanos(),
+                        true,
+                        now + fleetLease(verdict),
+                        wallClock.millis());
             } else if (target == current.state) {
                 return false;
             } else if (target == State.FORCED_OPEN) {

@@ -169,7 +169,9 @@ final class Listeners {
         if (failure instanceof VirtualMachineError) {
             throw (VirtualMachineError) failure;
         }
-        LOGGER.log(System.Logger.Level.WARNING, "Listener " + listener + " of circuit breaker '" + breakerName
-                + "' threw; the breaker carries on", failure);
+        LOGGER.log(
+                System.Logger.Level.WARNING,
+                "Listener " + listener + " of circuit breaker '" + breakerName + "' threw; the breaker carries on",
+                failure);
     }
 }

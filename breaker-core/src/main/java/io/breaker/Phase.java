@@ -15,6 +15,7 @@ final class Phase {
 
     /** The low bits of a permit: the probe generation within a HALF_OPEN episode. */
     private static final int GENERATION_BITS = 32;
+
     private static final long EPISODE_MASK = -1L << GENERATION_BITS;
     /**
      * Episode numbers, shared by every breaker of the JVM (only a transition takes one). They run
@@ -23,6 +24,7 @@ final class Phase {
      * {@link io.breaker.spi.Integration#tryAcquirePermit}.
      */
     private static final AtomicLong EPISODES = new AtomicLong();
+
     private static final long MAX_EPISODE = Integer.MAX_VALUE;
     private static final VarHandle PROBES;
 
@@ -41,23 +43,31 @@ final class Phase {
     final long episode;
     /** CLOSED, FORCED_CLOSED: the live window. Other states: the window that tripped, for display. */
     final SlidingWindow window;
+
     final long openedAtNanos;
     final long probeAtNanos;
     final long sinceEpochMillis;
     final long openedAtEpochMillis;
 
     /** HALF_OPEN only: the probes of this episode, replaced whole by CAS (never on the CLOSED path). */
-    @SuppressWarnings("unused") private volatile @Nullable Probes probes;
+    @SuppressWarnings("unused")
+    private volatile @Nullable Probes probes;
     /** The phase that replaced this one, linked by whoever swapped it, after the swap; null while current. */
     volatile @Nullable Phase successor;
     /**
      * What listeners are told of the swap that made this phase current, or null (no listener
      * then, or a silent swap). Written before {@code successor} is set on the phase replaced.
      */
-    @Nullable Transition arrival;
+    @Nullable
+    Transition arrival;
 
-    Phase(State state, SlidingWindow window, long openedAtNanos, long probeAtNanos, long sinceEpochMillis,
-          long openedAtEpochMillis) {
+    Phase(
+            State state,
+            SlidingWindow window,
+            long openedAtNanos,
+            long probeAtNanos,
+            long sinceEpochMillis,
+            long openedAtEpochMillis) {
         this.state = state;
         this.permitsAll = state.permitsAllCalls();
         this.records = state.permitsAllCalls();
@@ -82,8 +92,12 @@ final class Phase {
         return new Phase(State.OPEN, window, openedAtNanos, probeAtNanos, nowEpochMillis, nowEpochMillis);
     }
 
-    static Phase halfOpen(SlidingWindow window, long openedAtNanos, long openedAtEpochMillis, long leaseDeadline,
-                          long sinceEpochMillis) {
+    static Phase halfOpen(
+            SlidingWindow window,
+            long openedAtNanos,
+            long openedAtEpochMillis,
+            long leaseDeadline,
+            long sinceEpochMillis) {
         return halfOpen(window, openedAtNanos, openedAtEpochMillis, leaseDeadline, false, 0L, sinceEpochMillis);
     }
 
@@ -91,10 +105,15 @@ final class Phase {
      * A HALF_OPEN phase; {@code fleetLeased}: this instance probes under the fleet's probe lease,
      * which ends at {@code fleetLeaseEnd} (after that it may not start a probe without asking again).
      */
-    static Phase halfOpen(SlidingWindow window, long openedAtNanos, long openedAtEpochMillis, long leaseDeadline,
-                          boolean fleetLeased, long fleetLeaseEnd, long sinceEpochMillis) {
-        Phase phase = new Phase(State.HALF_OPEN, window, openedAtNanos, 0L, sinceEpochMillis,
-                openedAtEpochMillis);
+    static Phase halfOpen(
+            SlidingWindow window,
+            long openedAtNanos,
+            long openedAtEpochMillis,
+            long leaseDeadline,
+            boolean fleetLeased,
+            long fleetLeaseEnd,
+            long sinceEpochMillis) {
+        Phase phase = new Phase(State.HALF_OPEN, window, openedAtNanos, 0L, sinceEpochMillis, openedAtEpochMillis);
         // Plain write before publication: the CAS that publishes the phase orders it.
         PROBES.set(phase, new Probes(0, 0, 0, leaseDeadline, fleetLeased, fleetLeaseEnd));
         return phase;
@@ -116,14 +135,24 @@ final class Phase {
             Probes current = (Probes) PROBES.getVolatile(this);
             Probes next;
             if (current.issued < permitted) {
-                next = new Probes(current.generation, current.issued + 1, current.succeeded, now + leaseNanos,
-                        current.fleetLeased, current.fleetLeaseEnd);
+                next = new Probes(
+                        current.generation,
+                        current.issued + 1,
+                        current.succeeded,
+                        now + leaseNanos,
+                        current.fleetLeased,
+                        current.fleetLeaseEnd);
             } else if (now - current.leaseDeadline < 0) {
                 return CircuitBreaker.NO_PERMIT;
             } else {
                 // Successes already reported keep their permits; every silent one is replaced.
-                next = new Probes(current.generation + 1, current.succeeded + 1, current.succeeded,
-                        now + leaseNanos, current.fleetLeased, current.fleetLeaseEnd);
+                next = new Probes(
+                        current.generation + 1,
+                        current.succeeded + 1,
+                        current.succeeded,
+                        now + leaseNanos,
+                        current.fleetLeased,
+                        current.fleetLeaseEnd);
             }
             // One CAS over the whole record: the count, the generation and the lease move together.
             if (PROBES.compareAndSet(this, current, next)) {
@@ -135,20 +164,26 @@ final class Phase {
     /** Whether {@code permit} belongs to a probe of this episode's current generation. */
     boolean isCurrentProbe(long permit) {
         Probes current = (Probes) PROBES.getVolatile(this);
-        return (permit & EPISODE_MASK) == episode && current != null
-                && (int) permit == current.generation;
+        return (permit & EPISODE_MASK) == episode && current != null && (int) permit == current.generation;
     }
 
     /** Gives a probe permit back (ignored or cancelled probe) if it is a current one. */
     void returnProbe(long permit) {
         while (true) {
             Probes current = (Probes) PROBES.getVolatile(this);
-            if ((permit & EPISODE_MASK) != episode || current == null || (int) permit != current.generation
+            if ((permit & EPISODE_MASK) != episode
+                    || current == null
+                    || (int) permit != current.generation
                     || current.issued <= current.succeeded) {
                 return;
             }
-            Probes next = new Probes(current.generation, current.issued - 1, current.succeeded,
-                    current.leaseDeadline, current.fleetLeased, current.fleetLeaseEnd);
+            Probes next = new Probes(
+                    current.generation,
+                    current.issued - 1,
+                    current.succeeded,
+                    current.leaseDeadline,
+                    current.fleetLeased,
+                    current.fleetLeaseEnd);
             if (PROBES.compareAndSet(this, current, next)) {
                 return;
             }
@@ -165,8 +200,13 @@ final class Phase {
             if ((int) permit != current.generation) {
                 return 0;
             }
-            Probes next = new Probes(current.generation, current.issued, current.succeeded + 1,
-                    current.leaseDeadline, current.fleetLeased, current.fleetLeaseEnd);
+            Probes next = new Probes(
+                    current.generation,
+                    current.issued,
+                    current.succeeded + 1,
+                    current.leaseDeadline,
+                    current.fleetLeased,
+                    current.fleetLeaseEnd);
             if (PROBES.compareAndSet(this, current, next)) {
                 return next.succeeded;
             }
@@ -178,7 +218,6 @@ final class Phase {
      * included), successes reported, when the newest permit's lease ends, and for a shared breaker
      * probing under the fleet's lease, when that lease ends.
      */
-    private record Probes(int generation, int issued, int succeeded, long leaseDeadline, boolean fleetLeased,
-                          long fleetLeaseEnd) {
-    }
+    private record Probes(
+            int generation, int issued, int succeeded, long leaseDeadline, boolean fleetLeased, long fleetLeaseEnd) {}
 }

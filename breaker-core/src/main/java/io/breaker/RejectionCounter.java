@@ -23,8 +23,8 @@ final class RejectionCounter {
     /** 16 longs: 128 bytes between two slots (two cache lines, as adjacent-line prefetchers pair them). */
     private static final int SPACING = 16;
     /** Slots: a power of two, four per processor (thread ids of a pool are consecutive), at most 64. */
-    static final int SLOTS = Math.min(64,
-            Integer.highestOneBit(Math.max(1, Runtime.getRuntime().availableProcessors()) * 4));
+    static final int SLOTS =
+            Math.min(64, Integer.highestOneBit(Math.max(1, Runtime.getRuntime().availableProcessors()) * 4));
     /** No thread: thread ids start at 1. */
     private static final long FREE = 0L;
 

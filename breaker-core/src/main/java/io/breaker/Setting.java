@@ -29,8 +29,15 @@ public final class Setting<T extends @Nullable Object> {
     private final Function<BreakerConfig, T> getter;
     private final BiConsumer<BreakerConfig.Builder, T> setter;
 
-    Setting(String name, Class<?> type, T defaultValue, String allowed, String description, Predicate<T> valid,
-            Function<BreakerConfig, T> getter, BiConsumer<BreakerConfig.Builder, T> setter) {
+    Setting(
+            String name,
+            Class<?> type,
+            T defaultValue,
+            String allowed,
+            String description,
+            Predicate<T> valid,
+            Function<BreakerConfig, T> getter,
+            BiConsumer<BreakerConfig.Builder, T> setter) {
         this.name = Objects.requireNonNull(name);
         this.type = Objects.requireNonNull(type);
         this.defaultValue = defaultValue;

@@ -27,11 +27,18 @@ abstract class SlidingWindow {
     /** An empty window as {@code config} describes it; only a time window reads the clock (its origin). */
     static SlidingWindow of(BreakerConfig config, NanoClock clock) {
         if (config.getSlidingWindowType() == SlidingWindowType.COUNT_BASED) {
-            return new CountWindow(config.getSlidingWindowSize(), config.getMinimumNumberOfCalls(),
-                    config.getFailureRateThreshold(), config.getSlowCallRateThreshold());
+            return new CountWindow(
+                    config.getSlidingWindowSize(),
+                    config.getMinimumNumberOfCalls(),
+                    config.getFailureRateThreshold(),
+                    config.getSlowCallRateThreshold());
         }
-        return new TimeWindow(config.getSlidingWindowSize(), config.getMinimumNumberOfCalls(),
-                config.getFailureRateThreshold(), config.getSlowCallRateThreshold(), clock.nanoTime());
+        return new TimeWindow(
+                config.getSlidingWindowSize(),
+                config.getMinimumNumberOfCalls(),
+                config.getFailureRateThreshold(),
+                config.getSlowCallRateThreshold(),
+                clock.nanoTime());
     }
 
     /**

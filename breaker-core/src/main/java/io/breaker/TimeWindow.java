@@ -1,10 +1,10 @@
 package io.breaker;
 
-import static io.breaker.spi.OutcomeBits.FAILED;
-import static io.breaker.spi.OutcomeBits.SLOW;
-
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+
+import static io.breaker.spi.OutcomeBits.FAILED;
+import static io.breaker.spi.OutcomeBits.SLOW;
 
 /**
  * The calls of the last N seconds, in one-second buckets. Package-private: not part of the API.
@@ -60,13 +60,16 @@ final class TimeWindow extends SlidingWindow {
     private final long origin;
     /** The window's length, in seconds (the buckets are {@code seconds + SPARE}). */
     private final int seconds;
+
     private final long[] calls;
     private final long[] bad;
+
     @SuppressWarnings("unused") // accessed through HEAD
     private volatile long head;
     /** Drains under way, and drains completed: a reader retries when a drain ran between its two reads. */
     @SuppressWarnings("unused") // accessed through DRAINING
     private volatile int draining;
+
     private volatile long drains;
     /**
      * Set when a drain removed calls, cleared by the next success, which then asks for a verdict.
@@ -83,8 +86,12 @@ final class TimeWindow extends SlidingWindow {
      * @param slowCallRateThreshold slow-call rate, in percent, that trips
      * @param nowNanos              the clock's reading now: second 0 of the window starts here
      */
-    TimeWindow(int seconds, int minimumNumberOfCalls, float failureRateThreshold,
-                      float slowCallRateThreshold, long nowNanos) {
+    TimeWindow(
+            int seconds,
+            int minimumNumberOfCalls,
+            float failureRateThreshold,
+            float slowCallRateThreshold,
+            long nowNanos) {
         super(minimumNumberOfCalls, failureRateThreshold, slowCallRateThreshold);
         this.origin = nowNanos;
         this.seconds = seconds;
@@ -142,7 +149,9 @@ final class TimeWindow extends SlidingWindow {
         advance(nowNanos);
         long[] totals = totals();
         long total = totals[0];
-        return new int[] {clamp(total), clamp(Math.min(total, failed(totals[1]))), clamp(Math.min(total, slow(totals[1])))};
+        return new int[] {
+            clamp(total), clamp(Math.min(total, failed(totals[1]))), clamp(Math.min(total, slow(totals[1])))
+        };
     }
 
     /**

@@ -15,6 +15,11 @@ import java.time.Instant;
  * @param metrics         the breaker's numbers at the moment of the change
  * @param lastFailureType class name of the last exception recorded as a failure, or {@code null}
  */
-public record Transition(String breaker, State from, State to, TransitionCause cause, Instant at,
-                         BreakerMetrics metrics, @Nullable String lastFailureType) {
-}
+public record Transition(
+        String breaker,
+        State from,
+        State to,
+        TransitionCause cause,
+        Instant at,
+        BreakerMetrics metrics,
+        @Nullable String lastFailureType) {}

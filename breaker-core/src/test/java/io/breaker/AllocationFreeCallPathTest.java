@@ -53,44 +53,54 @@ class AllocationFreeCallPathTest {
 
     @Test
     void rejectedPermissionCheckAllocatesNothing() {
-        CircuitBreaker breaker = CircuitBreaker.of("open", Breakers.smallWindow().build(), clock);
+        CircuitBreaker breaker =
+                CircuitBreaker.of("open", Breakers.smallWindow().build(), clock);
         Breakers.trip(breaker);
 
-        assertThat(bytesPerCall(() -> breaker.tryAcquirePermit() != CircuitBreaker.NO_PERMIT)).isLessThan(1.0);
+        assertThat(bytesPerCall(() -> breaker.tryAcquirePermit() != CircuitBreaker.NO_PERMIT))
+                .isLessThan(1.0);
         assertThat(breaker.getState()).isEqualTo(State.OPEN);
     }
 
     @Test
     void rejectedPermissionCheckInHalfOpenAllocatesNothing() {
-        CircuitBreaker breaker = CircuitBreaker.of("half-open", Breakers.smallWindow().build(), clock);
+        CircuitBreaker breaker =
+                CircuitBreaker.of("half-open", Breakers.smallWindow().build(), clock);
         Breakers.trip(breaker);
         clock.advance(Breakers.WAIT);
         long permit = breaker.tryAcquirePermit();
         assertThat(permit).isNotEqualTo(CircuitBreaker.NO_PERMIT);
 
-        assertThat(bytesPerCall(() -> breaker.tryAcquirePermit() != CircuitBreaker.NO_PERMIT)).isLessThan(1.0);
+        assertThat(bytesPerCall(() -> breaker.tryAcquirePermit() != CircuitBreaker.NO_PERMIT))
+                .isLessThan(1.0);
     }
 
     @Test
     void closedSuccessPathAllocatesNothingOnEitherWindow() {
         Supplier<String> call = () -> "ok";
         CircuitBreaker counted = CircuitBreaker.of("count", BreakerConfig.ofDefaults(), clock);
-        CircuitBreaker timed = CircuitBreaker.of("time", BreakerConfig.builder()
-                .slidingWindow(SlidingWindowType.TIME_BASED, 10)
-                .slowCallDurationThreshold(Duration.ofSeconds(1)).build(), clock);
+        CircuitBreaker timed = CircuitBreaker.of(
+                "time",
+                BreakerConfig.builder()
+                        .slidingWindow(SlidingWindowType.TIME_BASED, 10)
+                        .slowCallDurationThreshold(Duration.ofSeconds(1))
+                        .build(),
+                clock);
 
         assertThat(bytesPerCall(() -> counted.execute(call) != null)).isLessThan(1.0);
         assertThat(bytesPerCall(() -> {
-            long permit = timed.tryAcquirePermit();
-            timed.onSuccess(permit, 1_000L);
-            return permit != CircuitBreaker.NO_PERMIT;
-        })).isLessThan(1.0);
+                    long permit = timed.tryAcquirePermit();
+                    timed.onSuccess(permit, 1_000L);
+                    return permit != CircuitBreaker.NO_PERMIT;
+                }))
+                .isLessThan(1.0);
         assertThat(counted.getMetrics().calls()).isEqualTo(100);
     }
 
     @Test
     void throwingRejectionAllocatesOnlyTheExceptionAndBuildsNoMessage() {
-        CircuitBreaker breaker = CircuitBreaker.of("open", Breakers.smallWindow().build(), clock);
+        CircuitBreaker breaker =
+                CircuitBreaker.of("open", Breakers.smallWindow().build(), clock);
         Breakers.trip(breaker);
         Supplier<String> call = () -> "never";
 

@@ -28,18 +28,26 @@ class BreakerConfigTest {
 
     @Test
     void rejectsFailureRateThresholdOutsideZeroToHundred() {
-        assertThatIllegalArgumentException().isThrownBy(() -> BreakerConfig.builder().failureRateThreshold(150))
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> BreakerConfig.builder().failureRateThreshold(150))
                 .withMessage("failureRateThreshold must be a number in (0, 100], was 150.0");
-        assertThatIllegalArgumentException().isThrownBy(() -> BreakerConfig.builder().failureRateThreshold(0))
-                .withMessageContaining("failureRateThreshold").withMessageContaining("(0, 100]").withMessageContaining("0.0");
-        assertThatIllegalArgumentException().isThrownBy(() -> BreakerConfig.builder().failureRateThreshold(Float.NaN))
-                .withMessageContaining("failureRateThreshold").withMessageContaining("NaN");
-        assertThat(BreakerConfig.builder().failureRateThreshold(100).build().getFailureRateThreshold()).isEqualTo(100f);
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> BreakerConfig.builder().failureRateThreshold(0))
+                .withMessageContaining("failureRateThreshold")
+                .withMessageContaining("(0, 100]")
+                .withMessageContaining("0.0");
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> BreakerConfig.builder().failureRateThreshold(Float.NaN))
+                .withMessageContaining("failureRateThreshold")
+                .withMessageContaining("NaN");
+        assertThat(BreakerConfig.builder().failureRateThreshold(100).build().getFailureRateThreshold())
+                .isEqualTo(100f);
     }
 
     @Test
     void rejectsSlowCallRateThresholdOutsideZeroToHundred() {
-        assertThatIllegalArgumentException().isThrownBy(() -> BreakerConfig.builder().slowCallRateThreshold(-5))
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> BreakerConfig.builder().slowCallRateThreshold(-5))
                 .withMessage("slowCallRateThreshold must be a number in (0, 100], was -5.0");
     }
 
@@ -47,16 +55,20 @@ class BreakerConfigTest {
     void rejectsZeroAndNegativeDurations() {
         assertThatIllegalArgumentException()
                 .isThrownBy(() -> BreakerConfig.builder().waitDurationInOpenState(Duration.ZERO))
-                .withMessage("waitDurationInOpenState must be a positive duration of at most 106751d (about 292 years), was PT0S");
+                .withMessage(
+                        "waitDurationInOpenState must be a positive duration of at most 106751d (about 292 years), was PT0S");
         assertThatIllegalArgumentException()
                 .isThrownBy(() -> BreakerConfig.builder().waitDurationInOpenState(Duration.ofSeconds(-1)))
-                .withMessage("waitDurationInOpenState must be a positive duration of at most 106751d (about 292 years), was PT-1S");
+                .withMessage(
+                        "waitDurationInOpenState must be a positive duration of at most 106751d (about 292 years), was PT-1S");
         assertThatIllegalArgumentException()
                 .isThrownBy(() -> BreakerConfig.builder().waitDurationInOpenState(null))
-                .withMessageContaining("waitDurationInOpenState").withMessageContaining("null");
+                .withMessageContaining("waitDurationInOpenState")
+                .withMessageContaining("null");
         assertThatIllegalArgumentException()
                 .isThrownBy(() -> BreakerConfig.builder().slowCallDurationThreshold(Duration.ofMillis(-10)))
-                .withMessageStartingWith("slowCallDurationThreshold must be a positive duration").withMessageEndingWith(", was PT-0.01S");
+                .withMessageStartingWith("slowCallDurationThreshold must be a positive duration")
+                .withMessageEndingWith(", was PT-0.01S");
         assertThatIllegalArgumentException()
                 .isThrownBy(() -> BreakerConfig.builder().probeLease(Duration.ZERO))
                 .withMessage("probeLease must be a positive duration of at most 106751d (about 292 years), was PT0S");
@@ -64,8 +76,10 @@ class BreakerConfigTest {
 
     @Test
     void slowCallDetectionIsOffWithANullThreshold() {
-        BreakerConfig config = BreakerConfig.builder().slowCallDurationThreshold(Duration.ofSeconds(2))
-                .build().toBuilder().slowCallDurationThreshold(null).build();
+        BreakerConfig config =
+                BreakerConfig.builder().slowCallDurationThreshold(Duration.ofSeconds(2)).build().toBuilder()
+                        .slowCallDurationThreshold(null)
+                        .build();
 
         assertThat(config.isSlowCallDetectionEnabled()).isFalse();
         assertThat(config.getSlowCallDurationThreshold()).isNull();
@@ -75,38 +89,55 @@ class BreakerConfigTest {
     void rejectsWindowSizesOutsideTheirRange() {
         assertThatIllegalArgumentException()
                 .isThrownBy(() -> BreakerConfig.builder().slidingWindow(SlidingWindowType.COUNT_BASED, 0))
-                .withMessageStartingWith("slidingWindowSize must be a whole number in [1, 1000000] (calls) for a COUNT_BASED window").withMessageEndingWith(", was 0");
+                .withMessageStartingWith(
+                        "slidingWindowSize must be a whole number in [1, 1000000] (calls) for a COUNT_BASED window")
+                .withMessageEndingWith(", was 0");
         assertThatIllegalArgumentException()
                 .isThrownBy(() -> BreakerConfig.builder().slidingWindow(SlidingWindowType.COUNT_BASED, 1_000_001))
-                .withMessageContaining("slidingWindowSize").withMessageContaining("1000001");
+                .withMessageContaining("slidingWindowSize")
+                .withMessageContaining("1000001");
         assertThatIllegalArgumentException()
                 .isThrownBy(() -> BreakerConfig.builder().slidingWindow(SlidingWindowType.TIME_BASED, 3_601))
-                .withMessage("slidingWindowSize must be a whole number in [1, 3600] (seconds) for a TIME_BASED window, was 3601");
+                .withMessage(
+                        "slidingWindowSize must be a whole number in [1, 3600] (seconds) for a TIME_BASED window, was 3601");
         assertThatThrownBy(() -> BreakerConfig.builder().slidingWindow(null, 10))
-                .hasMessageContaining("slidingWindowType").hasMessageContaining("null");
+                .hasMessageContaining("slidingWindowType")
+                .hasMessageContaining("null");
     }
 
     @Test
     void rejectsMinimumNumberOfCallsBelowOne() {
-        assertThatIllegalArgumentException().isThrownBy(() -> BreakerConfig.builder().minimumNumberOfCalls(0))
-                .withMessageStartingWith("minimumNumberOfCalls must be a whole number of at least 1").withMessageEndingWith(", was 0");
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> BreakerConfig.builder().minimumNumberOfCalls(0))
+                .withMessageStartingWith("minimumNumberOfCalls must be a whole number of at least 1")
+                .withMessageEndingWith(", was 0");
     }
 
     @Test
     void rejectsMinimumNumberOfCallsLargerThanACountWindow() {
-        assertThatIllegalArgumentException().isThrownBy(() -> BreakerConfig.builder()
-                        .slidingWindow(SlidingWindowType.COUNT_BASED, 20).minimumNumberOfCalls(21).build())
-                .withMessage("minimumNumberOfCalls must be at most slidingWindowSize (20) for a COUNT_BASED window, was 21");
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> BreakerConfig.builder()
+                        .slidingWindow(SlidingWindowType.COUNT_BASED, 20)
+                        .minimumNumberOfCalls(21)
+                        .build())
+                .withMessage(
+                        "minimumNumberOfCalls must be at most slidingWindowSize (20) for a COUNT_BASED window, was 21");
         // A time window holds any number of calls: the same minimum is fine there.
-        assertThat(BreakerConfig.builder().slidingWindow(SlidingWindowType.TIME_BASED, 20).minimumNumberOfCalls(21)
-                .build().getMinimumNumberOfCalls()).isEqualTo(21);
+        assertThat(BreakerConfig.builder()
+                        .slidingWindow(SlidingWindowType.TIME_BASED, 20)
+                        .minimumNumberOfCalls(21)
+                        .build()
+                        .getMinimumNumberOfCalls())
+                .isEqualTo(21);
     }
 
     @Test
     void rejectsPermittedProbesOutsideTheirRange() {
-        assertThatIllegalArgumentException().isThrownBy(() -> BreakerConfig.builder().permittedCallsInHalfOpenState(0))
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> BreakerConfig.builder().permittedCallsInHalfOpenState(0))
                 .withMessage("permittedCallsInHalfOpenState must be a whole number in [1, 1000], was 0");
-        assertThatIllegalArgumentException().isThrownBy(() -> BreakerConfig.builder().permittedCallsInHalfOpenState(1001))
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> BreakerConfig.builder().permittedCallsInHalfOpenState(1001))
                 .withMessage("permittedCallsInHalfOpenState must be a whole number in [1, 1000], was 1001");
     }
 
@@ -114,8 +145,10 @@ class BreakerConfigTest {
     @SuppressWarnings({"unchecked", "rawtypes"})
     void rejectsExceptionListsHoldingNonThrowables() {
         List raw = List.of(String.class);
-        assertThatIllegalArgumentException().isThrownBy(() -> BreakerConfig.builder().recordExceptions(raw))
-                .withMessage("recordExceptions must be a list of classes that extend java.lang.Throwable, was [class java.lang.String]");
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> BreakerConfig.builder().recordExceptions(raw))
+                .withMessage(
+                        "recordExceptions must be a list of classes that extend java.lang.Throwable, was [class java.lang.String]");
         assertThatThrownBy(() -> BreakerConfig.builder().ignoreExceptions((List) null))
                 .hasMessageContaining("ignoreExceptions");
     }

@@ -21,8 +21,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** The registry of named breakers. */
 class BreakerRegistryTest {
 
-    private final BreakerConfig defaults = BreakerConfig.builder().waitDurationInOpenState(Duration.ofSeconds(5)).build();
-    private final BreakerConfig payments = BreakerConfig.builder().waitDurationInOpenState(Duration.ofMinutes(2)).build();
+    private final BreakerConfig defaults = BreakerConfig.builder()
+            .waitDurationInOpenState(Duration.ofSeconds(5))
+            .build();
+    private final BreakerConfig payments = BreakerConfig.builder()
+            .waitDurationInOpenState(Duration.ofMinutes(2))
+            .build();
     private final FakeClock clock = new FakeClock();
     private final BreakerRegistry registry = BreakerRegistry.of(defaults, Map.of("payments", payments), clock);
 

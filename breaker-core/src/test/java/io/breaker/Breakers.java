@@ -8,8 +8,7 @@ final class Breakers {
 
     static final Duration WAIT = Duration.ofSeconds(10);
 
-    private Breakers() {
-    }
+    private Breakers() {}
 
     /** Count window of 10, at least 4 calls, 50% failures, 10 s open, one probe. */
     static BreakerConfig.Builder smallWindow() {

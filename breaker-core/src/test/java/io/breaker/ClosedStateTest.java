@@ -31,18 +31,21 @@ class ClosedStateTest {
 
     @Test
     void staysClosedWhileFailureRateIsBelowThreshold() {
-        CircuitBreaker breaker = CircuitBreaker.of("inventory", smallWindow().failureRateThreshold(60).build(), clock);
+        CircuitBreaker breaker = CircuitBreaker.of(
+                "inventory", smallWindow().failureRateThreshold(60).build(), clock);
         succeed(breaker, 5);
         fail(breaker, 5); // 5 of 10 = 50% < 60%
 
         assertThat(breaker.getState()).isEqualTo(State.CLOSED);
-        assertThat(breaker.getMetrics()).extracting(BreakerMetrics::calls, BreakerMetrics::failedCalls)
+        assertThat(breaker.getMetrics())
+                .extracting(BreakerMetrics::calls, BreakerMetrics::failedCalls)
                 .containsExactly(10, 5);
     }
 
     @Test
     void evaluatesNoRateBeforeMinimumNumberOfCalls() {
-        CircuitBreaker breaker = CircuitBreaker.of("inventory", smallWindow().minimumNumberOfCalls(5).build(), clock);
+        CircuitBreaker breaker = CircuitBreaker.of(
+                "inventory", smallWindow().minimumNumberOfCalls(5).build(), clock);
         fail(breaker, 4); // 100% failures, but only 4 calls
 
         assertThat(breaker.getState()).isEqualTo(State.CLOSED);
@@ -62,20 +65,25 @@ class ClosedStateTest {
         CircuitBreaker breaker = CircuitBreaker.of("pricing", config, clock);
         breaker.onSuccess(breaker.tryAcquirePermit(), Duration.ofMillis(499).toNanos());
         breaker.onSuccess(breaker.tryAcquirePermit(), Duration.ofMillis(100).toNanos());
-        breaker.onSuccess(breaker.tryAcquirePermit(), Duration.ofMillis(500).toNanos()); // exactly the threshold counts as slow
+        breaker.onSuccess(
+                breaker.tryAcquirePermit(), Duration.ofMillis(500).toNanos()); // exactly the threshold counts as slow
         assertThat(breaker.getState()).isEqualTo(State.CLOSED);
 
         breaker.onSuccess(breaker.tryAcquirePermit(), Duration.ofSeconds(3).toNanos()); // 2 slow of 4
 
         assertThat(breaker.getState()).isEqualTo(State.OPEN);
-        assertThat(breaker.getMetrics()).extracting(BreakerMetrics::slowCalls, BreakerMetrics::failedCalls)
+        assertThat(breaker.getMetrics())
+                .extracting(BreakerMetrics::slowCalls, BreakerMetrics::failedCalls)
                 .containsExactly(2, 0);
     }
 
     @Test
     void slowCallsMeasuredByExecuteUseTheBreakersClock() {
-        BreakerConfig config = smallWindow().minimumNumberOfCalls(1)
-                .slowCallDurationThreshold(Duration.ofSeconds(1)).slowCallRateThreshold(50).build();
+        BreakerConfig config = smallWindow()
+                .minimumNumberOfCalls(1)
+                .slowCallDurationThreshold(Duration.ofSeconds(1))
+                .slowCallRateThreshold(50)
+                .build();
         CircuitBreaker breaker = CircuitBreaker.of("pricing", config, clock);
 
         breaker.execute(() -> clock.advance(Duration.ofMillis(999)));
@@ -89,8 +97,11 @@ class ClosedStateTest {
 
     @Test
     void tripTellsWhetherFailuresOrSlowCallsCausedIt() {
-        BreakerConfig config = smallWindow().minimumNumberOfCalls(2)
-                .slowCallDurationThreshold(Duration.ofMillis(10)).slowCallRateThreshold(50).build();
+        BreakerConfig config = smallWindow()
+                .minimumNumberOfCalls(2)
+                .slowCallDurationThreshold(Duration.ofMillis(10))
+                .slowCallRateThreshold(50)
+                .build();
         RecordingListener slowListener = new RecordingListener();
         CircuitBreaker slow = CircuitBreaker.of("slow", config, clock);
         slow.addListener(slowListener);
@@ -101,21 +112,30 @@ class ClosedStateTest {
         CircuitBreaker failing = CircuitBreaker.of("failing", config, clock);
         failing.addListener(failingListener);
         failing.onSuccess(failing.tryAcquirePermit(), 0L);
-        failing.onError(failing.tryAcquirePermit(), Duration.ofMillis(10).toNanos(), new IOException()); // slow AND failed: failure rate wins
+        failing.onError(
+                failing.tryAcquirePermit(),
+                Duration.ofMillis(10).toNanos(),
+                new IOException()); // slow AND failed: failure rate wins
 
-        assertThat(slowListener.transitions).extracting(Transition::cause).containsExactly(TransitionCause.SLOW_CALL_RATE);
-        assertThat(failingListener.transitions).extracting(Transition::cause).containsExactly(TransitionCause.FAILURE_RATE);
+        assertThat(slowListener.transitions)
+                .extracting(Transition::cause)
+                .containsExactly(TransitionCause.SLOW_CALL_RATE);
+        assertThat(failingListener.transitions)
+                .extracting(Transition::cause)
+                .containsExactly(TransitionCause.FAILURE_RATE);
     }
 
     @Test
     void countWindowForgetsCallsThatSlidOut() {
-        CircuitBreaker breaker = CircuitBreaker.of("inventory", smallWindow().failureRateThreshold(50).build(), clock);
+        CircuitBreaker breaker = CircuitBreaker.of(
+                "inventory", smallWindow().failureRateThreshold(50).build(), clock);
         succeed(breaker, 7);
         fail(breaker, 3);
         assertThat(breaker.getState()).isEqualTo(State.CLOSED); // 30%
         succeed(breaker, 10); // the 3 failures slid out of the last 10 calls
 
-        assertThat(breaker.getMetrics()).extracting(BreakerMetrics::calls, BreakerMetrics::failedCalls)
+        assertThat(breaker.getMetrics())
+                .extracting(BreakerMetrics::calls, BreakerMetrics::failedCalls)
                 .containsExactly(10, 0);
         fail(breaker, 4); // 4 of the last 10
         assertThat(breaker.getState()).isEqualTo(State.CLOSED);
@@ -125,8 +145,11 @@ class ClosedStateTest {
 
     @Test
     void timeWindowForgetsCallsOlderThanItsSize() {
-        BreakerConfig config = BreakerConfig.builder().slidingWindow(SlidingWindowType.TIME_BASED, 3)
-                .minimumNumberOfCalls(3).failureRateThreshold(50).build();
+        BreakerConfig config = BreakerConfig.builder()
+                .slidingWindow(SlidingWindowType.TIME_BASED, 3)
+                .minimumNumberOfCalls(3)
+                .failureRateThreshold(50)
+                .build();
         CircuitBreaker breaker = CircuitBreaker.of("catalog", config, clock);
         fail(breaker, 2);
         clock.advance(Duration.ofMillis(2_999));
@@ -134,7 +157,8 @@ class ClosedStateTest {
 
         clock.advance(Duration.ofMillis(1)); // three whole seconds later: gone
 
-        assertThat(breaker.getMetrics()).extracting(BreakerMetrics::calls, BreakerMetrics::failedCalls)
+        assertThat(breaker.getMetrics())
+                .extracting(BreakerMetrics::calls, BreakerMetrics::failedCalls)
                 .containsExactly(0, 0);
         fail(breaker, 1);
         succeed(breaker, 2);
@@ -145,8 +169,10 @@ class ClosedStateTest {
 
     @Test
     void timeWindowKeepsCallsOfEachSecondUntilThatSecondLeavesTheWindow() {
-        BreakerConfig config = BreakerConfig.builder().slidingWindow(SlidingWindowType.TIME_BASED, 2)
-                .minimumNumberOfCalls(100).build();
+        BreakerConfig config = BreakerConfig.builder()
+                .slidingWindow(SlidingWindowType.TIME_BASED, 2)
+                .minimumNumberOfCalls(100)
+                .build();
         CircuitBreaker breaker = CircuitBreaker.of("catalog", config, clock);
         breaker.onSuccess(breaker.tryAcquirePermit(), 0L);
         clock.advance(Duration.ofSeconds(1));
@@ -154,7 +180,8 @@ class ClosedStateTest {
         assertThat(breaker.getMetrics().calls()).isEqualTo(2);
 
         clock.advance(Duration.ofSeconds(1));
-        assertThat(breaker.getMetrics()).extracting(BreakerMetrics::calls, BreakerMetrics::failedCalls)
+        assertThat(breaker.getMetrics())
+                .extracting(BreakerMetrics::calls, BreakerMetrics::failedCalls)
                 .containsExactly(1, 1);
 
         clock.advance(Duration.ofSeconds(1));
@@ -165,8 +192,11 @@ class ClosedStateTest {
     void timeWindowTripsOnASuccessWhenOlderSuccessesLeftTheWindow() {
         // Found by ReferenceModelTest: a success was assumed to lower the rate, but in a time window
         // the seconds that expire on its way in can raise it.
-        BreakerConfig config = BreakerConfig.builder().slidingWindow(SlidingWindowType.TIME_BASED, 2)
-                .minimumNumberOfCalls(1).failureRateThreshold(50).build();
+        BreakerConfig config = BreakerConfig.builder()
+                .slidingWindow(SlidingWindowType.TIME_BASED, 2)
+                .minimumNumberOfCalls(1)
+                .failureRateThreshold(50)
+                .build();
         CircuitBreaker breaker = CircuitBreaker.of("catalog", config, clock);
         succeed(breaker, 3);
         clock.advance(Duration.ofSeconds(1));
@@ -176,12 +206,15 @@ class ClosedStateTest {
         clock.advance(Duration.ofSeconds(1));
         succeed(breaker, 1);
 
-        assertThat(breaker.getState()).as("1 failure of 2 calls in the last 2 s").isEqualTo(State.OPEN);
+        assertThat(breaker.getState())
+                .as("1 failure of 2 calls in the last 2 s")
+                .isEqualTo(State.OPEN);
     }
 
     @Test
     void closedCallPathReadsNoClockWhenCountBasedWithoutSlowCallDetection() {
-        CircuitBreaker breaker = CircuitBreaker.of("inventory", smallWindow().failureRateThreshold(100).build(), clock);
+        CircuitBreaker breaker = CircuitBreaker.of(
+                "inventory", smallWindow().failureRateThreshold(100).build(), clock);
         long before = clock.reads();
 
         succeed(breaker, 50);

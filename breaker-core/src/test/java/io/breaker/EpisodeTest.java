@@ -18,21 +18,25 @@ import static org.assertj.core.api.Assertions.assertThat;
 class EpisodeTest {
 
     private final FakeClock clock = new FakeClock();
-    private final CircuitBreaker breaker = CircuitBreaker.of("slow-client",
-            smallWindow().ignoreExceptions(IllegalArgumentException.class).build(), clock);
+    private final CircuitBreaker breaker = CircuitBreaker.of(
+            "slow-client",
+            smallWindow().ignoreExceptions(IllegalArgumentException.class).build(),
+            clock);
 
     @Test
     void everyEpisodeStaysAboveZeroAfterTwoBillionTransitions() {
         // Before, the bits were the count shifted by 32: from the 2^31-th transition on they reached
         // the sign bit, and a permit would read as a rejection (Integration.tryAcquirePermit answers
         // an OPEN rejection below zero); at 2^32 one was NO_PERMIT itself.
-        for (long taken : new long[] {0L, 1L, Integer.MAX_VALUE - 1L, Integer.MAX_VALUE, 1L << 31, 1L << 32,
-                Long.MAX_VALUE}) {
+        for (long taken :
+                new long[] {0L, 1L, Integer.MAX_VALUE - 1L, Integer.MAX_VALUE, 1L << 31, 1L << 32, Long.MAX_VALUE}) {
             long episode = Phase.episode(taken);
             assertThat(episode).as("episode of number %d", taken).isPositive();
             assertThat(episode | 0xFFFF_FFFFL).as("with any probe generation").isPositive();
         }
-        assertThat(Phase.episode(Integer.MAX_VALUE)).as("numbers start again at 1").isEqualTo(Phase.episode(0L));
+        assertThat(Phase.episode(Integer.MAX_VALUE))
+                .as("numbers start again at 1")
+                .isEqualTo(Phase.episode(0L));
     }
 
     @Test
@@ -48,7 +52,9 @@ class EpisodeTest {
         assertThat(breaker.getState()).isEqualTo(State.HALF_OPEN);
         breaker.onError(probe, 0L, new IOException("still down"));
         assertThat(breaker.getState()).isEqualTo(State.OPEN);
-        assertThat(breaker.getMetrics().calls()).as("the probe's failure is not in a fresh CLOSED window").isEqualTo(4);
+        assertThat(breaker.getMetrics().calls())
+                .as("the probe's failure is not in a fresh CLOSED window")
+                .isEqualTo(4);
     }
 
     @Test
@@ -74,7 +80,8 @@ class EpisodeTest {
         assertThat(breaker.tryAcquirePermit()).isNotEqualTo(CircuitBreaker.NO_PERMIT);
 
         breaker.releasePermit(cancelled);
-        assertThat(breaker.onError(ignored, 0L, new IllegalArgumentException("our own bug"))).isFalse();
+        assertThat(breaker.onError(ignored, 0L, new IllegalArgumentException("our own bug")))
+                .isFalse();
 
         assertThat(breaker.tryAcquirePermit()).as("a second probe").isEqualTo(CircuitBreaker.NO_PERMIT);
     }
@@ -105,8 +112,8 @@ class EpisodeTest {
 
     @Test
     void aProbeWhoseLeaseWasTakenOverNoLongerDecides() {
-        CircuitBreaker leased = CircuitBreaker.of("leased",
-                smallWindow().probeLease(Duration.ofSeconds(20)).build(), clock);
+        CircuitBreaker leased = CircuitBreaker.of(
+                "leased", smallWindow().probeLease(Duration.ofSeconds(20)).build(), clock);
         trip(leased);
         clock.advance(WAIT);
         long lost = leased.tryAcquirePermit();
@@ -117,7 +124,9 @@ class EpisodeTest {
         leased.onSuccess(lost, 0L);
         assertThat(leased.getState()).isEqualTo(State.HALF_OPEN);
         leased.releasePermit(lost);
-        assertThat(leased.tryAcquirePermit()).as("the lost probe's cancel frees nothing").isEqualTo(CircuitBreaker.NO_PERMIT);
+        assertThat(leased.tryAcquirePermit())
+                .as("the lost probe's cancel frees nothing")
+                .isEqualTo(CircuitBreaker.NO_PERMIT);
 
         leased.onSuccess(successor, 0L);
         assertThat(leased.getState()).isEqualTo(State.CLOSED);
@@ -126,7 +135,9 @@ class EpisodeTest {
     @Test
     void eachEpisodeHandsOutItsOwnPermits() {
         long closed = breaker.tryAcquirePermit();
-        assertThat(breaker.tryAcquirePermit()).as("the same episode, the same permit").isEqualTo(closed);
+        assertThat(breaker.tryAcquirePermit())
+                .as("the same episode, the same permit")
+                .isEqualTo(closed);
         trip(breaker);
         assertThat(breaker.tryAcquirePermit()).isEqualTo(CircuitBreaker.NO_PERMIT);
         clock.advance(WAIT);

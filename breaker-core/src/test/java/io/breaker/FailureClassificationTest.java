@@ -27,7 +27,9 @@ class FailureClassificationTest {
 
     @Test
     void recordExceptionsMatchSubclassesAndNothingElse() {
-        BreakerConfig config = BreakerConfig.builder().recordExceptions(IOException.class, TimeoutException.class).build();
+        BreakerConfig config = BreakerConfig.builder()
+                .recordExceptions(IOException.class, TimeoutException.class)
+                .build();
 
         assertThat(config.isFailure(new IOException())).isTrue();
         assertThat(config.isFailure(new SocketTimeoutException())).isTrue(); // an IOException
@@ -44,24 +46,29 @@ class FailureClassificationTest {
 
         assertThat(config.isFailure(new IOException())).isTrue();
         assertThat(config.isFailure(new FileNotFoundException())).isFalse();
-        assertThat(config.isFailure(new FileNotFoundException() { })).isFalse(); // a subclass of the ignored one
+        assertThat(config.isFailure(new FileNotFoundException() {})).isFalse(); // a subclass of the ignored one
     }
 
     @Test
     void predicateAddsFailuresNotNamedByClass() {
         BreakerConfig config = BreakerConfig.builder()
                 .recordExceptions(IOException.class)
-                .recordFailurePredicate(error -> error.getMessage() != null && error.getMessage().startsWith("503"))
+                .recordFailurePredicate(error ->
+                        error.getMessage() != null && error.getMessage().startsWith("503"))
                 .build();
 
-        assertThat(config.isFailure(new IllegalStateException("503 Service Unavailable"))).isTrue();
+        assertThat(config.isFailure(new IllegalStateException("503 Service Unavailable")))
+                .isTrue();
         assertThat(config.isFailure(new IllegalStateException("404 Not Found"))).isFalse();
-        assertThat(config.isFailure(new IOException("no message check for recorded classes"))).isTrue();
+        assertThat(config.isFailure(new IOException("no message check for recorded classes")))
+                .isTrue();
     }
 
     @Test
     void predicateAloneDecidesWhenNoRecordExceptionsAreGiven() {
-        BreakerConfig config = BreakerConfig.builder().recordFailurePredicate(TimeoutException.class::isInstance).build();
+        BreakerConfig config = BreakerConfig.builder()
+                .recordFailurePredicate(TimeoutException.class::isInstance)
+                .build();
 
         assertThat(config.isFailure(new TimeoutException())).isTrue();
         assertThat(config.isFailure(new IOException())).isFalse();
@@ -69,19 +76,22 @@ class FailureClassificationTest {
 
     @Test
     void ignoredExceptionsCountNeitherAsSuccessNorAsFailure() {
-        BreakerConfig config = smallWindow().ignoreExceptions(IllegalArgumentException.class).build();
+        BreakerConfig config =
+                smallWindow().ignoreExceptions(IllegalArgumentException.class).build();
         RecordingListener listener = new RecordingListener();
         CircuitBreaker breaker = CircuitBreaker.of("search", config, clock);
         breaker.addListener(listener);
 
         for (int i = 0; i < 20; i++) {
             assertThatThrownBy(() -> breaker.execute(() -> {
-                throw new IllegalArgumentException("our own bad request");
-            })).isInstanceOf(IllegalArgumentException.class);
+                        throw new IllegalArgumentException("our own bad request");
+                    }))
+                    .isInstanceOf(IllegalArgumentException.class);
         }
 
         assertThat(breaker.getState()).isEqualTo(State.CLOSED);
-        assertThat(breaker.getMetrics()).extracting(BreakerMetrics::calls, BreakerMetrics::failedCalls)
+        assertThat(breaker.getMetrics())
+                .extracting(BreakerMetrics::calls, BreakerMetrics::failedCalls)
                 .containsExactly(0, 0);
         assertThat(listener.outcomes).hasSize(20).containsOnly(CallOutcome.IGNORED);
         assertThat(breaker.getLastFailureType()).isNull();
@@ -89,7 +99,8 @@ class FailureClassificationTest {
 
     @Test
     void unrecordedExceptionsThroughTheTwoStepApiAreIgnoredToo() {
-        CircuitBreaker breaker = CircuitBreaker.of("search", smallWindow().recordExceptions(IOException.class).build(), clock);
+        CircuitBreaker breaker = CircuitBreaker.of(
+                "search", smallWindow().recordExceptions(IOException.class).build(), clock);
 
         for (int i = 0; i < 10; i++) {
             long permit = breaker.tryAcquirePermit();
@@ -104,32 +115,39 @@ class FailureClassificationTest {
     @Test
     void predicateIsAskedOncePerFailedCall() {
         java.util.concurrent.atomic.AtomicInteger asked = new java.util.concurrent.atomic.AtomicInteger();
-        BreakerConfig config = smallWindow().recordFailurePredicate(error -> {
-            asked.incrementAndGet();
-            return true;
-        }).build();
+        BreakerConfig config = smallWindow()
+                .recordFailurePredicate(error -> {
+                    asked.incrementAndGet();
+                    return true;
+                })
+                .build();
         CircuitBreaker breaker = CircuitBreaker.of("search", config, clock);
 
         breaker.onError(breaker.tryAcquirePermit(), 0L, new IOException());
         assertThatThrownBy(() -> breaker.run(() -> {
-            throw new IllegalStateException();
-        })).isInstanceOf(IllegalStateException.class);
+                    throw new IllegalStateException();
+                }))
+                .isInstanceOf(IllegalStateException.class);
 
         assertThat(asked).hasValue(2);
     }
 
     @Test
     void predicateThatThrowsDoesNotHideTheCallsErrorNorLeakAProbePermit() {
-        BreakerConfig config = smallWindow().recordExceptions(IOException.class).recordFailurePredicate(error -> {
-            throw new IllegalStateException("broken predicate");
-        }).build();
+        BreakerConfig config = smallWindow()
+                .recordExceptions(IOException.class)
+                .recordFailurePredicate(error -> {
+                    throw new IllegalStateException("broken predicate");
+                })
+                .build();
         CircuitBreaker breaker = CircuitBreaker.of("search", config, clock);
         Breakers.trip(breaker);
         clock.advance(Breakers.WAIT);
 
         assertThatThrownBy(() -> breaker.run(() -> {
-            throw new IllegalArgumentException("the call's own error");
-        })).isInstanceOf(IllegalArgumentException.class)
+                    throw new IllegalArgumentException("the call's own error");
+                }))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("the call's own error")
                 .satisfies(error -> assertThat(error.getSuppressed()).hasSize(1));
 

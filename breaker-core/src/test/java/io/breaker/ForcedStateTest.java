@@ -17,7 +17,8 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 class ForcedStateTest {
 
     private final FakeClock clock = new FakeClock();
-    private final CircuitBreaker breaker = CircuitBreaker.of("payments", smallWindow().build(), clock);
+    private final CircuitBreaker breaker =
+            CircuitBreaker.of("payments", smallWindow().build(), clock);
 
     @Test
     void forcedOpenRejectsEverythingForeverUntilReleased() {
@@ -28,8 +29,8 @@ class ForcedStateTest {
         for (int i = 0; i < 5; i++) {
             assertThat(breaker.tryAcquirePermit()).isEqualTo(CircuitBreaker.NO_PERMIT);
         }
-        CircuitOpenException rejection = catchThrowableOfType(() -> breaker.run(ran::incrementAndGet),
-                CircuitOpenException.class);
+        CircuitOpenException rejection =
+                catchThrowableOfType(() -> breaker.run(ran::incrementAndGet), CircuitOpenException.class);
 
         assertThat(ran).hasValue(0);
         assertThat(breaker.getState()).isEqualTo(State.FORCED_OPEN);
@@ -46,7 +47,8 @@ class ForcedStateTest {
         fail(breaker, 50);
 
         assertThat(breaker.getState()).isEqualTo(State.FORCED_CLOSED);
-        assertThat(breaker.getMetrics()).extracting(BreakerMetrics::calls, BreakerMetrics::failedCalls)
+        assertThat(breaker.getMetrics())
+                .extracting(BreakerMetrics::calls, BreakerMetrics::failedCalls)
                 .containsExactly(10, 10);
         assertThat(breaker.getMetrics().failureRate()).isEqualTo(100f);
         long permit = breaker.tryAcquirePermit();
@@ -67,7 +69,8 @@ class ForcedStateTest {
     @Test
     void releaseReturnsToClosedWithAFreshWindowFromEveryState() {
         for (State from : new State[] {State.OPEN, State.HALF_OPEN, State.FORCED_OPEN, State.FORCED_CLOSED}) {
-            CircuitBreaker b = CircuitBreaker.of("payments-" + from, smallWindow().build(), clock);
+            CircuitBreaker b =
+                    CircuitBreaker.of("payments-" + from, smallWindow().build(), clock);
             succeed(b, 1);
             fail(b, 3);
             switch (from) {
@@ -86,9 +89,13 @@ class ForcedStateTest {
             assertThat(b.release()).isTrue();
 
             assertThat(b.getState()).as("released from %s", from).isEqualTo(State.CLOSED);
-            assertThat(b.getMetrics().calls()).as("window after release from %s", from).isZero();
+            assertThat(b.getMetrics().calls())
+                    .as("window after release from %s", from)
+                    .isZero();
             fail(b, 3);
-            assertThat(b.getState()).as("a fresh window needs its minimum again (%s)", from).isEqualTo(State.CLOSED);
+            assertThat(b.getState())
+                    .as("a fresh window needs its minimum again (%s)", from)
+                    .isEqualTo(State.CLOSED);
             fail(b, 1);
             assertThat(b.getState()).isEqualTo(State.OPEN);
         }
@@ -107,7 +114,8 @@ class ForcedStateTest {
         assertThat(breaker.forceClosed()).isTrue();
         assertThat(breaker.release()).isTrue();
 
-        assertThat(listener.transitions).extracting(Transition::to)
+        assertThat(listener.transitions)
+                .extracting(Transition::to)
                 .containsExactly(State.FORCED_OPEN, State.FORCED_CLOSED, State.CLOSED);
         assertThat(listener.transitions).extracting(Transition::cause).containsOnly(TransitionCause.OPERATOR);
     }

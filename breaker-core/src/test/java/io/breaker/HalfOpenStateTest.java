@@ -29,7 +29,8 @@ class HalfOpenStateTest {
 
     @Test
     void admitsOneProbeByDefaultAndRejectsEveryoneElseAtOnce() {
-        assertThat(BreakerConfig.ofDefaults().getPermittedCallsInHalfOpenState()).isEqualTo(1);
+        assertThat(BreakerConfig.ofDefaults().getPermittedCallsInHalfOpenState())
+                .isEqualTo(1);
         CircuitBreaker breaker = halfOpen(smallWindow().build());
 
         long permit = breaker.tryAcquirePermit();
@@ -39,15 +40,16 @@ class HalfOpenStateTest {
         }
 
         assertThat(breaker.getState()).isEqualTo(State.HALF_OPEN);
-        CircuitOpenException rejection = catchThrowableOfType(() -> breaker.execute(() -> "x"),
-                CircuitOpenException.class);
+        CircuitOpenException rejection =
+                catchThrowableOfType(() -> breaker.execute(() -> "x"), CircuitOpenException.class);
         assertThat(rejection.getState()).isEqualTo(State.HALF_OPEN);
         assertThat(rejection.getMessage()).contains("'shipping'").contains("probe");
     }
 
     @Test
     void admitsExactlyThePermittedNumberOfProbes() {
-        CircuitBreaker breaker = halfOpen(smallWindow().permittedCallsInHalfOpenState(3).build());
+        CircuitBreaker breaker =
+                halfOpen(smallWindow().permittedCallsInHalfOpenState(3).build());
 
         int admitted = 0;
         for (int i = 0; i < 20; i++) {
@@ -86,10 +88,12 @@ class HalfOpenStateTest {
         breaker.addListener(listener);
 
         assertThatThrownBy(() -> breaker.execute(() -> {
-            throw new UncheckedIOException(new IOException("down"));
-        })).isInstanceOf(UncheckedIOException.class);
+                    throw new UncheckedIOException(new IOException("down"));
+                }))
+                .isInstanceOf(UncheckedIOException.class);
 
-        assertThat(listener.transitions).extracting(Transition::from, Transition::to, Transition::cause)
+        assertThat(listener.transitions)
+                .extracting(Transition::from, Transition::to, Transition::cause)
                 .containsExactly(
                         org.assertj.core.groups.Tuple.tuple(State.OPEN, State.HALF_OPEN, TransitionCause.WAIT_ELAPSED),
                         org.assertj.core.groups.Tuple.tuple(State.HALF_OPEN, State.OPEN, TransitionCause.PROBE_FAILED));
@@ -97,7 +101,8 @@ class HalfOpenStateTest {
 
     @Test
     void slowProbeCountsAsFailedProbe() {
-        BreakerConfig config = smallWindow().slowCallDurationThreshold(Duration.ofSeconds(1)).build();
+        BreakerConfig config =
+                smallWindow().slowCallDurationThreshold(Duration.ofSeconds(1)).build();
         CircuitBreaker breaker = halfOpen(config);
         long permit = breaker.tryAcquirePermit();
         assertThat(permit).isNotEqualTo(CircuitBreaker.NO_PERMIT);
@@ -110,7 +115,8 @@ class HalfOpenStateTest {
     @Test
     void enoughSuccessfulProbesCloseTheBreakerWithAFreshWindow() {
         RecordingListener listener = new RecordingListener();
-        CircuitBreaker breaker = halfOpen(smallWindow().permittedCallsInHalfOpenState(2).build());
+        CircuitBreaker breaker =
+                halfOpen(smallWindow().permittedCallsInHalfOpenState(2).build());
         breaker.addListener(listener);
         long permit = breaker.tryAcquirePermit();
         assertThat(permit).isNotEqualTo(CircuitBreaker.NO_PERMIT);
@@ -122,8 +128,12 @@ class HalfOpenStateTest {
         breaker.onSuccess(permit, 0L);
 
         assertThat(breaker.getState()).isEqualTo(State.CLOSED);
-        assertThat(listener.transitions).last().extracting(Transition::cause).isEqualTo(TransitionCause.PROBES_SUCCEEDED);
-        assertThat(breaker.getMetrics()).extracting(BreakerMetrics::calls, BreakerMetrics::failedCalls)
+        assertThat(listener.transitions)
+                .last()
+                .extracting(Transition::cause)
+                .isEqualTo(TransitionCause.PROBES_SUCCEEDED);
+        assertThat(breaker.getMetrics())
+                .extracting(BreakerMetrics::calls, BreakerMetrics::failedCalls)
                 .containsExactly(0, 0);
         // The failures that tripped it are gone: it takes a whole new minimum of calls to trip again.
         Breakers.fail(breaker, 3);
@@ -165,12 +175,14 @@ class HalfOpenStateTest {
 
     @Test
     void ignoredExceptionGivesThePermitBackAndCountsNeitherWay() {
-        BreakerConfig config = smallWindow().ignoreExceptions(IllegalArgumentException.class).build();
+        BreakerConfig config =
+                smallWindow().ignoreExceptions(IllegalArgumentException.class).build();
         CircuitBreaker breaker = halfOpen(config);
 
         assertThatThrownBy(() -> breaker.execute(() -> {
-            throw new IllegalArgumentException("bad request: our fault");
-        })).isInstanceOf(IllegalArgumentException.class);
+                    throw new IllegalArgumentException("bad request: our fault");
+                }))
+                .isInstanceOf(IllegalArgumentException.class);
 
         assertThat(breaker.getState()).isEqualTo(State.HALF_OPEN);
         long permit = breaker.tryAcquirePermit(); // the permit is free again
@@ -198,15 +210,18 @@ class HalfOpenStateTest {
         // Counted as a failure (the default): the probe failed, the breaker reopens.
         CircuitBreaker counted = halfOpen(smallWindow().build());
         assertThatThrownBy(() -> counted.run(() -> {
-            throw new StackOverflowError();
-        })).isInstanceOf(StackOverflowError.class);
+                    throw new StackOverflowError();
+                }))
+                .isInstanceOf(StackOverflowError.class);
         assertThat(counted.getState()).isEqualTo(State.OPEN);
 
         // Not among the recorded exceptions: ignored, and the permit comes back.
-        CircuitBreaker ignored = halfOpen(smallWindow().recordExceptions(IOException.class).build());
+        CircuitBreaker ignored =
+                halfOpen(smallWindow().recordExceptions(IOException.class).build());
         assertThatThrownBy(() -> ignored.run(() -> {
-            throw new AssertionError("bug in our own code");
-        })).isInstanceOf(AssertionError.class);
+                    throw new AssertionError("bug in our own code");
+                }))
+                .isInstanceOf(AssertionError.class);
         assertThat(ignored.getState()).isEqualTo(State.HALF_OPEN);
         long permit = ignored.tryAcquirePermit();
         assertThat(permit).isNotEqualTo(CircuitBreaker.NO_PERMIT);
@@ -215,7 +230,8 @@ class HalfOpenStateTest {
     @Test
     void probeOutcomesAreToldToListeners() {
         RecordingListener listener = new RecordingListener();
-        CircuitBreaker breaker = halfOpen(smallWindow().permittedCallsInHalfOpenState(2).build());
+        CircuitBreaker breaker =
+                halfOpen(smallWindow().permittedCallsInHalfOpenState(2).build());
         breaker.addListener(listener);
 
         breaker.execute(() -> "ok");

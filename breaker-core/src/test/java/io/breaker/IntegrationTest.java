@@ -14,12 +14,18 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class IntegrationTest {
 
     private final FakeClock clock = new FakeClock();
-    private final CircuitBreaker breaker = CircuitBreaker.of("wholesaler", Breakers.smallWindow().build(), clock);
+    private final CircuitBreaker breaker =
+            CircuitBreaker.of("wholesaler", Breakers.smallWindow().build(), clock);
 
     @Test
     void theBreakerShowsUsersNoIntegrationMethod() {
         assertThat(Arrays.stream(CircuitBreaker.class.getMethods()).map(m -> m.getName()))
-                .doesNotContain("isTimingCalls", "newRejection", "getClock", "permitOrWaitLeft", "onSuccessBetween",
+                .doesNotContain(
+                        "isTimingCalls",
+                        "newRejection",
+                        "getClock",
+                        "permitOrWaitLeft",
+                        "onSuccessBetween",
                         "onErrorBetween");
     }
 
@@ -37,26 +43,34 @@ class IntegrationTest {
         CircuitOpenException rejection = Integration.rejection(breaker, CircuitBreaker.NO_PERMIT);
 
         assertThat(rejection.getState()).isEqualTo(State.OPEN);
-        assertThat(rejection.getRetryAfterNanos()).isEqualTo(Breakers.WAIT.minusSeconds(4).toNanos());
+        assertThat(rejection.getRetryAfterNanos())
+                .isEqualTo(Breakers.WAIT.minusSeconds(4).toNanos());
     }
 
     @Test
     void anOutcomeGivenItsReadingsIsFiledUnderItsEndWithoutAnotherReading() {
         FakeClock timeClock = new FakeClock();
-        CircuitBreaker timed = CircuitBreaker.of("wholesaler", BreakerConfig.builder()
-                .slidingWindow(SlidingWindowType.TIME_BASED, 10)
-                .minimumNumberOfCalls(2)
-                .failureRateThreshold(100)
-                .slowCallDurationThreshold(Duration.ofSeconds(1))
-                .slowCallRateThreshold(100)
-                .build(), timeClock);
+        CircuitBreaker timed = CircuitBreaker.of(
+                "wholesaler",
+                BreakerConfig.builder()
+                        .slidingWindow(SlidingWindowType.TIME_BASED, 10)
+                        .minimumNumberOfCalls(2)
+                        .failureRateThreshold(100)
+                        .slowCallDurationThreshold(Duration.ofSeconds(1))
+                        .slowCallRateThreshold(100)
+                        .build(),
+                timeClock);
         long start = timeClock.nanoTime();
         long end = start + Duration.ofMillis(9_500).toNanos(); // second 9 of the window; the clock stays at 0
         long readsBefore = timeClock.reads();
 
-        Integration.onSuccess(timed, timed.tryAcquirePermit(), start, end);                      // 9.5 s: slow
-        Integration.onError(timed, timed.tryAcquirePermit(), end - Duration.ofMillis(100).toNanos(), end,
-                new IOException("down"));                                                     // 0.1 s: not slow
+        Integration.onSuccess(timed, timed.tryAcquirePermit(), start, end); // 9.5 s: slow
+        Integration.onError(
+                timed,
+                timed.tryAcquirePermit(),
+                end - Duration.ofMillis(100).toNanos(),
+                end,
+                new IOException("down")); // 0.1 s: not slow
 
         assertThat(timeClock.reads()).as("clock reads while recording").isEqualTo(readsBefore);
         BreakerMetrics recorded = timed.getMetrics();
@@ -84,10 +98,13 @@ class IntegrationTest {
         long answer = Integration.tryAcquirePermit(breaker);
         CircuitOpenException rejection = Integration.rejection(breaker, answer);
 
-        assertThat(clock.reads() - readsBefore).as("clock reads for the rejection and its exception").isEqualTo(1);
+        assertThat(clock.reads() - readsBefore)
+                .as("clock reads for the rejection and its exception")
+                .isEqualTo(1);
         assertThat(answer).isEqualTo(-Breakers.WAIT.minusSeconds(4).toNanos());
         assertThat(rejection.getState()).isEqualTo(State.OPEN);
-        assertThat(rejection.getRetryAfterNanos()).isEqualTo(Breakers.WAIT.minusSeconds(4).toNanos());
+        assertThat(rejection.getRetryAfterNanos())
+                .isEqualTo(Breakers.WAIT.minusSeconds(4).toNanos());
         assertThat(breaker.getMetrics().notPermittedCalls()).isEqualTo(1);
     }
 

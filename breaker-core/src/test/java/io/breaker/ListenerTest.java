@@ -17,7 +17,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ListenerTest {
 
     private final FakeClock clock = new FakeClock();
-    private final CircuitBreaker breaker = CircuitBreaker.of("ledger", smallWindow().build(), clock);
+    private final CircuitBreaker breaker =
+            CircuitBreaker.of("ledger", smallWindow().build(), clock);
 
     @Test
     void transitionCarriesFromToCauseTimeMetricsAndLastFailure() {
@@ -51,24 +52,29 @@ class ListenerTest {
         breaker.tryAcquirePermit();
         breaker.tryAcquirePermit();
 
-        assertThat(listener.outcomes).containsExactly(CallOutcome.SUCCESS, CallOutcome.FAILURE, CallOutcome.FAILURE,
-                CallOutcome.FAILURE);
+        assertThat(listener.outcomes)
+                .containsExactly(CallOutcome.SUCCESS, CallOutcome.FAILURE, CallOutcome.FAILURE, CallOutcome.FAILURE);
         assertThat(listener.rejections).hasValue(2);
     }
 
     @Test
     void slowOutcomesAreToldAsSlow() {
         RecordingListener listener = new RecordingListener();
-        CircuitBreaker timed = CircuitBreaker.of("ledger", smallWindow().minimumNumberOfCalls(10)
-                .slowCallDurationThreshold(Duration.ofMillis(100)).build(), clock);
+        CircuitBreaker timed = CircuitBreaker.of(
+                "ledger",
+                smallWindow()
+                        .minimumNumberOfCalls(10)
+                        .slowCallDurationThreshold(Duration.ofMillis(100))
+                        .build(),
+                clock);
         timed.addListener(listener);
 
         timed.onSuccess(timed.tryAcquirePermit(), Duration.ofMillis(150).toNanos());
         timed.onError(timed.tryAcquirePermit(), Duration.ofMillis(150).toNanos(), new IOException());
         timed.onError(timed.tryAcquirePermit(), Duration.ofMillis(50).toNanos(), new IOException());
 
-        assertThat(listener.outcomes).containsExactly(CallOutcome.SLOW_SUCCESS, CallOutcome.SLOW_FAILURE,
-                CallOutcome.FAILURE);
+        assertThat(listener.outcomes)
+                .containsExactly(CallOutcome.SLOW_SUCCESS, CallOutcome.SLOW_FAILURE, CallOutcome.FAILURE);
     }
 
     @Test
@@ -102,7 +108,8 @@ class ListenerTest {
         breaker.onSuccess(permit, 0L);
 
         assertThat(breaker.getState()).isEqualTo(State.CLOSED);
-        assertThat(after.transitions).extracting(Transition::to)
+        assertThat(after.transitions)
+                .extracting(Transition::to)
                 .containsExactly(State.OPEN, State.HALF_OPEN, State.CLOSED);
         assertThat(after.rejections).hasValue(1);
     }
@@ -127,9 +134,11 @@ class ListenerTest {
         Breakers.fail(breaker, 4); // 4 of 4 failed: trips on the fourth
 
         assertThat(breaker.getState()).isEqualTo(State.FORCED_OPEN);
-        assertThat(second.transitions).extracting(Transition::from, Transition::to).containsExactly(
-                org.assertj.core.groups.Tuple.tuple(State.CLOSED, State.OPEN),
-                org.assertj.core.groups.Tuple.tuple(State.OPEN, State.FORCED_OPEN));
+        assertThat(second.transitions)
+                .extracting(Transition::from, Transition::to)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(State.CLOSED, State.OPEN),
+                        org.assertj.core.groups.Tuple.tuple(State.OPEN, State.FORCED_OPEN));
     }
 
     @Test

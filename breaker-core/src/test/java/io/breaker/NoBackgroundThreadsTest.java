@@ -32,8 +32,11 @@ class NoBackgroundThreadsTest {
     void creatingAndTripping100000BreakersStartsNoThread() {
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         FakeClock clock = new FakeClock();
-        BreakerConfig config = BreakerConfig.builder().slidingWindow(SlidingWindowType.COUNT_BASED, 10)
-                .minimumNumberOfCalls(2).waitDurationInOpenState(Duration.ofSeconds(1)).build();
+        BreakerConfig config = BreakerConfig.builder()
+                .slidingWindow(SlidingWindowType.COUNT_BASED, 10)
+                .minimumNumberOfCalls(2)
+                .waitDurationInOpenState(Duration.ofSeconds(1))
+                .build();
         Set<Long> before = liveThreadIds();
         long startedBefore = threads.getTotalStartedThreadCount();
 
@@ -45,7 +48,9 @@ class NoBackgroundThreadsTest {
             breakers.add(breaker);
         }
         clock.advance(Duration.ofSeconds(1));
-        long probing = breakers.stream().filter(b -> b.tryAcquirePermit() != CircuitBreaker.NO_PERMIT).count();
+        long probing = breakers.stream()
+                .filter(b -> b.tryAcquirePermit() != CircuitBreaker.NO_PERMIT)
+                .count();
 
         assertThat(breakers).allMatch(b -> b.getState() == State.HALF_OPEN);
         assertThat(probing).isEqualTo(100_000);
@@ -54,9 +59,16 @@ class NoBackgroundThreadsTest {
     }
 
     /** The engine's sources: the state machine and the windows. */
-    private static final List<String> CALL_PATH_FILES = List.of("CircuitBreaker.java", "SlidingWindow.java",
-            "CountWindow.java", "TimeWindow.java", "Phase.java",
-            "Listeners.java", "IntegrationAccess.java", "TransitionsOnly.java", "FleetProtocol.java");
+    private static final List<String> CALL_PATH_FILES = List.of(
+            "CircuitBreaker.java",
+            "SlidingWindow.java",
+            "CountWindow.java",
+            "TimeWindow.java",
+            "Phase.java",
+            "Listeners.java",
+            "IntegrationAccess.java",
+            "TransitionsOnly.java",
+            "FleetProtocol.java");
 
     @Test
     void callPathSourcesUseNoThreadTimerExecutorOrLock() throws IOException {
@@ -74,22 +86,43 @@ class NoBackgroundThreadsTest {
                 String code = withoutComment(lines.get(i));
                 Matcher found = FORBIDDEN.matcher(code);
                 if (found.find()) {
-                    findings.add(file.getFileName() + ":" + (i + 1) + ": " + found.group() + " in `" + code.trim() + "`");
+                    findings.add(
+                            file.getFileName() + ":" + (i + 1) + ": " + found.group() + " in `" + code.trim() + "`");
                 }
             }
         }
 
-        assertThat(findings).as("threads, timers, executors or locks on the call path").isEmpty();
+        assertThat(findings)
+                .as("threads, timers, executors or locks on the call path")
+                .isEmpty();
     }
 
     @Test
     void scanWouldCatchAForbiddenWord() {
-        assertThat(FORBIDDEN.matcher(withoutComment("    synchronized (this) {")).find()).isTrue();
-        assertThat(FORBIDDEN.matcher(withoutComment("new Thread(task).start();")).find()).isTrue();
-        assertThat(FORBIDDEN.matcher(withoutComment("Executors.newSingleThreadScheduledExecutor()")).find()).isTrue();
-        assertThat(FORBIDDEN.matcher(withoutComment("// no Thread here, only a comment")).find()).isFalse();
-        assertThat(FORBIDDEN.matcher(withoutComment(" * or executor exists: no Timer")).find()).isFalse();
-        assertThat(FORBIDDEN.matcher(withoutComment("long nowNanos = clock.nanoTime();")).find()).isFalse();
+        assertThat(FORBIDDEN
+                        .matcher(withoutComment("    synchronized (this) {"))
+                        .find())
+                .isTrue();
+        assertThat(FORBIDDEN
+                        .matcher(withoutComment("new Thread(task).start();"))
+                        .find())
+                .isTrue();
+        assertThat(FORBIDDEN
+                        .matcher(withoutComment("Executors.newSingleThreadScheduledExecutor()"))
+                        .find())
+                .isTrue();
+        assertThat(FORBIDDEN
+                        .matcher(withoutComment("// no Thread here, only a comment"))
+                        .find())
+                .isFalse();
+        assertThat(FORBIDDEN
+                        .matcher(withoutComment(" * or executor exists: no Timer"))
+                        .find())
+                .isFalse();
+        assertThat(FORBIDDEN
+                        .matcher(withoutComment("long nowNanos = clock.nanoTime();"))
+                        .find())
+                .isFalse();
     }
 
     /** The code part of a line: drops line comments and Javadoc/block-comment lines. */
@@ -103,7 +136,8 @@ class NoBackgroundThreadsTest {
     }
 
     private static Set<Long> liveThreadIds() {
-        return Thread.getAllStackTraces().keySet().stream().map(Thread::getId)
+        return Thread.getAllStackTraces().keySet().stream()
+                .map(Thread::getId)
                 .collect(Collectors.toCollection(HashSet::new));
     }
 }

@@ -18,7 +18,8 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 class OpenStateTest {
 
     private final FakeClock clock = new FakeClock();
-    private final CircuitBreaker breaker = CircuitBreaker.of("wholesaler", smallWindow().build(), clock);
+    private final CircuitBreaker breaker =
+            CircuitBreaker.of("wholesaler", smallWindow().build(), clock);
 
     @Test
     void rejectsWithoutRunningTheProtectedCode() {
@@ -39,13 +40,17 @@ class OpenStateTest {
         trip(breaker);
         clock.advance(Duration.ofMillis(2_500));
 
-        CircuitOpenException rejection = catchThrowableOfType(() -> breaker.execute(() -> "never"),
-                CircuitOpenException.class);
+        CircuitOpenException rejection =
+                catchThrowableOfType(() -> breaker.execute(() -> "never"), CircuitOpenException.class);
 
         assertThat(rejection.getBreakerName()).isEqualTo("wholesaler");
         assertThat(rejection.getState()).isEqualTo(State.OPEN);
-        assertThat(rejection.getRetryAfterNanos()).isEqualTo(Duration.ofMillis(7_500).toNanos());
-        assertThat(rejection.getMessage()).contains("'wholesaler'").contains("OPEN").contains("7500 ms");
+        assertThat(rejection.getRetryAfterNanos())
+                .isEqualTo(Duration.ofMillis(7_500).toNanos());
+        assertThat(rejection.getMessage())
+                .contains("'wholesaler'")
+                .contains("OPEN")
+                .contains("7500 ms");
         assertThat(rejection.getStackTrace()).isEmpty();
         rejection.fillInStackTrace();
         assertThat(rejection.getStackTrace()).isEmpty();
@@ -58,7 +63,8 @@ class OpenStateTest {
         trip(breaker);
         clock.advance(Duration.ofSeconds(4));
 
-        assertThat(breaker.getRemainingWaitNanos()).isEqualTo(Duration.ofSeconds(6).toNanos());
+        assertThat(breaker.getRemainingWaitNanos())
+                .isEqualTo(Duration.ofSeconds(6).toNanos());
         assertThat(breaker.getOpenedAt()).isNotNull();
         clock.advance(Duration.ofSeconds(60));
         assertThat(breaker.getRemainingWaitNanos()).isZero();
@@ -100,7 +106,8 @@ class OpenStateTest {
         assertThat(permit).isNotEqualTo(CircuitBreaker.NO_PERMIT);
 
         assertThat(decidedOn.get()).isSameAs(Thread.currentThread());
-        assertThat(listener.transitions).extracting(Transition::from, Transition::to, Transition::cause)
+        assertThat(listener.transitions)
+                .extracting(Transition::from, Transition::to, Transition::cause)
                 .containsExactly(
                         org.assertj.core.groups.Tuple.tuple(State.CLOSED, State.OPEN, TransitionCause.FAILURE_RATE),
                         org.assertj.core.groups.Tuple.tuple(State.OPEN, State.HALF_OPEN, TransitionCause.WAIT_ELAPSED));
@@ -123,7 +130,8 @@ class OpenStateTest {
         }
 
         assertThat(breaker.getState()).isEqualTo(State.OPEN);
-        assertThat(breaker.getRemainingWaitNanos()).isEqualTo(remainingAtTrip - Duration.ofSeconds(6).toNanos());
+        assertThat(breaker.getRemainingWaitNanos())
+                .isEqualTo(remainingAtTrip - Duration.ofSeconds(6).toNanos());
         clock.advance(Duration.ofSeconds(4));
         long permit2 = breaker.tryAcquirePermit();
         assertThat(permit2).isNotEqualTo(CircuitBreaker.NO_PERMIT);

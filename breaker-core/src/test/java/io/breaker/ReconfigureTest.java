@@ -17,7 +17,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class ReconfigureTest {
 
     private final FakeClock clock = new FakeClock();
-    private final CircuitBreaker breaker = CircuitBreaker.of("wholesaler", smallWindow().build(), clock);
+    private final CircuitBreaker breaker =
+            CircuitBreaker.of("wholesaler", smallWindow().build(), clock);
 
     @Test
     void aNewThresholdDecidesTheNextCallsAtOnce() {
@@ -54,7 +55,8 @@ class ReconfigureTest {
     void aShorterWaitLetsAnOpenBreakerProbeSooner() {
         trip(breaker);
 
-        breaker.reconfigure(smallWindow().waitDurationInOpenState(Duration.ofSeconds(2)).build());
+        breaker.reconfigure(
+                smallWindow().waitDurationInOpenState(Duration.ofSeconds(2)).build());
         clock.advance(Duration.ofSeconds(2));
 
         assertThat(breaker.tryAcquirePermit()).isNotEqualTo(CircuitBreaker.NO_PERMIT);
@@ -65,18 +67,22 @@ class ReconfigureTest {
     void aLongerWaitKeepsAnOpenBreakerOpenLonger() {
         trip(breaker);
 
-        breaker.reconfigure(smallWindow().waitDurationInOpenState(Duration.ofSeconds(60)).build());
+        breaker.reconfigure(
+                smallWindow().waitDurationInOpenState(Duration.ofSeconds(60)).build());
         clock.advance(Breakers.WAIT);
 
         assertThat(breaker.tryAcquirePermit()).isEqualTo(CircuitBreaker.NO_PERMIT);
-        assertThat(breaker.getRemainingWaitNanos()).isEqualTo(Duration.ofSeconds(50).toNanos());
+        assertThat(breaker.getRemainingWaitNanos())
+                .isEqualTo(Duration.ofSeconds(50).toNanos());
     }
 
     @Test
     void slowCallDetectionCanBeSwitchedOn() {
         assertThat(io.breaker.spi.Integration.isTimingCalls(breaker)).isFalse();
 
-        breaker.reconfigure(smallWindow().slowCallDurationThreshold(Duration.ofMillis(100)).slowCallRateThreshold(50)
+        breaker.reconfigure(smallWindow()
+                .slowCallDurationThreshold(Duration.ofMillis(100))
+                .slowCallRateThreshold(50)
                 .build());
 
         assertThat(io.breaker.spi.Integration.isTimingCalls(breaker)).isTrue();
@@ -99,10 +105,13 @@ class ReconfigureTest {
 
     @Test
     void theWindowTypeCannotChangeAndNothingElseChangesThen() {
-        BreakerConfig timeBased = smallWindow().slidingWindow(SlidingWindowType.TIME_BASED, 10).failureRateThreshold(10)
+        BreakerConfig timeBased = smallWindow()
+                .slidingWindow(SlidingWindowType.TIME_BASED, 10)
+                .failureRateThreshold(10)
                 .build();
 
-        assertThatThrownBy(() -> breaker.reconfigure(timeBased)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> breaker.reconfigure(timeBased))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("slidingWindowType cannot change");
         assertThat(breaker.getConfig().getFailureRateThreshold()).isEqualTo(50f);
     }

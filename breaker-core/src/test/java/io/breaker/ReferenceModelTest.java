@@ -31,8 +31,16 @@ class ReferenceModelTest {
     // ------------------------------------------------------------------ what a script is made of
 
     /** The settings a script runs with; thresholds are whole percents so the model can use integers. */
-    record Settings(boolean timeBased, int windowSize, int minimumCalls, int failureRate, Integer slowMillis,
-                    int slowRate, int waitMillis, int probes, int leaseMillis) {
+    record Settings(
+            boolean timeBased,
+            int windowSize,
+            int minimumCalls,
+            int failureRate,
+            Integer slowMillis,
+            int slowRate,
+            int waitMillis,
+            int probes,
+            int leaseMillis) {
 
         BreakerConfig toConfig() {
             return BreakerConfig.builder()
@@ -49,53 +57,48 @@ class ReferenceModelTest {
         }
     }
 
-    enum Kind { SUCCESS, FAILURE, IGNORED }
-
-    sealed interface Step permits Call, Begin, End, Abandon, Lost, Cancel, Tick, ForceOpen, ForceClosed, Release {
+    enum Kind {
+        SUCCESS,
+        FAILURE,
+        IGNORED
     }
+
+    sealed interface Step permits Call, Begin, End, Abandon, Lost, Cancel, Tick, ForceOpen, ForceClosed, Release {}
 
     /** Asks permission and, if given, reports the outcome at once. */
-    record Call(Kind kind, int millis) implements Step {
-    }
+    record Call(Kind kind, int millis) implements Step {}
 
     /** Asks permission and, if given, keeps the call in flight (it ends in a later {@link End} or {@link Abandon}). */
-    record Begin() implements Step {
-    }
+    record Begin() implements Step {}
 
     /** One call in flight (the {@code pick}-th, modulo their number) ends now, maybe in another episode. */
-    record End(int pick, Kind kind, int millis) implements Step {
-    }
+    record End(int pick, Kind kind, int millis) implements Step {}
 
     /** One call in flight is cancelled now, maybe in another episode: it gives its permit back. */
-    record Abandon(int pick) implements Step {
-    }
+    record Abandon(int pick) implements Step {}
 
     /** Asks permission and never reports: the caller's thread died. */
-    record Lost() implements Step {
-    }
+    record Lost() implements Step {}
 
     /** Asks permission, then gives it back unused. */
-    record Cancel() implements Step {
-    }
+    record Cancel() implements Step {}
 
-    record Tick(int millis) implements Step {
-    }
+    record Tick(int millis) implements Step {}
 
-    record ForceOpen() implements Step {
-    }
+    record ForceOpen() implements Step {}
 
-    record ForceClosed() implements Step {
-    }
+    record ForceClosed() implements Step {}
 
-    record Release() implements Step {
-    }
+    record Release() implements Step {}
 
     // ------------------------------------------------------------------ generation
 
     static Settings settings(SplittableRandom random) {
         boolean time = random.nextBoolean();
         int size = time ? between(random, 1, 5) : between(random, 1, 12);
-        return new Settings(time, size,
+        return new Settings(
+                time,
+                size,
                 between(random, 1, time ? 8 : size),
                 between(random, 1, 100),
                 random.nextInt(10) < 4 ? null : between(random, 10, 500),
@@ -130,7 +133,8 @@ class ReferenceModelTest {
         }
         if (roll < 22) {
             int scale = random.nextInt(6);
-            return new Tick(scale < 3 ? random.nextInt(51) : scale < 5 ? random.nextInt(1_001) : random.nextInt(25_001));
+            return new Tick(
+                    scale < 3 ? random.nextInt(51) : scale < 5 ? random.nextInt(1_001) : random.nextInt(25_001));
         }
         return switch (roll) {
             case 22 -> new Lost();
@@ -180,8 +184,10 @@ class ReferenceModelTest {
         try {
             check(settings, script);
         } catch (AssertionError failure) {
-            throw new AssertionError("Sequence of seed " + seed + " broke the rules (re-run it alone with -Dbreaker.model.seed="
-                    + seed + ")\n" + failure.getMessage(), failure);
+            throw new AssertionError(
+                    "Sequence of seed " + seed + " broke the rules (re-run it alone with -Dbreaker.model.seed=" + seed
+                            + ")\n" + failure.getMessage(),
+                    failure);
         }
         return script.size();
     }
@@ -203,18 +209,30 @@ class ReferenceModelTest {
             BreakerMetrics metrics = breaker.getMetrics();
             int[] counts = model.counts(now);
             long remaining = model.state == State.OPEN ? Math.max(0, model.probeAt - now) : -1L;
-            List<String> heard = listener.transitions.stream().map(t -> t.to() + "/" + t.cause()).toList();
-            String mismatch = !java.util.Objects.equals(permitted, expectedPermitted) ? "permission " + permitted + ", model " + expectedPermitted
-                    : breaker.getState() != model.state ? "state " + breaker.getState() + ", model " + model.state
-                    : metrics.calls() != counts[0] || metrics.failedCalls() != counts[1] || metrics.slowCalls() != counts[2]
-                    ? "window counts " + metrics.calls() + "/" + metrics.failedCalls() + "/" + metrics.slowCalls()
-                    + ", model " + counts[0] + "/" + counts[1] + "/" + counts[2]
-                    : metrics.notPermittedCalls() != model.rejected ? "rejections " + metrics.notPermittedCalls() + ", model " + model.rejected
-                    : breaker.getRemainingWaitNanos() != remaining ? "remaining wait " + breaker.getRemainingWaitNanos() + ", model " + remaining
-                    : !heard.equals(model.transitions) ? "transitions " + heard + ", model " + model.transitions
-                    : null;
+            List<String> heard = listener.transitions.stream()
+                    .map(t -> t.to() + "/" + t.cause())
+                    .toList();
+            String mismatch = !java.util.Objects.equals(permitted, expectedPermitted)
+                    ? "permission " + permitted + ", model " + expectedPermitted
+                    : breaker.getState() != model.state
+                            ? "state " + breaker.getState() + ", model " + model.state
+                            : metrics.calls() != counts[0]
+                                            || metrics.failedCalls() != counts[1]
+                                            || metrics.slowCalls() != counts[2]
+                                    ? "window counts " + metrics.calls() + "/" + metrics.failedCalls() + "/"
+                                            + metrics.slowCalls() + ", model " + counts[0] + "/" + counts[1] + "/"
+                                            + counts[2]
+                                    : metrics.notPermittedCalls() != model.rejected
+                                            ? "rejections " + metrics.notPermittedCalls() + ", model " + model.rejected
+                                            : breaker.getRemainingWaitNanos() != remaining
+                                                    ? "remaining wait " + breaker.getRemainingWaitNanos() + ", model "
+                                                            + remaining
+                                                    : !heard.equals(model.transitions)
+                                                            ? "transitions " + heard + ", model " + model.transitions
+                                                            : null;
             if (mismatch != null) {
-                throw new AssertionError(mismatch + "\nafter step " + i + " " + step + "\nof " + script + "\nwith " + settings);
+                throw new AssertionError(
+                        mismatch + "\nafter step " + i + " " + step + "\nof " + script + "\nwith " + settings);
             }
         }
     }
@@ -278,12 +296,10 @@ class ReferenceModelTest {
      */
     static final class Model {
 
-        private record Outcome(long second, boolean failed, boolean slow) {
-        }
+        private record Outcome(long second, boolean failed, boolean slow) {}
 
         /** Which episode (one per state entered) and which probe generation admitted a call. */
-        private record Permit(int episode, int generation) {
-        }
+        private record Permit(int episode, int generation) {}
 
         final Settings settings;
         final List<String> transitions = new ArrayList<>();
@@ -295,6 +311,7 @@ class ReferenceModelTest {
         private long windowOrigin;
         /** The window's counts when it tripped: what OPEN and HALF_OPEN (and what follows them) report. */
         private int[] tripped;
+
         private int generation;
         private int probesIssued;
         private int probesSucceeded;
@@ -456,12 +473,17 @@ class ReferenceModelTest {
             List<Outcome> live;
             if (settings.timeBased()) {
                 long current = second(now);
-                live = window.stream().filter(o -> o.second() > current - settings.windowSize()).toList();
+                live = window.stream()
+                        .filter(o -> o.second() > current - settings.windowSize())
+                        .toList();
             } else {
                 live = window.subList(Math.max(0, window.size() - settings.windowSize()), window.size());
             }
-            return new int[] {live.size(), (int) live.stream().filter(Outcome::failed).count(),
-                    (int) live.stream().filter(Outcome::slow).count()};
+            return new int[] {
+                live.size(),
+                (int) live.stream().filter(Outcome::failed).count(),
+                (int) live.stream().filter(Outcome::slow).count()
+            };
         }
 
         private long second(long now) {

@@ -19,7 +19,8 @@ class RejectionCountTest {
 
     @Test
     void concurrentRejectionsAreEachCountedOnce() throws Exception {
-        CircuitBreaker breaker = CircuitBreaker.of("wholesaler", Breakers.smallWindow().build(), new FakeClock());
+        CircuitBreaker breaker =
+                CircuitBreaker.of("wholesaler", Breakers.smallWindow().build(), new FakeClock());
         Breakers.trip(breaker);
         assertThat(breaker.getMetrics().notPermittedCalls()).isZero();
 

@@ -28,7 +28,8 @@ class SettingTest {
                 .filter(name -> !NOT_SETTINGS.contains(name))
                 .collect(Collectors.toCollection(TreeSet::new));
 
-        assertThat(methods).as("builder methods without a Setting in BreakerConfig.settings()")
+        assertThat(methods)
+                .as("builder methods without a Setting in BreakerConfig.settings()")
                 .containsExactlyInAnyOrderElementsOf(names());
     }
 
@@ -47,7 +48,8 @@ class SettingTest {
     @Test
     void theDefaultsAreTheDefinedOnes() {
         for (Setting<?> setting : BreakerConfig.settings()) {
-            assertThat((Object) setting.get(BreakerConfig.ofDefaults())).as(setting.name())
+            assertThat((Object) setting.get(BreakerConfig.ofDefaults()))
+                    .as(setting.name())
                     .isEqualTo(setting.defaultValue());
         }
     }
@@ -60,7 +62,9 @@ class SettingTest {
             assertThat(setting.propertyName()).as(setting.name()).matches("[a-z]+(-[a-z]+)*");
             if (setting.defaultValue() != null) {
                 assertThat(setting.type()).as(setting.name()).isInstanceOf(Class.class);
-                assertThat(setting.type().isInstance(setting.defaultValue())).as(setting.name()).isTrue();
+                assertThat(setting.type().isInstance(setting.defaultValue()))
+                        .as(setting.name())
+                        .isTrue();
             }
         }
         assertThat(BreakerConfig.FAILURE_RATE_THRESHOLD.propertyName()).isEqualTo("failure-rate-threshold");
@@ -74,11 +78,14 @@ class SettingTest {
                     assertThat(invalid.getValue()).isEqualTo(150f);
                     assertThat(invalid.getAllowed()).isEqualTo("a number in (0, 100]");
                 });
-        assertThatThrownBy(() -> BreakerConfig.builder().slidingWindow(SlidingWindowType.COUNT_BASED, 20)
-                .minimumNumberOfCalls(21).build())
+        assertThatThrownBy(() -> BreakerConfig.builder()
+                        .slidingWindow(SlidingWindowType.COUNT_BASED, 20)
+                        .minimumNumberOfCalls(21)
+                        .build())
                 .isInstanceOfSatisfying(InvalidSettingException.class, invalid -> {
                     assertThat(invalid.getSetting()).isSameAs(BreakerConfig.MINIMUM_NUMBER_OF_CALLS);
-                    assertThat(invalid.getAllowed()).isEqualTo("at most slidingWindowSize (20) for a COUNT_BASED window");
+                    assertThat(invalid.getAllowed())
+                            .isEqualTo("at most slidingWindowSize (20) for a COUNT_BASED window");
                 });
     }
 
@@ -86,15 +93,21 @@ class SettingTest {
     void durationsBeyondWhatNanosecondsHoldAreRejectedWithTheSetting() {
         Duration tooLong = Duration.ofDays(200_000);
         assertThatThrownBy(() -> BreakerConfig.builder().waitDurationInOpenState(tooLong))
-                .isInstanceOfSatisfying(InvalidSettingException.class,
+                .isInstanceOfSatisfying(
+                        InvalidSettingException.class,
                         invalid -> assertThat(invalid.getSetting()).isSameAs(BreakerConfig.WAIT_DURATION_IN_OPEN_STATE))
                 .hasMessageContaining("at most 106751d");
-        assertThatThrownBy(() -> BreakerConfig.builder().probeLease(tooLong)).isInstanceOf(InvalidSettingException.class);
+        assertThatThrownBy(() -> BreakerConfig.builder().probeLease(tooLong))
+                .isInstanceOf(InvalidSettingException.class);
         assertThatThrownBy(() -> BreakerConfig.builder().slowCallDurationThreshold(tooLong))
                 .isInstanceOf(InvalidSettingException.class);
         // The longest allowed one still works end to end: no overflow when the breaker turns it into nanoseconds.
-        CircuitBreaker breaker = CircuitBreaker.of("long", BreakerConfig.builder()
-                .waitDurationInOpenState(BreakerConfig.MAX_DURATION).probeLease(BreakerConfig.MAX_DURATION).build());
+        CircuitBreaker breaker = CircuitBreaker.of(
+                "long",
+                BreakerConfig.builder()
+                        .waitDurationInOpenState(BreakerConfig.MAX_DURATION)
+                        .probeLease(BreakerConfig.MAX_DURATION)
+                        .build());
         assertThat(breaker.getState()).isEqualTo(State.CLOSED);
     }
 

@@ -35,12 +35,10 @@ class SharedTripNumbersTest {
         }
 
         @Override
-        public void connect(Consumer<SharedVerdict> adopter, NanoClock clock) {
-        }
+        public void connect(Consumer<SharedVerdict> adopter, NanoClock clock) {}
 
         @Override
-        public void recordSuccess() {
-        }
+        public void recordSuccess() {}
 
         @Override
         public SharedVerdict recordFailure(CallOutcome outcome) {
@@ -74,12 +72,12 @@ class SharedTripNumbersTest {
     }
 
     /** A breaker the fleet tripped, and the transitions its listener was told. */
-    private record Tripped(CircuitBreaker breaker, List<Transition> told) {
-    }
+    private record Tripped(CircuitBreaker breaker, List<Transition> told) {}
 
     /** Three successes and a failure on this instance, then the fleet's verdict. */
     private static Tripped trippedBy(SharedVerdict verdict) {
-        CircuitBreaker shared = CircuitBreaker.of("shared", CONFIG, new FakeClock(0L), (name, config) -> new Fleet(verdict));
+        CircuitBreaker shared =
+                CircuitBreaker.of("shared", CONFIG, new FakeClock(0L), (name, config) -> new Fleet(verdict));
         List<Transition> told = new CopyOnWriteArrayList<>();
         shared.addListener(new BreakerListener() {
             @Override
@@ -96,8 +94,8 @@ class SharedTripNumbersTest {
 
     @Test
     void theFleetsCountsWhenTheStoreGivesThem() {
-        Tripped tripped = trippedBy(new SharedVerdict(State.OPEN, 5_000_000_000L, TransitionCause.FAILURE_RATE,
-                new SharedVerdict.Counts(40, 24, 3)));
+        Tripped tripped = trippedBy(new SharedVerdict(
+                State.OPEN, 5_000_000_000L, TransitionCause.FAILURE_RATE, new SharedVerdict.Counts(40, 24, 3)));
         List<Transition> told = tripped.told();
 
         assertThat(told).hasSize(1);
@@ -131,7 +129,6 @@ class SharedTripNumbersTest {
         assertThatIllegalArgumentException()
                 .isThrownBy(() -> new SharedVerdict.Counts(3, 4, 0))
                 .withMessageContaining("0 <= failedCalls, slowCalls <= calls");
-        assertThatIllegalArgumentException()
-                .isThrownBy(() -> new SharedVerdict.Counts(-1, 0, 0));
+        assertThatIllegalArgumentException().isThrownBy(() -> new SharedVerdict.Counts(-1, 0, 0));
     }
 }

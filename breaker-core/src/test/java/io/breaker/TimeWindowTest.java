@@ -73,7 +73,8 @@ class TimeWindowTest {
         TimeWindow oneSecond = new TimeWindow(1, 1, 50, 100, 0L);
         java.util.concurrent.atomic.AtomicLong now = new java.util.concurrent.atomic.AtomicLong();
         java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
-        java.util.concurrent.atomic.AtomicReference<String> broken = new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.concurrent.atomic.AtomicReference<String> broken =
+                new java.util.concurrent.atomic.AtomicReference<>();
         Thread reader = new Thread(() -> {
             while (!done.get() && broken.get() == null) {
                 int[] counts = oneSecond.counts(now.get());

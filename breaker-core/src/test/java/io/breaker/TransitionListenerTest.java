@@ -12,7 +12,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class TransitionListenerTest {
 
     private final FakeClock clock = new FakeClock();
-    private final BreakerRegistry registry = BreakerRegistry.of(Breakers.smallWindow().build(), Map.of(), clock);
+    private final BreakerRegistry registry =
+            BreakerRegistry.of(Breakers.smallWindow().build(), Map.of(), clock);
 
     @Test
     void hearsTheTransitionsOfBreakersPresentAndFutureWithTheBreaker() {

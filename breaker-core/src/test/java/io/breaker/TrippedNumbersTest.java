@@ -50,7 +50,9 @@ class TrippedNumbersTest {
         for (Transition transition : told) {
             assertNumbersOfTheTrip(transition.metrics(), transition.from() + " -> " + transition.to());
         }
-        assertThat(breaker.getMetrics().calls()).as("a new window after closing").isZero();
+        assertThat(breaker.getMetrics().calls())
+                .as("a new window after closing")
+                .isZero();
     }
 
     private static void assertNumbersOfTheTrip(BreakerMetrics numbers, String when) {

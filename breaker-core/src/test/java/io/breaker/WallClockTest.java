@@ -19,8 +19,8 @@ class WallClockTest {
 
     private final FakeClock clock = new FakeClock();
     private final MovableClock wall = new MovableClock(START);
-    private final BreakerRegistry registry = BreakerRegistry.of(Breakers.smallWindow().build(), Map.of(), clock, wall,
-            null);
+    private final BreakerRegistry registry =
+            BreakerRegistry.of(Breakers.smallWindow().build(), Map.of(), clock, wall, null);
 
     @Test
     void creationTripProbeAndCloseAreDatedByTheWallClock() {
@@ -39,12 +39,15 @@ class WallClockTest {
         long probe = breaker.tryAcquirePermit();
         assertThat(breaker.getState()).isEqualTo(State.HALF_OPEN);
         assertThat(breaker.getStateSince()).isEqualTo(START.plusSeconds(75));
-        assertThat(breaker.getOpenedAt()).as("the trip's time, kept while probing").isEqualTo(START.plusSeconds(60));
+        assertThat(breaker.getOpenedAt())
+                .as("the trip's time, kept while probing")
+                .isEqualTo(START.plusSeconds(60));
 
         wall.moveTo(START.plusSeconds(80));
         breaker.onSuccess(probe, 0L);
         assertThat(breaker.getState()).isEqualTo(State.CLOSED);
-        assertThat(listener.transitions).extracting(Transition::at)
+        assertThat(listener.transitions)
+                .extracting(Transition::at)
                 .containsExactly(START.plusSeconds(60), START.plusSeconds(75), START.plusSeconds(80));
     }
 

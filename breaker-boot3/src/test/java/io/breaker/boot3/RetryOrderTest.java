@@ -30,8 +30,7 @@ class RetryOrderTest {
 
     @Configuration(proxyBeanMethods = false)
     @EnableRetry
-    static class RetryOn {
-    }
+    static class RetryOn {}
 
     static class Pricing {
 
@@ -55,7 +54,11 @@ class RetryOrderTest {
             Pricing pricing = context.getBean(Pricing.class);
             assertThatThrownBy(() -> pricing.price("isbn")).isInstanceOf(IllegalStateException.class);
             assertThat(pricing.attempts()).isEqualTo(3);
-            assertThat(context.getBean(BreakerRegistry.class).find("pricing").orElseThrow().getMetrics().failedCalls())
+            assertThat(context.getBean(BreakerRegistry.class)
+                            .find("pricing")
+                            .orElseThrow()
+                            .getMetrics()
+                            .failedCalls())
                     .isEqualTo(3);
         });
     }
@@ -66,7 +69,11 @@ class RetryOrderTest {
             Pricing pricing = context.getBean(Pricing.class);
             assertThatThrownBy(() -> pricing.price("isbn")).isInstanceOf(IllegalStateException.class);
             assertThat(pricing.attempts()).isEqualTo(3);
-            assertThat(context.getBean(BreakerRegistry.class).find("pricing").orElseThrow().getMetrics().failedCalls())
+            assertThat(context.getBean(BreakerRegistry.class)
+                            .find("pricing")
+                            .orElseThrow()
+                            .getMetrics()
+                            .failedCalls())
                     .isEqualTo(1);
         });
     }

@@ -49,8 +49,11 @@ public final class Boot4Line implements BootLine.Support {
 
     @Override
     public Class<?>[] metricsAutoConfigurations() {
-        return new Class<?>[] {MetricsAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
-                SimpleMetricsExportAutoConfiguration.class};
+        return new Class<?>[] {
+            MetricsAutoConfiguration.class,
+            CompositeMeterRegistryAutoConfiguration.class,
+            SimpleMetricsExportAutoConfiguration.class
+        };
     }
 
     @Override

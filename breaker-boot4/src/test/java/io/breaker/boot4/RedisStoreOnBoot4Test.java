@@ -34,10 +34,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * the registry shares its breakers through a real redis-server, and the {@code breakerStore} health
  * contributor (this starter's Boot 4 adapter) answers over HTTP next to {@code breakers}.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, classes = RedisStoreOnBoot4Test.App.class,
-        properties = {"breakers.store.type=redis", "breakers.instances.wholesaler.minimum-number-of-calls=2",
-                "breakers.instances.wholesaler.sliding-window-size=2",
-                "management.endpoint.health.show-details=always"})
+@SpringBootTest(
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        classes = RedisStoreOnBoot4Test.App.class,
+        properties = {
+            "breakers.store.type=redis",
+            "breakers.instances.wholesaler.minimum-number-of-calls=2",
+            "breakers.instances.wholesaler.sliding-window-size=2",
+            "management.endpoint.health.show-details=always"
+        })
 @DirtiesContext // closed with its redis-server, not kept in the context cache
 @Tag(BootLine.TAG)
 class RedisStoreOnBoot4Test {
@@ -80,7 +85,8 @@ class RedisStoreOnBoot4Test {
     @Autowired
     private Wholesaler wholesaler;
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     @Test
     void aTripIsSharedThroughRedisAndBothHealthContributorsAnswer() throws Exception {
@@ -92,12 +98,20 @@ class RedisStoreOnBoot4Test {
         assertThat(redis.command("KEYS", "*")).contains("wholesaler");
         assertThat(store.isAvailable()).isTrue();
 
-        HttpResponse<String> health = http.send(HttpRequest.newBuilder(
-                URI.create("http://127.0.0.1:" + port + "/actuator/health")).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> health = http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/actuator/health"))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
 
         assertThat(health.statusCode()).isEqualTo(200);
-        assertThat(health.body()).contains("\"breakerStore\":{", "\"available\":true", "\"actingAlone\":false",
-                "\"failureMode\":\"protect-locally\"", "\"breakers\":{", "\"wholesaler\":{\"state\":\"OPEN\"")
+        assertThat(health.body())
+                .contains(
+                        "\"breakerStore\":{",
+                        "\"available\":true",
+                        "\"actingAlone\":false",
+                        "\"failureMode\":\"protect-locally\"",
+                        "\"breakers\":{",
+                        "\"wholesaler\":{\"state\":\"OPEN\"")
                 .doesNotContain("\"DOWN\"");
     }
 }

@@ -39,8 +39,7 @@ class ResilientMethodsCompositionTest {
 
     @Configuration(proxyBeanMethods = false)
     @EnableResilientMethods
-    static class ResilientMethodsOn {
-    }
+    static class ResilientMethodsOn {}
 
     /** Read through methods: the test holds a proxy, whose own fields are never set. */
     static class Pricing {
@@ -99,7 +98,8 @@ class ResilientMethodsCompositionTest {
             Pricing pricing = context.getBean(Pricing.class);
             assertThatThrownBy(() -> pricing.price("isbn")).isInstanceOf(IllegalStateException.class);
             assertThat(pricing.attempts()).isEqualTo(3);
-            assertThat(failedCalls(context.getBean(BreakerRegistry.class), "pricing")).isEqualTo(3);
+            assertThat(failedCalls(context.getBean(BreakerRegistry.class), "pricing"))
+                    .isEqualTo(3);
         });
     }
 
@@ -108,7 +108,8 @@ class ResilientMethodsCompositionTest {
         runner.withPropertyValues("breakers.aspect-order=" + Integer.MIN_VALUE).run(context -> {
             Pricing pricing = context.getBean(Pricing.class);
             assertThatThrownBy(() -> pricing.price("isbn")).isInstanceOf(IllegalStateException.class);
-            assertThat(failedCalls(context.getBean(BreakerRegistry.class), "pricing")).isEqualTo(3);
+            assertThat(failedCalls(context.getBean(BreakerRegistry.class), "pricing"))
+                    .isEqualTo(3);
         });
     }
 
@@ -121,7 +122,8 @@ class ResilientMethodsCompositionTest {
 
             assertThatThrownBy(() -> pricing.stock("isbn")).isInstanceOf(CircuitOpenException.class);
             assertThat(pricing.attempts()).isEqualTo(0);
-            assertThat(registry.breaker("stock").getMetrics().notPermittedCalls()).isEqualTo(1);
+            assertThat(registry.breaker("stock").getMetrics().notPermittedCalls())
+                    .isEqualTo(1);
         });
     }
 
@@ -134,7 +136,8 @@ class ResilientMethodsCompositionTest {
 
             assertThatThrownBy(() -> pricing.stockRetryingEverything("isbn")).isInstanceOf(CircuitOpenException.class);
             assertThat(pricing.attempts()).isEqualTo(0);
-            assertThat(registry.breaker("stock").getMetrics().notPermittedCalls()).isEqualTo(3);
+            assertThat(registry.breaker("stock").getMetrics().notPermittedCalls())
+                    .isEqualTo(3);
         });
     }
 

@@ -3,7 +3,6 @@ package io.breaker.spi;
 import io.breaker.CircuitBreaker;
 import io.breaker.CircuitOpenException;
 import io.breaker.NanoClock;
-
 import org.jspecify.annotations.Nullable;
 
 import java.lang.invoke.MethodHandles;
@@ -22,8 +21,7 @@ public final class Integration {
     /** Set once, by {@link CircuitBreaker}'s class initialiser (see {@link #install}). */
     private static volatile @Nullable Access installed;
 
-    private Integration() {
-    }
+    private Integration() {}
 
     /** The clock the breaker reads; an integration times calls with it, so tests that move it move both. */
     public static NanoClock clock(CircuitBreaker breaker) {
@@ -77,8 +75,8 @@ public final class Integration {
      * Reports an error as {@link CircuitBreaker#onError(long, long, Throwable)} does (and returns what
      * it returns), given the call's start and end readings of {@link #clock}; see {@link #onSuccess}.
      */
-    public static boolean onError(CircuitBreaker breaker, long permit, long startNanos, long endNanos,
-                                  Throwable error) {
+    public static boolean onError(
+            CircuitBreaker breaker, long permit, long startNanos, long endNanos, Throwable error) {
         return Engine.ACCESS.onError(breaker, permit, startNanos, endNanos, error);
     }
 
@@ -111,11 +109,12 @@ public final class Integration {
      * @throws IllegalStateException if the caller is not {@link CircuitBreaker} or access was installed
      */
     public static void install(Access access) {
-        Class<?> caller = StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE).getCallerClass();
+        Class<?> caller = StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE)
+                .getCallerClass();
         synchronized (Integration.class) {
             if (caller != CircuitBreaker.class || installed != null) {
-                throw new IllegalStateException("Integration.install is called by CircuitBreaker only, once; caller "
-                        + caller.getName());
+                throw new IllegalStateException(
+                        "Integration.install is called by CircuitBreaker only, once; caller " + caller.getName());
             }
             installed = access;
         }

@@ -17,19 +17,23 @@ public final class OutcomeBits {
     /** Set on a slow call. */
     public static final int SLOW = 4;
 
-    private OutcomeBits() {
-    }
+    private OutcomeBits() {}
 
     /**
      * The bits of a recorded outcome; 0 for {@link CallOutcome#IGNORED}, which no window records.
      */
     public static int of(CallOutcome outcome) {
         switch (outcome) {
-            case SUCCESS: return CALL;
-            case SLOW_SUCCESS: return CALL | SLOW;
-            case FAILURE: return CALL | FAILED;
-            case SLOW_FAILURE: return CALL | FAILED | SLOW;
-            default: return 0;
+            case SUCCESS:
+                return CALL;
+            case SLOW_SUCCESS:
+                return CALL | SLOW;
+            case FAILURE:
+                return CALL | FAILED;
+            case SLOW_FAILURE:
+                return CALL | FAILED | SLOW;
+            default:
+                return 0;
         }
     }
 }

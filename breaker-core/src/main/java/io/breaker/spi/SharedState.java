@@ -5,7 +5,6 @@ import io.breaker.CallOutcome;
 import io.breaker.CircuitBreaker;
 import io.breaker.NanoClock;
 import io.breaker.State;
-
 import org.jspecify.annotations.Nullable;
 
 import java.util.function.Consumer;
@@ -57,14 +56,14 @@ public interface SharedState {
      * refresh may hand the refresh to its own bounded pool, but must not wait for it (the answer
      * comes back through the adopter given to {@link #connect}). By default it does nothing.
      */
-    default void touch() {
-    }
+    default void touch() {}
 
     /**
      * A call failed or was slow in CLOSED ({@link CallOutcome#FAILURE}, {@link CallOutcome#SLOW_FAILURE}
      * or {@link CallOutcome#SLOW_SUCCESS}); returns the fleet's state after counting it, or {@code null}.
      */
-    @Nullable SharedVerdict recordFailure(CallOutcome outcome);
+    @Nullable
+    SharedVerdict recordFailure(CallOutcome outcome);
 
     /** Whether the local window's verdict may trip the breaker now (typically: the store is unreachable). */
     boolean allowsLocalTrip();
@@ -73,26 +72,29 @@ public interface SharedState {
      * The local wait elapsed: asks for the fleet's probe lease. {@link State#HALF_OPEN} means this
      * instance won it; any other state is the fleet's state to adopt; {@code null} means probe locally.
      */
-    @Nullable SharedVerdict tryAcquireProbe();
+    @Nullable
+    SharedVerdict tryAcquireProbe();
 
     /** A probe failed: reopen for the fleet. Returns the fleet's state, or {@code null}. */
-    @Nullable SharedVerdict probeFailed();
+    @Nullable
+    SharedVerdict probeFailed();
 
     /** Enough probes succeeded: close for the fleet. Returns the fleet's state, or {@code null}. */
-    @Nullable SharedVerdict probesSucceeded();
+    @Nullable
+    SharedVerdict probesSucceeded();
 
     /**
      * An operator sets {@link State#FORCED_OPEN}, {@link State#FORCED_CLOSED} or {@link State#CLOSED}
      * (back to automatic) through this instance. Returns the fleet's state, or {@code null} when only
      * the local breaker can be changed now.
      */
-    @Nullable SharedVerdict operatorSets(State target);
+    @Nullable
+    SharedVerdict operatorSets(State target);
 
     /**
      * The breaker's settings changed while it runs ({@link CircuitBreaker#reconfigure}): the store
      * uses the new ones from now on (for its shared window and timers). Not on the call path. By
      * default it does nothing.
      */
-    default void reconfigure(BreakerConfig config) {
-    }
+    default void reconfigure(BreakerConfig config) {}
 }

@@ -2,7 +2,6 @@ package io.breaker.spi;
 
 import io.breaker.State;
 import io.breaker.TransitionCause;
-
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -23,7 +22,11 @@ import org.jspecify.annotations.Nullable;
  *                       does not know them (a state put back after the store lost it, or a verdict
  *                       the store made up, such as OPEN while it is unreachable)
  */
-public record SharedVerdict(State state, long remainingNanos, TransitionCause cause, @Nullable Counts tripped) {
+public record SharedVerdict(
+        State state,
+        long remainingNanos,
+        TransitionCause cause,
+        @Nullable Counts tripped) {
 
     public SharedVerdict {
         if (state == null) {

@@ -2,7 +2,6 @@ package io.breaker.spi;
 
 import io.breaker.BreakerConfig;
 import io.breaker.BreakerRegistry;
-
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -18,5 +17,6 @@ public interface StateStore {
      *
      * @param config the breaker's settings (a store uses them for its shared window and timers)
      */
-    @Nullable SharedState attach(String name, BreakerConfig config);
+    @Nullable
+    SharedState attach(String name, BreakerConfig config);
 }

@@ -46,8 +46,7 @@ public final class BreakerStoreStatus {
      * @param failedOperations Redis operations that got no answer since start-up (timed out, failed,
      *                         or skipped while Redis was known to be down)
      */
-    public record Report(boolean available, boolean actingAlone, StoreFailureMode failureMode,
-                         long failedOperations) {
+    public record Report(boolean available, boolean actingAlone, StoreFailureMode failureMode, long failedOperations) {
 
         /** The details the {@code breakerStore} health contributor shows, in this order, on every Boot line. */
         public Map<String, Object> details() {

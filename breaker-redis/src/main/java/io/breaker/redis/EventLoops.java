@@ -25,8 +25,7 @@ final class EventLoops {
         }
     };
 
-    private EventLoops() {
-    }
+    private EventLoops() {}
 
     /** Whether the calling thread must not block. */
     static boolean isCurrent() {

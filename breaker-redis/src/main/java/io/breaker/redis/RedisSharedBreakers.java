@@ -20,7 +20,11 @@ public final class RedisSharedBreakers implements SharedBreakers {
     @Override
     public StoreDescriptor store() {
         BreakerStoreStatus.Report report = new BreakerStoreStatus(store).check();
-        return new StoreDescriptor("redis", report.available(), report.actingAlone(), report.failureMode().toString());
+        return new StoreDescriptor(
+                "redis",
+                report.available(),
+                report.actingAlone(),
+                report.failureMode().toString());
     }
 
     @Override

@@ -25,6 +25,7 @@ public final class RedisSharedSettings implements SharedSettings {
     private final RedisStateStore store;
     /** The newest version seen (or published) per breaker. */
     private final Map<String, Long> seen = new ConcurrentHashMap<>();
+
     private volatile Listener listener;
 
     public RedisSharedSettings(RedisStateStore store) {
@@ -40,7 +41,8 @@ public final class RedisSharedSettings implements SharedSettings {
             args.add(property);
             args.add(value);
         });
-        Long version = store.callWithin(redis -> redis.execute(store.scripts().publishSettings, List.of(key(breaker)), args.toArray()));
+        Long version = store.callWithin(
+                redis -> redis.execute(store.scripts().publishSettings, List.of(key(breaker)), args.toArray()));
         if (version == null) {
             return -1;
         }

@@ -71,6 +71,7 @@ final class RedisSharedState implements SharedState {
     private final AtomicLong nextRefreshAt = new AtomicLong();
     /** The breaker's clock (given by {@link #connect}); written once, before any call can read it. */
     private volatile NanoClock clock = NanoClock.system();
+
     private volatile Consumer<SharedVerdict> adopter;
 
     /** Successes counted since the last report: counted on the call path, sent in one batch. */
@@ -88,11 +89,13 @@ final class RedisSharedState implements SharedState {
     static final int MAX_CHECK_MASK = 31;
     /** Where in the fleet's window the current batch of successes began (null: never heard from Redis). */
     private volatile Position batchStart;
+
     private final AtomicLong reportNumbers = new AtomicLong();
     private final ConcurrentLinkedDeque<Report> unacked = new ConcurrentLinkedDeque<>();
 
     /** The newest answer applied, and the numbers that order answers against it. */
     private final AtomicReference<Applied> newest = new AtomicReference<>();
+
     private final AtomicLong receipts = new AtomicLong();
 
     /**
@@ -100,6 +103,7 @@ final class RedisSharedState implements SharedState {
      * answer of one of them is from a state that is gone, not a new one (the newest few are kept).
      */
     private final ConcurrentLinkedDeque<String> leftIncarnations = new ConcurrentLinkedDeque<>();
+
     private static final int LEFT_INCARNATIONS = 8;
 
     /**
@@ -130,15 +134,15 @@ final class RedisSharedState implements SharedState {
     public void reconfigure(BreakerConfig config) {
         this.leaseNanos = config.getProbeLease().toNanos();
         this.common = new String[] {
-                store.instanceIdArg(),
-                config.getSlidingWindowType() == SlidingWindowType.COUNT_BASED ? "C" : "T",
-                Integer.toString(config.getSlidingWindowSize()),
-                Integer.toString(config.getMinimumNumberOfCalls()),
-                Float.toString(config.getFailureRateThreshold()),
-                Float.toString(config.getSlowCallRateThreshold()),
-                Long.toString(config.getWaitDurationInOpenState().toMillis()),
-                Long.toString(config.getProbeLease().toMillis()),
-                Long.toString(store.keyExpiryMillis())
+            store.instanceIdArg(),
+            config.getSlidingWindowType() == SlidingWindowType.COUNT_BASED ? "C" : "T",
+            Integer.toString(config.getSlidingWindowSize()),
+            Integer.toString(config.getMinimumNumberOfCalls()),
+            Float.toString(config.getFailureRateThreshold()),
+            Float.toString(config.getSlowCallRateThreshold()),
+            Long.toString(config.getWaitDurationInOpenState().toMillis()),
+            Long.toString(config.getProbeLease().toMillis()),
+            Long.toString(store.keyExpiryMillis())
         };
     }
 
@@ -267,8 +271,10 @@ final class RedisSharedState implements SharedState {
 
     private boolean isSpent(RedisStateStore.Answer answer) {
         Lease spent = spentLease;
-        return answer.verdict().state() == State.HALF_OPEN && spent != null
-                && spent.incarnation().equals(answer.incarnation()) && spent.version() == answer.version();
+        return answer.verdict().state() == State.HALF_OPEN
+                && spent != null
+                && spent.incarnation().equals(answer.incarnation())
+                && spent.version() == answer.version();
     }
 
     @Override
@@ -278,8 +284,11 @@ final class RedisSharedState implements SharedState {
         lastOperatorChangedFleet = null;
         long sentAfter = receipts.get();
         long sentAt = clock.nanoTime();
-        RedisStateStore.Answer answer = store.run(scripts.force, keys,
-                args(target.name(), Long.toString(change.atMillis())), false,
+        RedisStateStore.Answer answer = store.run(
+                scripts.force,
+                keys,
+                args(target.name(), Long.toString(change.atMillis())),
+                false,
                 late -> adopt(accept(late, sentAfter, sentAt)));
         if (answer != null) {
             lastOperatorChangedFleet = answer.changed();
@@ -329,8 +338,11 @@ final class RedisSharedState implements SharedState {
         if (pending != null) {
             long sentAfter = receipts.get();
             long sentAt = clock.nanoTime();
-            RedisStateStore.Answer answer = store.run(scripts.force,
-                    keys, args(pending.target().name(), Long.toString(pending.atMillis())), true,
+            RedisStateStore.Answer answer = store.run(
+                    scripts.force,
+                    keys,
+                    args(pending.target().name(), Long.toString(pending.atMillis())),
+                    true,
                     late -> adopt(accept(late, sentAfter, sentAt)));
             if (answer == null) {
                 return false;
@@ -340,8 +352,8 @@ final class RedisSharedState implements SharedState {
         }
         long sentAfter = receipts.get();
         long sentAt = clock.nanoTime();
-        RedisStateStore.Answer answer = store.run(scripts.report, keys, reportArgs(0), true,
-                late -> adopt(accept(late, sentAfter, sentAt)));
+        RedisStateStore.Answer answer =
+                store.run(scripts.report, keys, reportArgs(0), true, late -> adopt(accept(late, sentAfter, sentAt)));
         if (answer == null) {
             return false;
         }
@@ -389,8 +401,8 @@ final class RedisSharedState implements SharedState {
             store.runAsync(script, keys, args, answer -> adopt(accept(answer, sentAfter, sentAt)));
             return null;
         }
-        RedisStateStore.Answer answer = store.run(script, keys, args, false,
-                late -> adopt(accept(late, sentAfter, sentAt)));
+        RedisStateStore.Answer answer =
+                store.run(script, keys, args, false, late -> adopt(accept(late, sentAfter, sentAt)));
         return answer == null ? null : accept(answer, sentAfter, sentAt);
     }
 
@@ -412,7 +424,9 @@ final class RedisSharedState implements SharedState {
                 if (sameIncarnation && answer.version() < current.answer().version() && sentAfter < current.receipt()) {
                     return null; // overtaken by a newer answer: applying it would move the breaker back
                 }
-                if (!sameIncarnation && sentAfter < current.receipt() && leftIncarnations.contains(answer.incarnation())) {
+                if (!sameIncarnation
+                        && sentAfter < current.receipt()
+                        && leftIncarnations.contains(answer.incarnation())) {
                     return null; // from a state Redis has lost since, and this instance has left: not a new one
                 }
                 if (!sameIncarnation || stillToSeed(current, answer)) {
@@ -441,15 +455,27 @@ final class RedisSharedState implements SharedState {
                 }
                 if (isSpent(applying)) {
                     // This instance's probe under that lease has ended: nobody probes until the lease runs out.
-                    return new SharedVerdict(State.OPEN, applying.verdict().remainingNanos(), applying.verdict().cause(),
+                    return new SharedVerdict(
+                            State.OPEN,
+                            applying.verdict().remainingNanos(),
+                            applying.verdict().cause(),
                             applying.verdict().tripped());
                 }
                 if (applying.verdict().state() == State.HALF_OPEN) {
                     // The lease's time left, counted from when the request was sent: an answer delivered
                     // late must not extend it (its lease may have run out, and another instance may hold the next).
                     long left = applying.verdict().remainingNanos() - (clock.nanoTime() - sentAtNanos);
-                    return left > 0 ? new SharedVerdict(State.HALF_OPEN, left, applying.verdict().cause(), applying.verdict().tripped())
-                            : new SharedVerdict(State.OPEN, 0L, applying.verdict().cause(), applying.verdict().tripped());
+                    return left > 0
+                            ? new SharedVerdict(
+                                    State.HALF_OPEN,
+                                    left,
+                                    applying.verdict().cause(),
+                                    applying.verdict().tripped())
+                            : new SharedVerdict(
+                                    State.OPEN,
+                                    0L,
+                                    applying.verdict().cause(),
+                                    applying.verdict().tripped());
                 }
                 return applying.verdict();
             }
@@ -473,7 +499,8 @@ final class RedisSharedState implements SharedState {
         }
         State state = remembered.verdict().state();
         return (state == State.OPEN || state == State.HALF_OPEN)
-                && answer.fresh() && answer.verdict().state() == State.CLOSED;
+                && answer.fresh()
+                && answer.verdict().state() == State.CLOSED;
     }
 
     /**
@@ -487,7 +514,8 @@ final class RedisSharedState implements SharedState {
         SharedVerdict known = remembered.answer().verdict();
         State state = known.state();
         if (state == State.CLOSED && remembered.answer().operatorAt() <= fresh.operatorAt()) {
-            return new Seeding(fresh, false); // nothing to put back (a CLOSED after an operator's release puts its time back)
+            return new Seeding(
+                    fresh, false); // nothing to put back (a CLOSED after an operator's release puts its time back)
         }
         long remainingNanos = Math.max(0L, known.remainingNanos() - (clock.nanoTime() - remembered.receivedNanos()));
         if (state == State.HALF_OPEN && (remainingNanos == 0 || isSpent(remembered.answer()))) {
@@ -500,7 +528,9 @@ final class RedisSharedState implements SharedState {
             remainingNanos = leaseNanos;
         }
         long remainingMillis = TimeUnit.NANOSECONDS.toMillis(remainingNanos);
-        String[] args = args(state.name(), Long.toString(remainingMillis),
+        String[] args = args(
+                state.name(),
+                Long.toString(remainingMillis),
                 Long.toString(remembered.answer().operatorAt()));
         LOG.warn("Breaker state store lost the shared state: store=redis breaker=" + name + " cause="
                 + TransitionCause.STORE_RESET + " remembered=" + state + " remainingMs=" + remainingMillis
@@ -515,14 +545,22 @@ final class RedisSharedState implements SharedState {
             store.runAsync(scripts.seed, keys, args, answer -> adopt(accept(answer, receipts.get(), sentAt)));
         }
         // The seed's answer is not here (yet): keep the remembered state, in the new incarnation.
-        return new Seeding(new RedisStateStore.Answer(new SharedVerdict(state, remainingNanos, TransitionCause.STORE_RESET),
-                fresh.version(), fresh.incarnation(), fresh.windowEpoch(), fresh.windowSeq(), fresh.acked(),
-                remembered.answer().operatorAt(), fresh.fresh(), false), true);
+        return new Seeding(
+                new RedisStateStore.Answer(
+                        new SharedVerdict(state, remainingNanos, TransitionCause.STORE_RESET),
+                        fresh.version(),
+                        fresh.incarnation(),
+                        fresh.windowEpoch(),
+                        fresh.windowSeq(),
+                        fresh.acked(),
+                        remembered.answer().operatorAt(),
+                        fresh.fresh(),
+                        false),
+                true);
     }
 
     /** What seeding gives: the answer to apply, and whether it is only the remembered state (no seed answer yet). */
-    private record Seeding(RedisStateStore.Answer answer, boolean unconfirmed) {
-    }
+    private record Seeding(RedisStateStore.Answer answer, boolean unconfirmed) {}
 
     private void adopt(SharedVerdict verdict) {
         Consumer<SharedVerdict> target = adopter;
@@ -539,8 +577,12 @@ final class RedisSharedState implements SharedState {
         long batch = successes.sumThenReset();
         Position start = batchStart;
         Applied known = newest.get();
-        Position now = known == null ? null
-                : new Position(known.answer().incarnation(), known.answer().windowEpoch(), known.answer().windowSeq());
+        Position now = known == null
+                ? null
+                : new Position(
+                        known.answer().incarnation(),
+                        known.answer().windowEpoch(),
+                        known.answer().windowSeq());
         if (bits != 0 || batch > 0) {
             unacked.addLast(new Report(reportNumbers.incrementAndGet(), bits, batch, start, now));
             while (unacked.size() > MAX_UNACKED) {
@@ -556,11 +598,18 @@ final class RedisSharedState implements SharedState {
             own[i++] = Long.toString(report.number());
             own[i++] = Integer.toString(report.bits());
             own[i++] = Long.toString(report.successes());
-            own[i++] = report.successesFrom() == null ? "" : report.successesFrom().incarnation();
-            own[i++] = report.successesFrom() == null ? "0" : Long.toString(report.successesFrom().epoch());
-            own[i++] = report.successesFrom() == null ? "0" : Long.toString(report.successesFrom().seq());
+            own[i++] =
+                    report.successesFrom() == null ? "" : report.successesFrom().incarnation();
+            own[i++] = report.successesFrom() == null
+                    ? "0"
+                    : Long.toString(report.successesFrom().epoch());
+            own[i++] = report.successesFrom() == null
+                    ? "0"
+                    : Long.toString(report.successesFrom().seq());
             own[i++] = report.reportedIn() == null ? "" : report.reportedIn().incarnation();
-            own[i++] = report.reportedIn() == null ? "0" : Long.toString(report.reportedIn().epoch());
+            own[i++] = report.reportedIn() == null
+                    ? "0"
+                    : Long.toString(report.reportedIn().epoch());
         }
         return args(own);
     }
@@ -574,28 +623,23 @@ final class RedisSharedState implements SharedState {
     }
 
     /** A place in the fleet's window: which incarnation and epoch, and how many outcomes it held. */
-    private record Position(String incarnation, long epoch, long seq) {
-    }
+    private record Position(String incarnation, long epoch, long seq) {}
 
     /**
      * One report: a failed or slow call ({@code bits}, 0 for none), the successes counted before it
      * and where they began, and the window the instance knew when it reported.
      */
-    private record Report(long number, int bits, long successes, Position successesFrom, Position reportedIn) {
-    }
+    private record Report(long number, int bits, long successes, Position successesFrom, Position reportedIn) {}
 
     /**
      * An applied answer, when it came (breaker clock), its receipt number (orders requests against it),
      * and whether it is a remembered state whose seed Redis has not confirmed yet.
      */
-    private record Applied(RedisStateStore.Answer answer, long receivedNanos, long receipt, boolean seedUnconfirmed) {
-    }
+    private record Applied(RedisStateStore.Answer answer, long receivedNanos, long receipt, boolean seedUnconfirmed) {}
 
     /** A probe lease, by the answer that granted it. */
-    private record Lease(String incarnation, long version) {
-    }
+    private record Lease(String incarnation, long version) {}
 
     /** An operator's change and when (wall clock, ms) it was made: the newest one wins in Redis. */
-    private record OperatorChange(State target, long atMillis) {
-    }
+    private record OperatorChange(State target, long atMillis) {}
 }

@@ -79,11 +79,12 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
     private final BreakerScripts scripts = new BreakerScripts();
     private final StoreHealth health;
     private final ThreadPoolExecutor commands;
-    private volatile Consumer<String> afterRefresh = name -> { };
+    private volatile Consumer<String> afterRefresh = name -> {};
     private final Semaphore refreshSlots = new Semaphore(REFRESH_SLOTS);
     private final List<RedisSharedState> attached = new CopyOnWriteArrayList<>();
     /** While Redis is known to be down: when (System.nanoTime) the next refresh may try it. */
     private final AtomicLong nextRecoveryAttempt = new AtomicLong(System.nanoTime());
+
     private final long timeoutNanos;
     private final long ttlNanos;
     private volatile boolean warm;
@@ -99,16 +100,21 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
     /**
      * A store sharing the breakers whose names {@code sharedNames} accepts; the others stay in memory.
      */
-    public RedisStateStore(RedisConnectionFactory connectionFactory, RedisStoreSettings settings,
-                           Predicate<String> sharedNames) {
+    public RedisStateStore(
+            RedisConnectionFactory connectionFactory, RedisStoreSettings settings, Predicate<String> sharedNames) {
         this.redis = new StringRedisTemplate(Objects.requireNonNull(connectionFactory, "connectionFactory"));
         this.settings = Objects.requireNonNull(settings, "settings");
         this.sharedNames = Objects.requireNonNull(sharedNames, "sharedNames");
         this.health = new StoreHealth(settings);
         this.timeoutNanos = settings.timeout().toNanos();
         this.ttlNanos = settings.stateCacheTtl().toNanos();
-        this.commands = new ThreadPoolExecutor(COMMAND_THREADS, COMMAND_THREADS, 30, TimeUnit.SECONDS,
-                new ArrayBlockingQueue<>(COMMAND_QUEUE), daemonThreads("breaker-redis-command-"),
+        this.commands = new ThreadPoolExecutor(
+                COMMAND_THREADS,
+                COMMAND_THREADS,
+                30,
+                TimeUnit.SECONDS,
+                new ArrayBlockingQueue<>(COMMAND_QUEUE),
+                daemonThreads("breaker-redis-command-"),
                 new ThreadPoolExecutor.AbortPolicy());
         this.commands.allowCoreThreadTimeOut(true);
     }
@@ -212,11 +218,13 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
             List<?> answer = pending.get(evenIfDown && !warm ? WARM_UP_NANOS : timeoutNanos, TimeUnit.NANOSECONDS);
             return answered(answer);
         } catch (TimeoutException e) {
-            health.failed(new TimeoutException("no answer from Redis within " + settings.timeout().toMillis() + "ms"),
+            health.failed(
+                    new TimeoutException(
+                            "no answer from Redis within " + settings.timeout().toMillis() + "ms"),
                     false);
             if (LOG.isDebugEnabled()) {
-                LOG.debug("Breaker state store did not answer in time: store=redis key=" + keys.get(0)
-                        + " timeout=" + settings.timeout().toMillis() + "ms; the caller goes on, a late answer is applied");
+                LOG.debug("Breaker state store did not answer in time: store=redis key=" + keys.get(0) + " timeout="
+                        + settings.timeout().toMillis() + "ms; the caller goes on, a late answer is applied");
                 pending.whenComplete((answer, error) -> LOG.debug("Breaker state store answered late: store=redis key="
                         + keys.get(0) + " after=" + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sent) + "ms"
                         + (error == null ? "" : " error=" + error)));
@@ -261,7 +269,8 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
                             }
                         } else {
                             Throwable cause = error instanceof CompletionException && error.getCause() != null
-                                    ? error.getCause() : error;
+                                    ? error.getCause()
+                                    : error;
                             health.failed(cause, !(cause instanceof TimeoutException));
                         }
                     });
@@ -288,7 +297,8 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
      * instance's own breaker decides), OPEN until the next refresh with reject.
      */
     SharedVerdict unavailable() {
-        return settings.failureMode() == StoreFailureMode.PROTECT_LOCALLY ? null
+        return settings.failureMode() == StoreFailureMode.PROTECT_LOCALLY
+                ? null
                 : new SharedVerdict(State.OPEN, settings.stateCacheTtl().toNanos(), TransitionCause.STORE_UNAVAILABLE);
     }
 
@@ -300,8 +310,8 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
         try {
             return parse(answer);
         } catch (RuntimeException unreadable) {
-            health.failed(new IllegalStateException("unreadable answer from a breaker script: " + answer, unreadable),
-                    true);
+            health.failed(
+                    new IllegalStateException("unreadable answer from a breaker script: " + answer, unreadable), true);
             return null;
         }
     }
@@ -311,11 +321,16 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
         State state = State.valueOf(String.valueOf(answer.get(0)));
         long remainingMillis = Long.parseLong(String.valueOf(answer.get(1)));
         TransitionCause cause = TransitionCause.valueOf(String.valueOf(answer.get(2)));
-        return new Answer(new SharedVerdict(state, remainingMillis * 1_000_000L, cause, tripped(answer)),
-                Long.parseLong(String.valueOf(answer.get(5))), String.valueOf(answer.get(6)),
-                Long.parseLong(String.valueOf(answer.get(7))), Long.parseLong(String.valueOf(answer.get(8))),
-                Long.parseLong(String.valueOf(answer.get(9))), Long.parseLong(String.valueOf(answer.get(10))),
-                "1".equals(String.valueOf(answer.get(11))), "1".equals(String.valueOf(answer.get(3))));
+        return new Answer(
+                new SharedVerdict(state, remainingMillis * 1_000_000L, cause, tripped(answer)),
+                Long.parseLong(String.valueOf(answer.get(5))),
+                String.valueOf(answer.get(6)),
+                Long.parseLong(String.valueOf(answer.get(7))),
+                Long.parseLong(String.valueOf(answer.get(8))),
+                Long.parseLong(String.valueOf(answer.get(9))),
+                Long.parseLong(String.valueOf(answer.get(10))),
+                "1".equals(String.valueOf(answer.get(11))),
+                "1".equals(String.valueOf(answer.get(3))));
     }
 
     /** The counts of the fleet's window when it tripped, if the answer has them ('calls,failed,slow'). */
@@ -328,8 +343,8 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
         if (counts.length != 3) {
             throw new IllegalArgumentException("tripped counts must be calls,failed,slow, were " + text);
         }
-        return new SharedVerdict.Counts(Integer.parseInt(counts[0]), Integer.parseInt(counts[1]),
-                Integer.parseInt(counts[2]));
+        return new SharedVerdict.Counts(
+                Integer.parseInt(counts[0]), Integer.parseInt(counts[1]), Integer.parseInt(counts[2]));
     }
 
     /**
@@ -345,9 +360,16 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
      * @param fresh       nothing has happened to this incarnation yet but seeds
      * @param changed     the script changed the shared state
      */
-    record Answer(SharedVerdict verdict, long version, String incarnation, long windowEpoch, long windowSeq,
-                  long acked, long operatorAt, boolean fresh, boolean changed) {
-    }
+    record Answer(
+            SharedVerdict verdict,
+            long version,
+            String incarnation,
+            long windowEpoch,
+            long windowSeq,
+            long acked,
+            long operatorAt,
+            boolean fresh,
+            boolean changed) {}
 
     String instanceIdArg() {
         return instanceId;
@@ -498,8 +520,8 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
         }
 
         @Override
-        public Answer run(RedisScript<List> script, List<String> keys, String[] args, boolean evenIfDown,
-                          Consumer<Answer> late) {
+        public Answer run(
+                RedisScript<List> script, List<String> keys, String[] args, boolean evenIfDown, Consumer<Answer> late) {
             return RedisStateStore.this.run(script, keys, args, evenIfDown, late);
         }
 

@@ -26,11 +26,13 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * checked even while every breaker stays in memory, so a bad value never waits for the day the
  * store is switched on.
  */
-@AutoConfiguration(afterName = {
-        // Spring Boot 3's name, then Spring Boot 4's (module spring-boot-data-redis): by name, so that
-        // one compiled class orders itself right on either line.
-        "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration",
-        "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration"},
+@AutoConfiguration(
+        afterName = {
+            // Spring Boot 3's name, then Spring Boot 4's (module spring-boot-data-redis): by name, so that
+            // one compiled class orders itself right on either line.
+            "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration",
+            "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration"
+        },
         beforeName = "io.breaker.spring.autoconfigure.BreakerAutoConfiguration")
 @ConditionalOnClass(RedisConnectionFactory.class)
 @EnableConfigurationProperties(RedisStoreProperties.class)
@@ -49,12 +51,15 @@ public class RedisStoreAutoConfiguration {
 
         @Bean
         @ConditionalOnMissingBean(StateStore.class)
-        public RedisStateStore breakerStateStore(ObjectProvider<RedisConnectionFactory> connectionFactory,
-                                                 RedisStoreSettings settings, Environment environment) {
+        public RedisStateStore breakerStateStore(
+                ObjectProvider<RedisConnectionFactory> connectionFactory,
+                RedisStoreSettings settings,
+                Environment environment) {
             RedisConnectionFactory factory = connectionFactory.getIfUnique();
             if (factory == null) {
-                throw new IllegalStateException("breakers.store.type=redis needs one RedisConnectionFactory bean: "
-                        + "set spring.data.redis.host (or url, sentinel, cluster) so Spring Boot creates it, or define one");
+                throw new IllegalStateException(
+                        "breakers.store.type=redis needs one RedisConnectionFactory bean: "
+                                + "set spring.data.redis.host (or url, sentinel, cluster) so Spring Boot creates it, or define one");
             }
             return new RedisStateStore(factory, settings, StoreTypes.from(environment));
         }
@@ -66,8 +71,8 @@ public class RedisStoreAutoConfiguration {
          */
         @Bean
         @ConditionalOnMissingBean(name = "breakerStoreDefaultsCheck")
-        SmartInitializingSingleton breakerStoreDefaultsCheck(ObjectProvider<BreakerRegistry> registry,
-                                                             Environment environment) {
+        SmartInitializingSingleton breakerStoreDefaultsCheck(
+                ObjectProvider<BreakerRegistry> registry, Environment environment) {
             return () -> registry.ifUnique(breakers -> {
                 if (breakers.getStateStore() instanceof RedisStateStore store
                         && StoreTypes.from(environment).sharesByDefault()) {

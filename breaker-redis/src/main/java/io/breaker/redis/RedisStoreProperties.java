@@ -83,7 +83,8 @@ public class RedisStoreProperties {
      * deprecated failure mode is accepted and logged once, with the value to write instead.
      */
     RedisStoreSettings toSettings() {
-        RedisStoreSettings settings = new RedisStoreSettings(stateCacheTtl, timeout, failureMode, keyExpiry, outageAfter);
+        RedisStoreSettings settings =
+                new RedisStoreSettings(stateCacheTtl, timeout, failureMode, keyExpiry, outageAfter);
         if (failureMode.isDeprecatedAlias()) {
             LOG.warn(RedisStoreSettings.FAILURE_MODE + "=" + failureMode + " is deprecated: write "
                     + RedisStoreSettings.FAILURE_MODE + "=" + failureMode.canonical() + " instead (same behaviour)");

@@ -24,8 +24,12 @@ import java.time.Duration;
  *                      Redis to be down and the failure mode applies; at least {@code timeout}. One
  *                      slow answer is not an outage (see {@code StoreHealth})
  */
-public record RedisStoreSettings(Duration stateCacheTtl, Duration timeout, StoreFailureMode failureMode,
-                                 Duration keyExpiry, Duration outageAfter) {
+public record RedisStoreSettings(
+        Duration stateCacheTtl,
+        Duration timeout,
+        StoreFailureMode failureMode,
+        Duration keyExpiry,
+        Duration outageAfter) {
 
     /** Default cache period: 1 s. */
     public static final Duration DEFAULT_STATE_CACHE_TTL = Duration.ofSeconds(1);
@@ -53,29 +57,36 @@ public record RedisStoreSettings(Duration stateCacheTtl, Duration timeout, Store
         atLeastMinimum(KEY_EXPIRY, keyExpiry, "7d");
         atLeastMinimum(OUTAGE_AFTER, outageAfter, "1s");
         if (failureMode == null) {
-            throw new InvalidStorePropertyException(FAILURE_MODE, "",
-                    "one of " + PropertyValues.allowed(StoreFailureMode.class));
+            throw new InvalidStorePropertyException(
+                    FAILURE_MODE, "", "one of " + PropertyValues.allowed(StoreFailureMode.class));
         }
         failureMode = failureMode.canonical();
         if (timeout.compareTo(stateCacheTtl) >= 0) {
-            throw new InvalidStorePropertyException(TIMEOUT, PropertyValues.of(timeout), "shorter than "
-                    + STATE_CACHE_TTL + " (" + PropertyValues.of(stateCacheTtl) + "): tens of milliseconds, such as 50ms");
+            throw new InvalidStorePropertyException(
+                    TIMEOUT,
+                    PropertyValues.of(timeout),
+                    "shorter than " + STATE_CACHE_TTL + " (" + PropertyValues.of(stateCacheTtl)
+                            + "): tens of milliseconds, such as 50ms");
         }
         if (outageAfter.compareTo(timeout) < 0) {
-            throw new InvalidStorePropertyException(OUTAGE_AFTER, PropertyValues.of(outageAfter), "at least "
-                    + TIMEOUT + " (" + PropertyValues.of(timeout) + "), such as 1s: one slow answer must not make an outage");
+            throw new InvalidStorePropertyException(
+                    OUTAGE_AFTER,
+                    PropertyValues.of(outageAfter),
+                    "at least " + TIMEOUT + " (" + PropertyValues.of(timeout)
+                            + "), such as 1s: one slow answer must not make an outage");
         }
     }
 
     /** Settings with the default {@link #outageAfter()}. */
-    public RedisStoreSettings(Duration stateCacheTtl, Duration timeout, StoreFailureMode failureMode, Duration keyExpiry) {
+    public RedisStoreSettings(
+            Duration stateCacheTtl, Duration timeout, StoreFailureMode failureMode, Duration keyExpiry) {
         this(stateCacheTtl, timeout, failureMode, keyExpiry, DEFAULT_OUTAGE_AFTER);
     }
 
     /** The defaults: 1 s cache, 50 ms timeout, protect locally, 7 days key expiry. */
     public static RedisStoreSettings defaults() {
-        return new RedisStoreSettings(DEFAULT_STATE_CACHE_TTL, DEFAULT_TIMEOUT, StoreFailureMode.PROTECT_LOCALLY,
-                DEFAULT_KEY_EXPIRY);
+        return new RedisStoreSettings(
+                DEFAULT_STATE_CACHE_TTL, DEFAULT_TIMEOUT, StoreFailureMode.PROTECT_LOCALLY, DEFAULT_KEY_EXPIRY);
     }
 
     /** A copy with another cache period. */
@@ -127,15 +138,22 @@ public record RedisStoreSettings(Duration stateCacheTtl, Duration timeout, Store
         Duration lease = config.getProbeLease();
         Duration minimum = wait.plus(lease);
         if (keyExpiry.compareTo(minimum) <= 0) {
-            throw new InvalidStorePropertyException(KEY_EXPIRY, PropertyValues.of(keyExpiry), "longer than "
-                    + PropertyValues.of(minimum) + ", the wait-duration-in-open-state (" + PropertyValues.of(wait)
-                    + ") plus the probe-lease (" + PropertyValues.of(lease) + ") " + whose + " (or those two shorter)");
+            throw new InvalidStorePropertyException(
+                    KEY_EXPIRY,
+                    PropertyValues.of(keyExpiry),
+                    "longer than "
+                            + PropertyValues.of(minimum) + ", the wait-duration-in-open-state ("
+                            + PropertyValues.of(wait)
+                            + ") plus the probe-lease (" + PropertyValues.of(lease) + ") " + whose
+                            + " (or those two shorter)");
         }
     }
 
     private static void atLeastMinimum(String property, Duration value, String example) {
         if (value == null || value.compareTo(MINIMUM_DURATION) < 0) {
-            throw new InvalidStorePropertyException(property, PropertyValues.of(value),
+            throw new InvalidStorePropertyException(
+                    property,
+                    PropertyValues.of(value),
                     "a duration of at least " + PropertyValues.of(MINIMUM_DURATION) + ", such as " + example);
         }
     }

@@ -41,8 +41,12 @@ interface ScriptStore {
     boolean refreshSoon(RedisSharedState shared);
 
     /** See {@link RedisStateStore#run}. */
-    RedisStateStore.Answer run(RedisScript<List> script, List<String> keys, String[] args, boolean evenIfDown,
-                               Consumer<RedisStateStore.Answer> late);
+    RedisStateStore.Answer run(
+            RedisScript<List> script,
+            List<String> keys,
+            String[] args,
+            boolean evenIfDown,
+            Consumer<RedisStateStore.Answer> late);
 
     /** See {@link RedisStateStore#runAsync}. */
     void runAsync(RedisScript<List> script, List<String> keys, String[] args, Consumer<RedisStateStore.Answer> then);

@@ -42,9 +42,11 @@ final class StoreHealth {
     private final long outageAfterNanos;
     /** Failures in a row without any answer in between, and how many of them were errors. */
     private final AtomicLong streak = new AtomicLong();
+
     private final AtomicLong errorStreak = new AtomicLong();
     /** When (System.nanoTime) the current streak's first failure was noticed. */
     private volatile long streakStartNanos;
+
     private volatile boolean answeredOnce;
     private volatile long episodeStartNanos;
 
@@ -123,8 +125,8 @@ final class StoreHealth {
         }
         long failed = episodeFailures.getAndSet(0L);
         Duration down = Duration.ofNanos(System.nanoTime() - episodeStartNanos);
-        LOG.info("Breaker state store reachable again: store=redis failedOperations=" + failed
-                + " downFor=" + down.toMillis() + "ms; breakers resynchronise with the shared state");
+        LOG.info("Breaker state store reachable again: store=redis failedOperations=" + failed + " downFor="
+                + down.toMillis() + "ms; breakers resynchronise with the shared state");
         return true;
     }
 
@@ -133,7 +135,8 @@ final class StoreHealth {
         while (root.getCause() != null && root.getCause() != root) {
             root = root.getCause();
         }
-        return root == error ? error.getClass().getName() + ": " + error.getMessage()
+        return root == error
+                ? error.getClass().getName() + ": " + error.getMessage()
                 : error.getClass().getName() + " (" + root.getClass().getName() + ": " + root.getMessage() + ")";
     }
 }

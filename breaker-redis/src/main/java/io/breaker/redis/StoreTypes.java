@@ -27,7 +27,8 @@ final class StoreTypes implements Predicate<String> {
         Binder binder = Binder.get(environment);
         StoreType global = binder.bind("breakers.store.type", StoreType.class).orElse(StoreType.MEMORY);
         Map<String, StoreType> overrides = new HashMap<>();
-        binder.bind("breakers.instances", Bindable.mapOf(String.class, Instance.class)).orElse(Map.of())
+        binder.bind("breakers.instances", Bindable.mapOf(String.class, Instance.class))
+                .orElse(Map.of())
                 .forEach((name, instance) -> {
                     if (instance.getStore().getType() != null) {
                         overrides.put(name, instance.getStore().getType());

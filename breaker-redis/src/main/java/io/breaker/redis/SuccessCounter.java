@@ -15,8 +15,8 @@ final class SuccessCounter {
     /** 16 longs: 128 bytes between two cells (two cache lines, as adjacent-line prefetchers pair them). */
     private static final int SPACING = 16;
     /** Stripes: a power of two, twice the processors (so that threads rarely share one), at most 64. */
-    private static final int STRIPES = Math.min(64,
-            Integer.highestOneBit(Math.max(1, Runtime.getRuntime().availableProcessors()) * 4 - 1));
+    private static final int STRIPES =
+            Math.min(64, Integer.highestOneBit(Math.max(1, Runtime.getRuntime().availableProcessors()) * 4 - 1));
 
     /** Cell {@code i} at {@code (i + 1) * SPACING}: none shares a line with the array's header either. */
     private final long[] cells = new long[(STRIPES + 1) * SPACING];

@@ -1,7 +1,7 @@
 package io.breaker.redis;
 
-import io.breaker.redis.app.FleetApplication.Dependency;
 import io.breaker.redis.app.FleetApplication;
+import io.breaker.redis.app.FleetApplication.Dependency;
 import io.breaker.spring.test.BootLine;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -32,20 +32,23 @@ class BreakersEndpointWithRedisTest {
     @RegisterExtension
     static final RedisServer redis = new RedisServer();
 
-    private static final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private static ConfigurableApplicationContext application;
 
     @BeforeAll
     static void start() {
-        application = new SpringApplicationBuilder(FleetApplication.class).properties(
-                "server.port=0",
-                "spring.data.redis.host=127.0.0.1",
-                "spring.data.redis.port=" + redis.port(),
-                "management.endpoints.web.exposure.include=breakers",
-                "breakers.store.type=redis",
-                "breakers.store.state-cache-ttl=200ms",
-                "breakers.store.timeout=100ms",
-                "breakers.store.failure-mode=reject").run();
+        application = new SpringApplicationBuilder(FleetApplication.class)
+                .properties(
+                        "server.port=0",
+                        "spring.data.redis.host=127.0.0.1",
+                        "spring.data.redis.port=" + redis.port(),
+                        "management.endpoints.web.exposure.include=breakers",
+                        "breakers.store.type=redis",
+                        "breakers.store.state-cache-ttl=200ms",
+                        "breakers.store.timeout=100ms",
+                        "breakers.store.failure-mode=reject")
+                .run();
     }
 
     @AfterAll
@@ -58,10 +61,13 @@ class BreakersEndpointWithRedisTest {
     @Test
     void showsTheStoreAnswersWhetherTheFleetChangedAndBlamesTheStoreForItsOutage() throws Exception {
         Dependency.FAILING.set(false);
-        await(Duration.ofSeconds(20), () -> get("/days").statusCode() == 200
-                && breaker().contains("\"reachable\":true"));
-        assertThat(breaker()).contains("\"shared\":true",
-                "\"store\":{\"type\":\"redis\",\"reachable\":true,\"actingAlone\":false,\"failureMode\":\"reject\"}");
+        await(
+                Duration.ofSeconds(20),
+                () -> get("/days").statusCode() == 200 && breaker().contains("\"reachable\":true"));
+        assertThat(breaker())
+                .contains(
+                        "\"shared\":true",
+                        "\"store\":{\"type\":\"redis\",\"reachable\":true,\"actingAlone\":false,\"failureMode\":\"reject\"}");
 
         assertThat(force("OPEN")).contains("\"state\":\"FORCED_OPEN\"", "\"changed\":true", "\"fleetChanged\":true");
         assertThat(force("OPEN")).contains("\"changed\":false", "\"fleetChanged\":false");
@@ -69,21 +75,29 @@ class BreakersEndpointWithRedisTest {
 
         redis.kill();
         try {
-            await(Duration.ofSeconds(20), () -> get("/days").statusCode() == 503
-                    && breaker().contains("\"reachable\":false"));
+            await(
+                    Duration.ofSeconds(20),
+                    () -> get("/days").statusCode() == 503 && breaker().contains("\"reachable\":false"));
             String down = breaker();
-            assertThat(down).contains("\"state\":\"OPEN\"", "\"actingAlone\":false",
-                    "\"to\":\"OPEN\",\"cause\":\"STORE_UNAVAILABLE\"");
+            assertThat(down)
+                    .contains(
+                            "\"state\":\"OPEN\"",
+                            "\"actingAlone\":false",
+                            "\"to\":\"OPEN\",\"cause\":\"STORE_UNAVAILABLE\"");
             assertThat(down).doesNotContain("FAILURE_RATE");
             // Forced while Redis is down: this instance changed, the fleet could not be asked.
-            assertThat(force("CLOSED")).contains("\"state\":\"FORCED_CLOSED\"", "\"changed\":true")
+            assertThat(force("CLOSED"))
+                    .contains("\"state\":\"FORCED_CLOSED\"", "\"changed\":true")
                     .doesNotContain("fleetChanged");
         } finally {
             redis.start();
         }
         assertThat(force("AUTO")).contains("\"changed\":true");
-        await(Duration.ofSeconds(20), () -> get("/days").statusCode() == 200
-                && breaker().contains("\"reachable\":true") && breaker().contains("\"state\":\"CLOSED\""));
+        await(
+                Duration.ofSeconds(20),
+                () -> get("/days").statusCode() == 200
+                        && breaker().contains("\"reachable\":true")
+                        && breaker().contains("\"state\":\"CLOSED\""));
         assertThat(breaker()).doesNotContain("FAILURE_RATE");
     }
 
@@ -92,8 +106,11 @@ class BreakersEndpointWithRedisTest {
     }
 
     private static String force(String state) {
-        return send(request("/actuator/breakers/wholesaler").header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString("{\"state\":\"" + state + "\"}")).build()).body();
+        return send(request("/actuator/breakers/wholesaler")
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString("{\"state\":\"" + state + "\"}"))
+                        .build())
+                .body();
     }
 
     private static HttpResponse<String> get(String path) {
@@ -113,6 +130,7 @@ class BreakersEndpointWithRedisTest {
 
     private static HttpRequest.Builder request(String path) {
         int port = FleetApplication.port(application);
-        return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).timeout(Duration.ofSeconds(5));
+        return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                .timeout(Duration.ofSeconds(5));
     }
 }

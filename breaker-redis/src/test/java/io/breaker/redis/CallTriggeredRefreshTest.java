@@ -35,8 +35,8 @@ class CallTriggeredRefreshTest {
     static final RedisServer redis = new RedisServer();
 
     private static final Duration TTL = Duration.ofMillis(100);
-    private static final RedisStoreSettings SETTINGS = RedisStoreSettings.defaults()
-            .withStateCacheTtl(TTL).withTimeout(Duration.ofMillis(90));
+    private static final RedisStoreSettings SETTINGS =
+            RedisStoreSettings.defaults().withStateCacheTtl(TTL).withTimeout(Duration.ofMillis(90));
     private static final BreakerConfig CONFIG = BreakerConfig.builder()
             .slidingWindow(SlidingWindowType.COUNT_BASED, 10)
             .minimumNumberOfCalls(5)

@@ -40,9 +40,14 @@ class ClusterTest {
                 .waitDurationInOpenState(Duration.ofMillis(200))
                 .build();
         RedisStoreSettings settings = RedisStoreSettings.defaults()
-                .withStateCacheTtl(Duration.ofMillis(300)).withTimeout(Duration.ofMillis(250));
-        try (Fleet fleet = new Fleet(() -> new LettuceConnectionFactory(
-                new RedisClusterConfiguration(List.of("127.0.0.1:" + redis.port())), Fleet.CLIENT), 2, config, settings)) {
+                .withStateCacheTtl(Duration.ofMillis(300))
+                .withTimeout(Duration.ofMillis(250));
+        try (Fleet fleet = new Fleet(
+                () -> new LettuceConnectionFactory(
+                        new RedisClusterConfiguration(List.of("127.0.0.1:" + redis.port())), Fleet.CLIENT),
+                2,
+                config,
+                settings)) {
             List<CircuitBreaker> breakers = fleet.breakers("cluster-wholesaler");
             for (int i = 0; i < 2; i++) {
                 for (CircuitBreaker breaker : breakers) {

@@ -34,21 +34,33 @@ final class Fleet implements AutoCloseable {
 
     /** Every instance's breakers on {@code clock} (a test moves it to make cached states due). */
     Fleet(RedisServer redis, int instances, BreakerConfig config, RedisStoreSettings settings, NanoClock clock) {
-        this(() -> new LettuceConnectionFactory(new RedisStandaloneConfiguration("127.0.0.1", redis.port()),
-                CLIENT), instances, config, settings, clock);
+        this(
+                () -> new LettuceConnectionFactory(new RedisStandaloneConfiguration("127.0.0.1", redis.port()), CLIENT),
+                instances,
+                config,
+                settings,
+                clock);
     }
 
     /** The client's own timeout is long on purpose: the store's bounded wait is what is tested. */
     static final LettuceClientConfiguration CLIENT = LettuceClientConfiguration.builder()
-            .commandTimeout(Duration.ofSeconds(10)).build();
+            .commandTimeout(Duration.ofSeconds(10))
+            .build();
 
-    Fleet(Supplier<LettuceConnectionFactory> connections, int instances, BreakerConfig config,
-          RedisStoreSettings settings) {
+    Fleet(
+            Supplier<LettuceConnectionFactory> connections,
+            int instances,
+            BreakerConfig config,
+            RedisStoreSettings settings) {
         this(connections, instances, config, settings, NanoClock.system());
     }
 
-    Fleet(Supplier<LettuceConnectionFactory> connections, int instances, BreakerConfig config,
-          RedisStoreSettings settings, NanoClock clock) {
+    Fleet(
+            Supplier<LettuceConnectionFactory> connections,
+            int instances,
+            BreakerConfig config,
+            RedisStoreSettings settings,
+            NanoClock clock) {
         for (int i = 0; i < instances; i++) {
             LettuceConnectionFactory factory = connections.get();
             factory.afterPropertiesSet();
@@ -99,8 +111,11 @@ final class Fleet implements AutoCloseable {
     }
 
     /** Polls, making one round of {@code calls} before each look, until the condition holds. */
-    static void awaitCalling(Duration deadline, Consumer<List<CircuitBreaker>> calls, List<CircuitBreaker> breakers,
-                             BooleanSupplier condition) {
+    static void awaitCalling(
+            Duration deadline,
+            Consumer<List<CircuitBreaker>> calls,
+            List<CircuitBreaker> breakers,
+            BooleanSupplier condition) {
         await(deadline, () -> {
             calls.accept(breakers);
             return condition.getAsBoolean();

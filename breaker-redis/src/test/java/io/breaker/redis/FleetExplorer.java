@@ -40,6 +40,7 @@ final class FleetExplorer {
      * and the exploration goes on around it (not below it), so that it still checks everything else.
      */
     List<String> knownBugs = List.of();
+
     long knownBugHits;
     final Map<String, List<Op>> knownBugTraces = new java.util.TreeMap<>();
     final Map<String, List<Op>> firstTraces = new java.util.TreeMap<>();
@@ -208,10 +209,20 @@ final class FleetExplorer {
             try {
                 world.apply(op);
             } catch (RuntimeException e) {
-                out.append(i).append(". ").append(op).append("  -> exception ").append(e).append('\n');
+                out.append(i)
+                        .append(". ")
+                        .append(op)
+                        .append("  -> exception ")
+                        .append(e)
+                        .append('\n');
                 break;
             }
-            out.append(i++).append(". ").append(op).append('\n').append(world.summary()).append('\n');
+            out.append(i++)
+                    .append(". ")
+                    .append(op)
+                    .append('\n')
+                    .append(world.summary())
+                    .append('\n');
             for (String v : world.violations.subList(before, world.violations.size())) {
                 out.append("   !! ").append(v).append('\n');
             }

@@ -51,11 +51,13 @@ class FleetModelRedisTest {
     private static Level storeLevel;
     /** common.lua's one reading of Redis's clock; the comparison replaces it with the model's time. */
     static final String CLOCK_LINE = "local clock = redis.call('TIME')";
+
     private static final String MODEL_CLOCK_LINE = "local clock = redis.call('HMGET', KEYS[1] .. ':clock', 's', 'us')";
 
     @BeforeAll
     static void connect() {
-        factory = new LettuceConnectionFactory(new RedisStandaloneConfiguration("127.0.0.1", server.port()), Fleet.CLIENT);
+        factory = new LettuceConnectionFactory(
+                new RedisStandaloneConfiguration("127.0.0.1", server.port()), Fleet.CLIENT);
         factory.afterPropertiesSet();
         factory.start();
         redis = new StringRedisTemplate(factory);
@@ -99,24 +101,44 @@ class FleetModelRedisTest {
         collect(scenarios, List.of(), FleetModelTest.PROBING, 2, Math.max(1, 4 / more));
         collect(scenarios, List.of(), FleetModelTest.OPERATED, 2, Math.max(1, 4 / more));
         List<String> mismatches = compareAll(scenarios);
-        assertThat(mismatches).as("scenarios where luaj and redis-server differ").isEmpty();
+        assertThat(mismatches)
+                .as("scenarios where luaj and redis-server differ")
+                .isEmpty();
         // every command the fake implements was exercised, so each one was compared
-        assertThat(LuaRedis.COMMANDS_SEEN.keySet()).contains("HMGET", "HSET", "HDEL", "HINCRBY", "DEL", "EXISTS",
-                "GET", "SET", "GETRANGE", "SETRANGE", "PEXPIRE", "TIME");
+        assertThat(LuaRedis.COMMANDS_SEEN.keySet())
+                .contains(
+                        "HMGET",
+                        "HSET",
+                        "HDEL",
+                        "HINCRBY",
+                        "DEL",
+                        "EXISTS",
+                        "GET",
+                        "SET",
+                        "GETRANGE",
+                        "SETRANGE",
+                        "PEXPIRE",
+                        "TIME");
     }
 
     /** The comparison can fail: a model running a mutated report.lua differs from Redis running the real one. */
     @Test
     void aModelThatRunsAnotherScriptDiffersFromRedis() throws Exception {
         Map<String, List<ScriptRun>> scenarios = new LinkedHashMap<>();
-        collect(scenarios, List.of(new FleetWorld.Mutation("report", "tostring(win[2] or 0)", "tostring((win[2] or 0) + 1)")),
-                FleetModelTest.SYNCED, 1, 1);
+        collect(
+                scenarios,
+                List.of(new FleetWorld.Mutation("report", "tostring(win[2] or 0)", "tostring((win[2] or 0) + 1)")),
+                FleetModelTest.SYNCED,
+                1,
+                1);
         List<String> mismatches = compareAll(scenarios);
         assertThat(mismatches).isNotEmpty().allSatisfy(m -> assertThat(m).contains("reply element 8"));
     }
 
     private static List<String> compareAll(Map<String, List<ScriptRun>> scenarios) throws Exception {
-        System.out.printf("[fleet-model] comparing %d scenarios (%d script calls) with redis-server%n", scenarios.size(),
+        System.out.printf(
+                "[fleet-model] comparing %d scenarios (%d script calls) with redis-server%n",
+                scenarios.size(),
                 scenarios.values().stream().mapToInt(List::size).sum());
         long t0 = System.nanoTime();
         ExecutorService pool = Executors.newFixedThreadPool(6);
@@ -136,14 +158,19 @@ class FleetModelRedisTest {
             }
         }
         pool.shutdown();
-        System.out.printf("[fleet-model] compared in %d ms, %d differ%n", (System.nanoTime() - t0) / 1_000_000,
-                mismatches.size());
+        System.out.printf(
+                "[fleet-model] compared in %d ms, %d differ%n",
+                (System.nanoTime() - t0) / 1_000_000, mismatches.size());
         return mismatches;
     }
 
     /** The script calls of every world the explorer reaches at {@code depth} (one in {@code every}). */
-    private static void collect(Map<String, List<ScriptRun>> into, List<FleetWorld.Mutation> mutations, List<Op> start,
-                                int depth, int every) {
+    private static void collect(
+            Map<String, List<ScriptRun>> into,
+            List<FleetWorld.Mutation> mutations,
+            List<Op> start,
+            int depth,
+            int every) {
         FleetExplorer explorer = new FleetExplorer(Rules.all(2), mutations, start);
         explorer.knownBugs = FleetModelTest.KNOWN_BUGS;
         explorer.keepGoing = true; // the comparison is about the scripts, whatever the invariants say
@@ -154,7 +181,12 @@ class FleetModelRedisTest {
             }
             StringBuilder key = new StringBuilder();
             for (ScriptRun run : world.runs) {
-                key.append(run.now()).append(' ').append(run.script()).append(' ').append(run.args()).append('\n');
+                key.append(run.now())
+                        .append(' ')
+                        .append(run.script())
+                        .append(' ')
+                        .append(run.args())
+                        .append('\n');
             }
             into.putIfAbsent(key.toString(), List.copyOf(world.runs));
         };
@@ -186,10 +218,14 @@ class FleetModelRedisTest {
                 }
                 text = text.replace(CLOCK_LINE, MODEL_CLOCK_LINE);
                 // TIME's answer at the model's time; the microseconds tell the incarnations of one millisecond apart.
-                redis.opsForHash().putAll(runKeys.get(0) + ":clock", Map.of(
-                        "s", Long.toString(Math.floorDiv(run.now(), 1000)),
-                        "us", Long.toString(Math.floorMod(run.now(), 1000) * 1000 + i % 1000)));
-                // An incarnation the scripts answered earlier travels back in reports: the real one stands in for the model's.
+                redis.opsForHash()
+                        .putAll(
+                                runKeys.get(0) + ":clock",
+                                Map.of(
+                                        "s", Long.toString(Math.floorDiv(run.now(), 1000)),
+                                        "us", Long.toString(Math.floorMod(run.now(), 1000) * 1000 + i % 1000)));
+                // An incarnation the scripts answered earlier travels back in reports: the real one stands in for the
+                // model's.
                 List<String> args = new ArrayList<>();
                 for (String arg : run.args()) {
                     String canon = modelIncs.get(arg);
@@ -202,8 +238,9 @@ class FleetModelRedisTest {
                     args.add(realInc != null ? realInc : arg);
                 }
                 List<?> reply = redis.execute(new DefaultRedisScript<>(text, List.class), runKeys, args.toArray());
-                String where = "after call " + (i + 1) + " (" + run.script() + " " + run.args().subList(9, run.args().size())
-                        + " at model +" + (run.now() - FleetWorld.START_MS) + "ms): ";
+                String where = "after call " + (i + 1) + " (" + run.script() + " "
+                        + run.args().subList(9, run.args().size()) + " at model +" + (run.now() - FleetWorld.START_MS)
+                        + "ms): ";
                 String diff = compareReply((List<?>) run.reply(), reply, modelIncs, incs);
                 if (diff == null) {
                     diff = compareKeys(run.after(), dump(tag), modelIncs, incs, tag);
@@ -220,7 +257,8 @@ class FleetModelRedisTest {
     }
 
     private static List<String> allKeys(String tag) {
-        return List.of(tag + ":state", tag + ":window", tag + ":ring", tag + ":ack:i0", tag + ":ack:i1", tag + ":ack:i2");
+        return List.of(
+                tag + ":state", tag + ":window", tag + ":ring", tag + ":ack:i0", tag + ":ack:i1", tag + ":ack:i2");
     }
 
     private static TreeMap<String, Object> dump(String tag) {
@@ -244,8 +282,8 @@ class FleetModelRedisTest {
     }
 
     /** Replies: index 6 is the incarnation (compared by the order it first appeared in); the rest must be equal. */
-    private static String compareReply(List<?> model, List<?> real,
-                                       Map<String, String> modelIncs, Map<String, String> incs) {
+    private static String compareReply(
+            List<?> model, List<?> real, Map<String, String> modelIncs, Map<String, String> incs) {
         if (model.size() != real.size()) {
             return "reply " + model + " vs real " + real;
         }
@@ -257,14 +295,19 @@ class FleetModelRedisTest {
                 default -> m.equals(r);
             };
             if (!same) {
-                return "reply element " + k + ": model " + m + ", real " + r + " (model " + model + ", real " + real + ")";
+                return "reply element " + k + ": model " + m + ", real " + r + " (model " + model + ", real " + real
+                        + ")";
             }
         }
         return null;
     }
 
-    private static String compareKeys(TreeMap<String, Object> model, TreeMap<String, Object> real,
-                                      Map<String, String> modelIncs, Map<String, String> incs, String tag) {
+    private static String compareKeys(
+            TreeMap<String, Object> model,
+            TreeMap<String, Object> real,
+            Map<String, String> modelIncs,
+            Map<String, String> incs,
+            String tag) {
         TreeMap<String, Object> renamed = new TreeMap<>();
         model.forEach((k, v) -> renamed.put(k.replace(FleetWorld.TAG, tag), v));
         if (!renamed.keySet().equals(real.keySet())) {
@@ -288,8 +331,8 @@ class FleetModelRedisTest {
                         same = m.equals(rv);
                     }
                     if (!same) {
-                        return e.getKey() + " " + field + ": model " + m + ", real " + rv + " (model " + hash + ", real "
-                                + realHash + ")";
+                        return e.getKey() + " " + field + ": model " + m + ", real " + rv + " (model " + hash
+                                + ", real " + realHash + ")";
                     }
                 }
             } else if (!e.getValue().equals(r)) {

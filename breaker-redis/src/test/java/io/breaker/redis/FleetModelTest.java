@@ -86,6 +86,7 @@ class FleetModelTest {
      * in one wait window, across the lost state.
      */
     static final String PROBE_ACROSS_LOST_STATE = "probes in flight in one wait window across a lost state";
+
     static final List<String> KNOWN_BUGS = List.of();
     /*
      * A step that breaks a known bug's check is not explored further, whatever else it breaks (the
@@ -98,12 +99,18 @@ class FleetModelTest {
         long t0 = System.nanoTime();
         boolean failed = explorer.explore(depth);
         long ms = (System.nanoTime() - t0) / 1_000_000;
-        System.out.printf("[fleet-model] %s: depth %d, %d worlds (%d pruned as seen), %d steps, %d ms%s%s%n", title,
-                depth, explorer.states, explorer.pruned, explorer.steps, ms,
+        System.out.printf(
+                "[fleet-model] %s: depth %d, %d worlds (%d pruned as seen), %d steps, %d ms%s%s%n",
+                title,
+                depth,
+                explorer.states,
+                explorer.pruned,
+                explorer.steps,
+                ms,
                 explorer.knownBugHits > 0 ? ", known bug reached " + explorer.knownBugHits + " times" : "",
                 failed ? ", BROKEN: " + explorer.failure : "");
-        explorer.knownBugTraces.forEach((bug, trace) -> System.out.println("[fleet-model]   known bug '" + bug
-                + "', first trace found:\n" + explorer.describe(trace)));
+        explorer.knownBugTraces.forEach((bug, trace) -> System.out.println(
+                "[fleet-model]   known bug '" + bug + "', first trace found:\n" + explorer.describe(trace)));
         if (failed) {
             explorer.shortenFailure();
             System.out.println("[fleet-model]   shortest trace:\n" + explorer.describe(explorer.failingTrace));
@@ -113,8 +120,8 @@ class FleetModelTest {
 
     static void assertHolds(FleetExplorer explorer) {
         if (explorer.failingTrace != null) {
-            throw new AssertionError("broken: " + explorer.failure + "\nshortest trace:\n"
-                    + explorer.describe(explorer.failingTrace));
+            throw new AssertionError(
+                    "broken: " + explorer.failure + "\nshortest trace:\n" + explorer.describe(explorer.failingTrace));
         }
     }
 
@@ -167,7 +174,8 @@ class FleetModelTest {
             for (String entry : FleetWorld.NOT_FINGERPRINTED.getOrDefault(type, List.of())) {
                 known.add(entry.split(" ")[0]);
             }
-            assertThat(declared).as("fields of %s (update FleetWorld.fingerprint and FINGERPRINTED)", type)
+            assertThat(declared)
+                    .as("fields of %s (update FleetWorld.fingerprint and FINGERPRINTED)", type)
                     .isEqualTo(known);
         }
     }
@@ -176,35 +184,58 @@ class FleetModelTest {
 
     static void assertCaught(String title, List<Op> start, int depth, String invariants, Mutation... mutation) {
         FleetExplorer explorer = explore("mutant: " + title, Rules.all(2), List.of(mutation), start, depth);
-        assertThat(explorer.failingTrace).as("the mutant %s must break an invariant", title).isNotNull();
-        assertThat(explorer.failure).anySatisfy(v -> assertThat(invariants.split("\\|"))
-                .anySatisfy(invariant -> assertThat(v).startsWith(invariant)));
+        assertThat(explorer.failingTrace)
+                .as("the mutant %s must break an invariant", title)
+                .isNotNull();
+        assertThat(explorer.failure)
+                .anySatisfy(v -> assertThat(invariants.split("\\|"))
+                        .anySatisfy(invariant -> assertThat(v).startsWith(invariant)));
     }
 
     @Test
     void catchesALeaseGrantedBeforeTheWaitIsOver() {
-        assertCaught("acquire-probe.lua without its 'due' condition",
-                DUE, 3, "one-probe", new Mutation("acquire-probe", "local due = st.state == 'OPEN' and NOW >= st.probe_at",
+        assertCaught(
+                "acquire-probe.lua without its 'due' condition",
+                DUE,
+                3,
+                "one-probe",
+                new Mutation(
+                        "acquire-probe",
+                        "local due = st.state == 'OPEN' and NOW >= st.probe_at",
                         "local due = st.state == 'OPEN'"));
     }
 
     @Test
     void catchesAReportAppliedTwice() {
-        assertCaught("report.lua without the acknowledgement check",
-                SYNCED, 3, "counted-once", new Mutation("report", "if rseq > last then", "if true then"));
+        assertCaught(
+                "report.lua without the acknowledgement check",
+                SYNCED,
+                3,
+                "counted-once",
+                new Mutation("report", "if rseq > last then", "if true then"));
     }
 
     @Test
     void catchesAFleetClosedByAnInstanceWithoutTheLease() {
-        assertCaught("close.lua without the owner check",
-                PROBING, 3, "closed-by-lease-holder", new Mutation("close",
-                        "if st.state == 'HALF_OPEN' and st.owner == OWNER then", "if st.state == 'HALF_OPEN' then"));
+        assertCaught(
+                "close.lua without the owner check",
+                PROBING,
+                3,
+                "closed-by-lease-holder",
+                new Mutation(
+                        "close",
+                        "if st.state == 'HALF_OPEN' and st.owner == OWNER then",
+                        "if st.state == 'HALF_OPEN' then"));
     }
 
     @Test
     void catchesAnOlderOperatorChangeOverwritingANewerOne() {
-        assertCaught("force.lua without the operator-time check",
-                SYNCED, 3, "operator-latest-wins", new Mutation("force", "if op_at >= st.op_at then", "if true then"));
+        assertCaught(
+                "force.lua without the operator-time check",
+                SYNCED,
+                3,
+                "operator-latest-wins",
+                new Mutation("force", "if op_at >= st.op_at then", "if true then"));
     }
 
     /**
@@ -216,11 +247,16 @@ class FleetModelTest {
      */
     @Test
     void catchesAFailureThatPushesTheReopenTimeBack() {
-        assertCaught("report.lua counting any failure in any state, trip() without its CLOSED condition", OPEN, 3,
+        assertCaught(
+                "report.lua counting any failure in any state, trip() without its CLOSED condition",
+                OPEN,
+                3,
                 "reopen-time|counted-once",
                 new Mutation("report", "    if st.state == 'CLOSED' then", "    if st.state ~= 'HALF_OPEN' then"),
                 new Mutation("report", "(finc == st.inc and fepoch == win.epoch)", "(finc == st.inc)"),
-                new Mutation("report", "if st.state ~= 'CLOSED' then return false end",
+                new Mutation(
+                        "report",
+                        "if st.state ~= 'CLOSED' then return false end",
                         "if st.state == 'HALF_OPEN' then return false end"));
     }
 
@@ -244,8 +280,12 @@ class FleetModelTest {
      */
     @Test
     void aSeedThatTimesOutIsSentAgainInsteadOfAdoptingTheEmptyState() {
-        FleetWorld world = replay(SYNCED, new Op(Kind.OPERATOR, 0, 0, 0), op(Kind.LOSE, -1),
-                new Op(Kind.REFRESH, 0, 0, 2), op(Kind.REFRESH, 0));
+        FleetWorld world = replay(
+                SYNCED,
+                new Op(Kind.OPERATOR, 0, 0, 0),
+                op(Kind.LOSE, -1),
+                new Op(Kind.REFRESH, 0, 0, 2),
+                op(Kind.REFRESH, 0));
         assertThat(world.violations).isEmpty();
         assertThat(world.inst[0].breaker.getState()).isEqualTo(State.FORCED_OPEN);
         assertThat(world.redis.hget(FleetWorld.STATE_KEY, "state")).isEqualTo("FORCED_OPEN");
@@ -275,7 +315,8 @@ class FleetModelTest {
         world.apply(op(Kind.TIME, -1));
         world.apply(op(Kind.CALL_OK, 1)); // the lease ran out: a new one, a new probe
         assertThat(world.violations).isEmpty();
-        world = replay(DUE, new Op(Kind.CALL_FAIL, 1, 0, 2), op(Kind.REFRESH, 1), op(Kind.EXEC, -1), op(Kind.CALL_OK, 1));
+        world = replay(
+                DUE, new Op(Kind.CALL_FAIL, 1, 0, 2), op(Kind.REFRESH, 1), op(Kind.EXEC, -1), op(Kind.CALL_OK, 1));
         assertThat(world.violations).isEmpty();
     }
 
@@ -286,12 +327,20 @@ class FleetModelTest {
      */
     @Test
     void aLateAnswerOfALostIncarnationIsNotApplied() {
-        FleetWorld world = replay(LATE, new Op(Kind.OPERATOR, 0, 0, 0), op(Kind.LOSE, -1), new Op(Kind.OPERATOR, 0, 2, 0),
+        FleetWorld world = replay(
+                LATE,
+                new Op(Kind.OPERATOR, 0, 0, 0),
+                op(Kind.LOSE, -1),
+                new Op(Kind.OPERATOR, 0, 2, 0),
                 new Op(Kind.DELIVER, -1, 0, 0));
         assertThat(world.violations).isEmpty();
-        assertThat(world.inst[0].shared).extracting(shared -> ((java.util.concurrent.atomic.AtomicReference<?>)
-                FleetWorld.Reflect.get(shared, "newest")).get().toString()).asString().contains(
-                world.redis.hget(FleetWorld.STATE_KEY, "inc"));
+        assertThat(world.inst[0].shared)
+                .extracting(shared -> ((java.util.concurrent.atomic.AtomicReference<?>)
+                                FleetWorld.Reflect.get(shared, "newest"))
+                        .get()
+                        .toString())
+                .asString()
+                .contains(world.redis.hget(FleetWorld.STATE_KEY, "inc"));
     }
 
     /**
@@ -319,7 +368,12 @@ class FleetModelTest {
      */
     @Test
     void aLostStateDoesNotLetASecondProbeInWhileOneIsInFlight() {
-        FleetWorld world = replay(DUE, op(Kind.CALL_FAIL, 0), op(Kind.START, 1), op(Kind.LOSE, -1), op(Kind.REFRESH, 0),
+        FleetWorld world = replay(
+                DUE,
+                op(Kind.CALL_FAIL, 0),
+                op(Kind.START, 1),
+                op(Kind.LOSE, -1),
+                op(Kind.REFRESH, 0),
                 op(Kind.START, 2));
         assertThat(world.violations).isEmpty();
     }
@@ -332,8 +386,14 @@ class FleetModelTest {
      */
     @Test
     void aLeaseThatRanOutAdmitsNoProbe() {
-        FleetWorld world = replay(DUE, new Op(Kind.START, 1, 0, 1), new Op(Kind.EXEC, -1, 0, 0), op(Kind.REFRESH, 1),
-                op(Kind.TIME, -1), op(Kind.START, 2), op(Kind.START, 1));
+        FleetWorld world = replay(
+                DUE,
+                new Op(Kind.START, 1, 0, 1),
+                new Op(Kind.EXEC, -1, 0, 0),
+                op(Kind.REFRESH, 1),
+                op(Kind.TIME, -1),
+                op(Kind.START, 2),
+                op(Kind.START, 1));
         assertThat(world.violations).isEmpty();
     }
 }

@@ -36,7 +36,8 @@ class FleetPromiseTest {
     static final RedisServer redis = new RedisServer();
 
     private static final RedisStoreSettings SETTINGS = RedisStoreSettings.defaults()
-            .withStateCacheTtl(Duration.ofMillis(200)).withTimeout(Duration.ofMillis(50));
+            .withStateCacheTtl(Duration.ofMillis(200))
+            .withTimeout(Duration.ofMillis(50));
 
     private static BreakerConfig.Builder window(int size, int minimum) {
         return BreakerConfig.builder()
@@ -93,7 +94,9 @@ class FleetPromiseTest {
             fail(breaker); // its answer comes after the 50 ms timeout
             resume.join();
 
-            assertThat(fleet.stores.get(0).isAvailable()).as("one slow answer is not an outage").isTrue();
+            assertThat(fleet.stores.get(0).isAvailable())
+                    .as("one slow answer is not an outage")
+                    .isTrue();
             fail(breaker);
             await(Duration.ofSeconds(5), () -> {
                 try {
@@ -102,7 +105,9 @@ class FleetPromiseTest {
                     throw new IllegalStateException(e);
                 }
             });
-            assertThat(hashField(name, "window", "failed")).as("each failure counted exactly once").isEqualTo("3");
+            assertThat(hashField(name, "window", "failed"))
+                    .as("each failure counted exactly once")
+                    .isEqualTo("3");
         }
     }
 
@@ -123,7 +128,9 @@ class FleetPromiseTest {
 
             fail(warm); // carries the 20 earlier successes
 
-            assertThat(warm.getState()).as("5 failures in the last 10 calls of the fleet").isEqualTo(State.OPEN);
+            assertThat(warm.getState())
+                    .as("5 failures in the last 10 calls of the fleet")
+                    .isEqualTo(State.OPEN);
         }
     }
 
@@ -175,18 +182,22 @@ class FleetPromiseTest {
             });
         }
         // At 60%, the phantom successes a window of 100 left behind keep 50 failures of a window of 50 below it.
-        try (Fleet after = new Fleet(redis, 1, window(50, 10).failureRateThreshold(60).build(), SETTINGS)) {
+        try (Fleet after =
+                new Fleet(redis, 1, window(50, 10).failureRateThreshold(60).build(), SETTINGS)) {
             CircuitBreaker breaker = after.breakers(name).get(0);
             for (int i = 0; i < 100 && breaker.getState() == State.CLOSED; i++) {
                 fail(breaker);
             }
-            assertThat(breaker.getState()).as("consecutive failures trip a window of 50").isEqualTo(State.OPEN);
+            assertThat(breaker.getState())
+                    .as("consecutive failures trip a window of 50")
+                    .isEqualTo(State.OPEN);
         }
     }
 
     @Test
     void anInterruptedCallerDoesNotBecomeASecondProber() throws Exception {
-        BreakerConfig config = window(10, 5).waitDurationInOpenState(Duration.ofMillis(300)).build();
+        BreakerConfig config =
+                window(10, 5).waitDurationInOpenState(Duration.ofMillis(300)).build();
         try (Fleet fleet = new Fleet(redis, 2, config, SETTINGS)) {
             List<CircuitBreaker> breakers = fleet.breakers(unique("interrupted"));
             for (int i = 0; i < 5; i++) {
@@ -238,8 +249,8 @@ class FleetPromiseTest {
             long permit = breaker.tryAcquirePermit();
             @SuppressWarnings("unchecked")
             io.lettuce.core.api.async.RedisAsyncCommands<byte[], byte[]> async =
-                    (io.lettuce.core.api.async.RedisAsyncCommands<byte[], byte[]>) fleet.factories.get(0)
-                            .getConnection().getNativeConnection();
+                    (io.lettuce.core.api.async.RedisAsyncCommands<byte[], byte[]>)
+                            fleet.factories.get(0).getConnection().getNativeConnection();
             java.util.concurrent.CompletableFuture<String> reportedOn = new java.util.concurrent.CompletableFuture<>();
             // The protected call completes on the client's event-loop thread, as a reactive call through
             // the same Redis client would: the answer to the report must come through that very thread.
@@ -256,7 +267,9 @@ class FleetPromiseTest {
                     throw new IllegalStateException(e);
                 }
             });
-            assertThat(fleet.stores.get(0).getFailureCount()).as("Redis operations that got no answer").isZero();
+            assertThat(fleet.stores.get(0).getFailureCount())
+                    .as("Redis operations that got no answer")
+                    .isZero();
             assertThat(fleet.stores.get(0).isAvailable()).isTrue();
         }
     }
@@ -268,18 +281,27 @@ class FleetPromiseTest {
             List<CircuitBreaker> breakers = fleet.breakers(name);
             redis.kill();
             try {
-                awaitCalling(Duration.ofSeconds(5), Fleet::succeedEach, breakers,
+                awaitCalling(
+                        Duration.ofSeconds(5),
+                        Fleet::succeedEach,
+                        breakers,
                         () -> fleet.stores.stream().noneMatch(RedisStateStore::isAvailable));
                 breakers.get(0).forceOpen(); // Redis is down: applied locally, replayed later
                 Thread.sleep(20);
             } finally {
                 redis.start();
             }
-            awaitCalling(Duration.ofSeconds(10), Fleet::succeedEach, List.of(breakers.get(1)),
+            awaitCalling(
+                    Duration.ofSeconds(10),
+                    Fleet::succeedEach,
+                    List.of(breakers.get(1)),
                     () -> fleet.stores.get(1).isAvailable());
             breakers.get(1).forceClosed(); // the newer operator change, made through the other instance
 
-            awaitCalling(Duration.ofSeconds(10), Fleet::succeedEach, breakers,
+            awaitCalling(
+                    Duration.ofSeconds(10),
+                    Fleet::succeedEach,
+                    breakers,
                     () -> fleet.stores.get(0).isAvailable());
             long until = System.nanoTime() + Duration.ofSeconds(1).toNanos();
             while (System.nanoTime() < until) {

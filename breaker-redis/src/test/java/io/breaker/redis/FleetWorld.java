@@ -46,12 +46,14 @@ final class FleetWorld {
     static final long LEASE_MS = 200;
     /** "Time passes the wait": a step a little longer than the wait (and the lease). */
     static final long STEP_MS = 250;
+
     static final long TIMEOUT_MS = 50;
     static final long EXPIRY_MS = 3_600_000;
     /** Redis's clock at the start (ms); the breakers' clocks read the same time in nanoseconds. */
     static final long START_MS = 1_700_000_000_000L;
     /** Threshold: two failures in a window of two trip. */
     static final int THRESHOLD = 2;
+
     static final String NAME = "fleet";
     static final String TAG = "{breaker:" + NAME + "}";
     static final String STATE_KEY = TAG + ":state";
@@ -127,9 +129,17 @@ final class FleetWorld {
     }
 
     /** Which steps the explorer may take, and how much may be pending at once. */
-    record Rules(boolean successes, boolean slowCalls, boolean operator, int operatorInstances, boolean time,
-                 boolean lose, boolean failureReportsTimeOut, boolean otherTimeouts, int maxPending,
-                 boolean countDependencyCalls) {
+    record Rules(
+            boolean successes,
+            boolean slowCalls,
+            boolean operator,
+            int operatorInstances,
+            boolean time,
+            boolean lose,
+            boolean failureReportsTimeOut,
+            boolean otherTimeouts,
+            int maxPending,
+            boolean countDependencyCalls) {
 
         /** Every kind of step: calls, slow calls, operator changes, time, a lost Redis and every timeout. */
         static Rules all(int maxPending) {
@@ -143,8 +153,7 @@ final class FleetWorld {
     }
 
     /** A mutation of one script's text (the model's Redis runs the mutated text). */
-    record Mutation(String script, String from, String to) {
-    }
+    record Mutation(String script, String from, String to) {}
 
     // ---------------------------------------------------------------- state
 
@@ -158,10 +167,20 @@ final class FleetWorld {
     private int nextPendingId;
     static final BreakerScripts SCRIPTS = new BreakerScripts();
     /** The text Redis runs for each script (common.lua + the script), by name. */
-    static final Map<String, String> SCRIPTS_BY_NAME = Map.of("report", SCRIPTS.report.getScriptAsString(),
-            "acquire-probe", SCRIPTS.acquireProbe.getScriptAsString(), "probe-failed", SCRIPTS.probeFailed.getScriptAsString(),
-            "close", SCRIPTS.close.getScriptAsString(), "force", SCRIPTS.force.getScriptAsString(),
-            "seed", SCRIPTS.seed.getScriptAsString());
+    static final Map<String, String> SCRIPTS_BY_NAME = Map.of(
+            "report",
+            SCRIPTS.report.getScriptAsString(),
+            "acquire-probe",
+            SCRIPTS.acquireProbe.getScriptAsString(),
+            "probe-failed",
+            SCRIPTS.probeFailed.getScriptAsString(),
+            "close",
+            SCRIPTS.close.getScriptAsString(),
+            "force",
+            SCRIPTS.force.getScriptAsString(),
+            "seed",
+            SCRIPTS.seed.getScriptAsString());
+
     final BreakerScripts scripts = SCRIPTS;
     private final Map<RedisScript<?>, String> scriptNames = new IdentityHashMap<>();
     private final Map<String, String> scriptTexts = new HashMap<>();
@@ -170,6 +189,7 @@ final class FleetWorld {
 
     /** The step being taken: which of its script calls times out, and how many it made so far. */
     private int timeoutRun;
+
     int runsInStep;
     boolean recording;
     /** Script runs already made (same script, arguments, time and Redis state): replays skip luaj. */
@@ -187,14 +207,18 @@ final class FleetWorld {
     int failuresInWindow;
     /** The reopen time of the fleet's current wait window (Redis clock), and its incarnation. */
     private long windowProbeAt;
+
     private String windowProbeInc;
 
-    record Change(long at, State target, int instance) {
-    }
+    record Change(long at, State target, int instance) {}
 
-    record ScriptRun(long now, String script, List<String> keys, List<String> args, Object reply,
-                     TreeMap<String, Object> after) {
-    }
+    record ScriptRun(
+            long now,
+            String script,
+            List<String> keys,
+            List<String> args,
+            Object reply,
+            TreeMap<String, Object> after) {}
 
     /** A request whose caller stopped waiting. */
     final class Pending {
@@ -207,8 +231,13 @@ final class FleetWorld {
         final long sentAfter;
         RedisStateStore.Answer answer;
 
-        Pending(int instance, String script, List<String> keys, List<String> args,
-                Consumer<RedisStateStore.Answer> late, long sentAfter) {
+        Pending(
+                int instance,
+                String script,
+                List<String> keys,
+                List<String> args,
+                Consumer<RedisStateStore.Answer> late,
+                long sentAfter) {
             this.id = nextPendingId++;
             this.instance = instance;
             this.script = script;
@@ -227,10 +256,12 @@ final class FleetWorld {
         final CircuitBreaker breaker;
         /** The caller's call in flight: permit, state that admitted it, when. */
         long permit;
+
         State admittedIn;
         long admittedAt;
         /** Redis's incarnation when the call was admitted (null: Redis had no state). */
         String admittedInc;
+
         boolean inFlight;
         /** Newest version delivered to RedisSharedState, per incarnation (what it has applied). */
         final Map<String, Long> newestDelivered = new TreeMap<>();
@@ -287,8 +318,12 @@ final class FleetWorld {
         }
 
         @Override
-        public RedisStateStore.Answer run(RedisScript<List> script, List<String> keys, String[] args,
-                                          boolean evenIfDown, Consumer<RedisStateStore.Answer> late) {
+        public RedisStateStore.Answer run(
+                RedisScript<List> script,
+                List<String> keys,
+                String[] args,
+                boolean evenIfDown,
+                Consumer<RedisStateStore.Answer> late) {
             runsInStep++;
             String name = scriptNames.get(script);
             if (runsInStep == timeoutRun) {
@@ -301,8 +336,8 @@ final class FleetWorld {
         }
 
         @Override
-        public void runAsync(RedisScript<List> script, List<String> keys, String[] args,
-                             Consumer<RedisStateStore.Answer> then) {
+        public void runAsync(
+                RedisScript<List> script, List<String> keys, String[] args, Consumer<RedisStateStore.Answer> then) {
             throw new IllegalStateException("the model's callers are never on an event loop");
         }
 
@@ -327,10 +362,12 @@ final class FleetWorld {
 
         @Override
         public void connect(Consumer<SharedVerdict> adopter, NanoClock clock) {
-            in.shared.connect(verdict -> {
-                adopted(in, verdict);
-                adopter.accept(verdict);
-            }, clock);
+            in.shared.connect(
+                    verdict -> {
+                        adopted(in, verdict);
+                        adopter.accept(verdict);
+                    },
+                    clock);
         }
 
         @Override
@@ -388,7 +425,8 @@ final class FleetWorld {
             for (Mutation m : mutations) {
                 if (m.script().equals(e.getValue())) {
                     if (!text.contains(m.from())) {
-                        throw new IllegalStateException("mutation not applicable, " + m.script() + " has no: " + m.from());
+                        throw new IllegalStateException(
+                                "mutation not applicable, " + m.script() + " has no: " + m.from());
                     }
                     text = text.replace(m.from(), m.to());
                 }
@@ -611,8 +649,10 @@ final class FleetWorld {
             windowProbeAt = Long.parseLong(after.get("probe_at"));
             windowProbeInc = after.get("inc");
         }
-        boolean tripped = "CLOSED".equals(before.get("state")) && "OPEN".equals(after.get("state"))
-                && Objects.equals(inc, after.get("inc")) && script.equals("report");
+        boolean tripped = "CLOSED".equals(before.get("state"))
+                && "OPEN".equals(after.get("state"))
+                && Objects.equals(inc, after.get("inc"))
+                && script.equals("report");
         if (tripped && failuresInWindow < THRESHOLD) {
             violation("counted-once", "the fleet tripped after " + failuresInWindow + " failed call(s) in its window");
         }
@@ -624,26 +664,38 @@ final class FleetWorld {
         if (inc == null || !inc.equals(after.get("inc"))) {
             return;
         }
-        if (script.equals("close") && "HALF_OPEN".equals(before.get("state")) && "CLOSED".equals(after.get("state"))
+        if (script.equals("close")
+                && "HALF_OPEN".equals(before.get("state"))
+                && "CLOSED".equals(after.get("state"))
                 && !("i" + instance).equals(before.get("lease_owner"))) {
-            violation("closed-by-lease-holder", "i" + instance + " closed the fleet while " + before.get("lease_owner")
-                    + " held the lease");
+            violation(
+                    "closed-by-lease-holder",
+                    "i" + instance + " closed the fleet while " + before.get("lease_owner") + " held the lease");
         }
-        if ("OPEN".equals(before.get("state")) && "HALF_OPEN".equals(after.get("state")) && script.equals("acquire-probe")
+        if ("OPEN".equals(before.get("state"))
+                && "HALF_OPEN".equals(after.get("state"))
+                && script.equals("acquire-probe")
                 && now < Long.parseLong(before.get("probe_at"))) {
-            violation("one-probe", "i" + instance + " got the probe lease " + (Long.parseLong(before.get("probe_at")) - now)
-                    + "ms before the wait was over");
+            violation(
+                    "one-probe",
+                    "i" + instance + " got the probe lease " + (Long.parseLong(before.get("probe_at")) - now)
+                            + "ms before the wait was over");
         }
-        if ("OPEN".equals(before.get("state")) && "OPEN".equals(after.get("state"))
+        if ("OPEN".equals(before.get("state"))
+                && "OPEN".equals(after.get("state"))
                 && Long.parseLong(after.get("probe_at")) > Long.parseLong(before.get("probe_at"))) {
-            violation("reopen-time", script + " by i" + instance + " moved probe_at from " + before.get("probe_at")
-                    + " to " + after.get("probe_at"));
+            violation(
+                    "reopen-time",
+                    script + " by i" + instance + " moved probe_at from " + before.get("probe_at") + " to "
+                            + after.get("probe_at"));
         }
         if (script.equals("report") && !"CLOSED".equals(before.get("state"))) {
             for (String field : List.of("state", "probe_at", "lease_owner", "lease_until")) {
                 if (!Objects.equals(before.get(field), after.get(field))) {
-                    violation("reopen-time", "a report by i" + instance + " changed " + field + " of a "
-                            + before.get("state") + " state: " + before.get(field) + " -> " + after.get(field));
+                    violation(
+                            "reopen-time",
+                            "a report by i" + instance + " changed " + field + " of a " + before.get("state")
+                                    + " state: " + before.get(field) + " -> " + after.get(field));
                 }
             }
         }
@@ -654,17 +706,22 @@ final class FleetWorld {
         Map<String, String> s = stateHash();
         String state = s.get("state");
         if (Objects.equals(windowProbeInc, s.get("inc")) && now < windowProbeAt) {
-            violation("one-probe", in.id + " admitted a probe " + (windowProbeAt - now)
-                    + "ms before the fleet's wait was over");
+            violation(
+                    "one-probe",
+                    in.id + " admitted a probe " + (windowProbeAt - now) + "ms before the fleet's wait was over");
         }
         if ("OPEN".equals(state)) {
-            violation("one-probe", in.id + " admitted a probe without a live lease (the fleet is OPEN, probe_at in "
-                    + (Long.parseLong(s.get("probe_at")) - now) + "ms)");
+            violation(
+                    "one-probe",
+                    in.id + " admitted a probe without a live lease (the fleet is OPEN, probe_at in "
+                            + (Long.parseLong(s.get("probe_at")) - now) + "ms)");
         } else if ("HALF_OPEN".equals(state)) {
             long until = Long.parseLong(s.getOrDefault("lease_until", "0"));
             if (!in.id.equals(s.get("lease_owner")) || until <= now) {
-                violation("one-probe", in.id + " admitted a probe without a live lease (lease of "
-                        + s.get("lease_owner") + ", " + (until - now) + "ms left)");
+                violation(
+                        "one-probe",
+                        in.id + " admitted a probe without a live lease (lease of " + s.get("lease_owner") + ", "
+                                + (until - now) + "ms left)");
             }
         }
     }
@@ -679,7 +736,8 @@ final class FleetWorld {
         }
         Long newest = in.newestDelivered.get(answer.incarnation());
         if (newest != null && answer.version() < newest) {
-            violation(verdict.state() == State.CLOSED ? "closed-from-older-answer" : "answers-in-order",
+            violation(
+                    verdict.state() == State.CLOSED ? "closed-from-older-answer" : "answers-in-order",
                     in.id + " adopted " + verdict.state() + " of version " + answer.version()
                             + " after applying version " + newest);
         }
@@ -702,8 +760,10 @@ final class FleetWorld {
             }
         }
         if (probes > 1) {
-            violation("one-probe", probes + " probes in flight in one wait window"
-                    + (incarnations.size() > 1 ? " across a lost state" : ""));
+            violation(
+                    "one-probe",
+                    probes + " probes in flight in one wait window"
+                            + (incarnations.size() > 1 ? " across a lost state" : ""));
         }
         // The operator's latest change wins.
         Map<String, String> s = stateHash();
@@ -715,8 +775,9 @@ final class FleetWorld {
                 made |= c.at() == opAt && c.target().name().equals(state);
             }
             if (!made) {
-                violation("operator-latest-wins", "Redis holds " + state + " with op_at " + opAt
-                        + ", which no operator change set");
+                violation(
+                        "operator-latest-wins",
+                        "Redis holds " + state + " with op_at " + opAt + ", which no operator change set");
             }
         }
         if (!changes.isEmpty()) {
@@ -726,31 +787,39 @@ final class FleetWorld {
                 latestChangeApplied = false; // Redis lost it; the instances that know it put it back
             }
             if (opAt > latest.at()) {
-                violation("operator-latest-wins", "Redis op_at " + opAt + " is newer than the latest change " + latest.at());
+                violation(
+                        "operator-latest-wins",
+                        "Redis op_at " + opAt + " is newer than the latest change " + latest.at());
             } else if (opAt == latest.at()) {
                 latestChangeApplied = true;
                 latestChangeIncarnation = inc;
                 boolean forced = state != null && State.valueOf(state).isForced();
                 if (latest.target().isForced() ? !latest.target().name().equals(state) : forced) {
-                    violation("operator-latest-wins", "Redis holds " + state + " after the latest change "
-                            + latest.target() + " was applied");
+                    violation(
+                            "operator-latest-wins",
+                            "Redis holds " + state + " after the latest change " + latest.target() + " was applied");
                 }
             } else if (latestChangeApplied) {
-                violation("operator-latest-wins", "Redis went back to op_at " + opAt + " after applying the latest change");
+                violation(
+                        "operator-latest-wins",
+                        "Redis went back to op_at " + opAt + " after applying the latest change");
             }
             for (Inst in : inst) {
                 if (in.knownOperatorAt == latest.at()) {
                     State local = in.breaker.getState();
                     if (latest.target().isForced() ? local != latest.target() : local.isForced()) {
-                        violation("operator-latest-wins", in.id + " knows the latest change (" + latest.target()
-                                + ") but is " + local);
+                        violation(
+                                "operator-latest-wins",
+                                in.id + " knows the latest change (" + latest.target() + ") but is " + local);
                     }
                 }
             }
         }
         if (rules.countDependencyCalls() && dependencyCallsInClosed > THRESHOLD + INSTANCES - 1) {
-            violation("dependency-calls", dependencyCallsInClosed + " calls reached the failing dependency (at most "
-                    + (THRESHOLD + INSTANCES - 1) + ")");
+            violation(
+                    "dependency-calls",
+                    dependencyCallsInClosed + " calls reached the failing dependency (at most "
+                            + (THRESHOLD + INSTANCES - 1) + ")");
         }
     }
 
@@ -761,13 +830,20 @@ final class FleetWorld {
         if (s.isEmpty()) {
             b.append("(no state)");
         } else {
-            b.append(s.get("state")).append('/').append(s.get("cause")).append(" v").append(s.get("ver"))
-                    .append(" inc=").append(s.get("inc"));
+            b.append(s.get("state"))
+                    .append('/')
+                    .append(s.get("cause"))
+                    .append(" v")
+                    .append(s.get("ver"))
+                    .append(" inc=")
+                    .append(s.get("inc"));
             if (s.containsKey("probe_at")) {
                 b.append(" probe_at=+").append(Long.parseLong(s.get("probe_at")) - START_MS);
             }
             if (s.containsKey("lease_owner")) {
-                b.append(" lease=").append(s.get("lease_owner")).append(" until +")
+                b.append(" lease=")
+                        .append(s.get("lease_owner"))
+                        .append(" until +")
                         .append(Long.parseLong(s.get("lease_until")) - START_MS);
             }
             if (!"0".equals(s.getOrDefault("op_at", "0"))) {
@@ -784,17 +860,25 @@ final class FleetWorld {
         for (Inst in : inst) {
             b.append("\n     ").append(in.id).append(": ").append(in.breaker.getState());
             if (in.breaker.getState() == State.OPEN) {
-                b.append(" (probe in ").append(in.breaker.getRemainingWaitNanos() / 1_000_000L).append("ms)");
+                b.append(" (probe in ")
+                        .append(in.breaker.getRemainingWaitNanos() / 1_000_000L)
+                        .append("ms)");
             }
             if (in.inFlight) {
-                b.append(", call in flight admitted in ").append(in.admittedIn).append(" at +")
+                b.append(", call in flight admitted in ")
+                        .append(in.admittedIn)
+                        .append(" at +")
                         .append(in.admittedAt - START_MS);
             }
             Object applied = ((AtomicReference<?>) Reflect.get(in.shared, "newest")).get();
             if (applied != null) {
                 RedisStateStore.Answer a = (RedisStateStore.Answer) Reflect.component(applied, "answer");
-                b.append(", newest answer ").append(a.verdict().state()).append(" v").append(a.version())
-                        .append(" inc=").append(a.incarnation());
+                b.append(", newest answer ")
+                        .append(a.verdict().state())
+                        .append(" v")
+                        .append(a.version())
+                        .append(" inc=")
+                        .append(a.incarnation());
             }
             int unacked = 0;
             for (Object ignored : (Iterable<?>) Reflect.get(in.shared, "unacked")) {
@@ -809,9 +893,16 @@ final class FleetWorld {
             }
         }
         for (Pending p : pending) {
-            b.append("\n     pending #").append(p.id).append(": ").append(p.script).append(" of i").append(p.instance)
-                    .append(p.answer == null ? ", not run yet"
-                            : ", answered " + p.answer.verdict().state() + " v" + p.answer.version());
+            b.append("\n     pending #")
+                    .append(p.id)
+                    .append(": ")
+                    .append(p.script)
+                    .append(" of i")
+                    .append(p.instance)
+                    .append(
+                            p.answer == null
+                                    ? ", not run yet"
+                                    : ", answered " + p.answer.verdict().state() + " v" + p.answer.version());
         }
         return b.toString();
     }
@@ -843,8 +934,7 @@ final class FleetWorld {
                         case "since", "opened_at", "lease_owner" -> {
                             continue; // never decides anything; the owner is told with its instance
                         }
-                        default -> {
-                        }
+                        default -> {}
                     }
                     b.append(field).append(':');
                     switch (field) {
@@ -875,7 +965,11 @@ final class FleetWorld {
         }
         if (!changes.isEmpty()) {
             Change latest = changes.get(changes.size() - 1);
-            b.append("\nlatest=").append(latest.target()).append('/').append(c.op(latest.at())).append('/')
+            b.append("\nlatest=")
+                    .append(latest.target())
+                    .append('/')
+                    .append(c.op(latest.at()))
+                    .append('/')
                     .append(latestChangeApplied ? c.inc(latestChangeIncarnation) : "-");
             for (Change ch : changes) {
                 b.append(' ').append(ch.target()).append('/').append(c.op(ch.at()));
@@ -884,7 +978,12 @@ final class FleetWorld {
         if (rules.countDependencyCalls()) {
             b.append("\ncalls=").append(dependencyCallsInClosed);
         }
-        b.append("\nfailuresInWindow=").append(Math.min(failuresInWindow, THRESHOLD)).append(" waitLeft=").append(c.inc(windowProbeInc)).append('/').append(Math.max(0, windowProbeAt - now));
+        b.append("\nfailuresInWindow=")
+                .append(Math.min(failuresInWindow, THRESHOLD))
+                .append(" waitLeft=")
+                .append(c.inc(windowProbeInc))
+                .append('/')
+                .append(Math.max(0, windowProbeAt - now));
         return c.finish(b.toString());
     }
 
@@ -902,9 +1001,13 @@ final class FleetWorld {
         }
         if (state == State.HALF_OPEN) {
             Object probes = Reflect.get(phase, "probes");
-            b.append(" probes=").append(Reflect.component(probes, "generation")).append('/')
-                    .append(Reflect.component(probes, "issued")).append('/')
-                    .append(Reflect.component(probes, "succeeded")).append(" leaseIn=")
+            b.append(" probes=")
+                    .append(Reflect.component(probes, "generation"))
+                    .append('/')
+                    .append(Reflect.component(probes, "issued"))
+                    .append('/')
+                    .append(Reflect.component(probes, "succeeded"))
+                    .append(" leaseIn=")
                     .append(Math.max(0, (Long) Reflect.component(probes, "leaseDeadline") / 1_000_000L - now));
             if ((Boolean) Reflect.component(probes, "fleetLeased")) {
                 b.append(" fleetLeaseIn=")
@@ -912,10 +1015,14 @@ final class FleetWorld {
             }
         }
         if (in.inFlight) {
-            boolean current = state == State.HALF_OPEN
-                    ? Reflect.isCurrentProbe(phase, in.permit) : in.permit == episode;
-            b.append(" call=").append(in.admittedIn).append(current ? "+" : "-")
-                    .append(now - in.admittedAt < LEASE_MS ? "new" : "old").append('@').append(c.inc(in.admittedInc));
+            boolean current =
+                    state == State.HALF_OPEN ? Reflect.isCurrentProbe(phase, in.permit) : in.permit == episode;
+            b.append(" call=")
+                    .append(in.admittedIn)
+                    .append(current ? "+" : "-")
+                    .append(now - in.admittedAt < LEASE_MS ? "new" : "old")
+                    .append('@')
+                    .append(c.inc(in.admittedInc));
         }
         RedisSharedState sh = in.shared;
         b.append(" succ=").append(((SuccessCounter) Reflect.get(sh, "successes")).sum());
@@ -923,10 +1030,16 @@ final class FleetWorld {
         b.append(" rno=").append(((AtomicLong) Reflect.get(sh, "reportNumbers")).get());
         b.append(" unacked=[");
         for (Object report : (Iterable<?>) Reflect.get(sh, "unacked")) {
-            b.append(Reflect.component(report, "number")).append('/').append(Reflect.component(report, "bits"))
-                    .append('/').append(Reflect.component(report, "successes")).append('/')
-                    .append(c.position(Reflect.component(report, "successesFrom"))).append('/')
-                    .append(c.position(Reflect.component(report, "reportedIn"))).append(' ');
+            b.append(Reflect.component(report, "number"))
+                    .append('/')
+                    .append(Reflect.component(report, "bits"))
+                    .append('/')
+                    .append(Reflect.component(report, "successes"))
+                    .append('/')
+                    .append(c.position(Reflect.component(report, "successesFrom")))
+                    .append('/')
+                    .append(c.position(Reflect.component(report, "reportedIn")))
+                    .append(' ');
         }
         b.append(']');
         Object applied = ((AtomicReference<?>) Reflect.get(sh, "newest")).get();
@@ -934,7 +1047,10 @@ final class FleetWorld {
             RedisStateStore.Answer a = (RedisStateStore.Answer) Reflect.component(applied, "answer");
             long received = (Long) Reflect.component(applied, "receivedNanos");
             long left = Math.max(0, a.verdict().remainingNanos() - (now * 1_000_000L - received));
-            b.append(" newest=").append(c.answer(a)).append("/left ").append(left)
+            b.append(" newest=")
+                    .append(c.answer(a))
+                    .append("/left ")
+                    .append(left)
                     .append(Boolean.TRUE.equals(Reflect.component(applied, "seedUnconfirmed")) ? "/unconfirmed" : "");
         }
         TreeSet<String> left = new TreeSet<>();
@@ -944,12 +1060,16 @@ final class FleetWorld {
         b.append(" left=").append(left);
         Object spent = Reflect.get(sh, "spentLease");
         if (spent != null) {
-            b.append(" spent=").append(c.inc((String) Reflect.component(spent, "incarnation"))).append('/')
+            b.append(" spent=")
+                    .append(c.inc((String) Reflect.component(spent, "incarnation")))
+                    .append('/')
                     .append(Reflect.component(spent, "version"));
         }
         Object op = ((AtomicReference<?>) Reflect.get(sh, "pendingOperator")).get();
         if (op != null) {
-            b.append(" pendingOp=").append(Reflect.component(op, "target")).append('/')
+            b.append(" pendingOp=")
+                    .append(Reflect.component(op, "target"))
+                    .append('/')
                     .append(c.op((Long) Reflect.component(op, "atMillis")));
         }
         b.append(" known=").append(c.op(in.knownOperatorAt)).append(" delivered=");
@@ -987,9 +1107,9 @@ final class FleetWorld {
 
     /** Canonical names: incarnations and operator times by rank (only their order and equality matter). */
     private static final class Canon {
-        private final TreeSet<String> incs = new TreeSet<>(java.util.Comparator
-                .comparingLong((String v) -> Long.parseLong(v.substring(0, v.indexOf('.'))))
-                .thenComparingLong(v -> Long.parseLong(v.substring(v.indexOf('.') + 1))));
+        private final TreeSet<String> incs = new TreeSet<>(
+                java.util.Comparator.comparingLong((String v) -> Long.parseLong(v.substring(0, v.indexOf('.'))))
+                        .thenComparingLong(v -> Long.parseLong(v.substring(v.indexOf('.') + 1))));
         private final TreeSet<Long> ops = new TreeSet<>();
 
         String inc(String value) {
@@ -1017,7 +1137,8 @@ final class FleetWorld {
         }
 
         String answer(RedisStateStore.Answer a) {
-            return a.verdict().state() + "/" + a.verdict().cause() + "/" + a.verdict().remainingNanos() + "/"
+            return a.verdict().state() + "/" + a.verdict().cause() + "/"
+                    + a.verdict().remainingNanos() + "/"
                     + a.version() + "/" + inc(a.incarnation()) + "/" + a.windowEpoch() + "/" + a.windowSeq() + "/"
                     + a.acked() + "/" + op(a.operatorAt()) + "/" + a.fresh();
         }
@@ -1042,34 +1163,79 @@ final class FleetWorld {
      * test compares this with the classes' declared fields, so a new field cannot be forgotten here.
      */
     static final Map<String, List<String>> FINGERPRINTED = Map.of(
-            "io.breaker.redis.RedisSharedState", List.of("successes", "batchStart", "reportNumbers", "unacked", "newest",
-                    "pendingOperator", "receipts (relative: each pending request's sentAfter against it)",
-                    "leftIncarnations", "spentLease"),
+            "io.breaker.redis.RedisSharedState",
+                    List.of(
+                            "successes",
+                            "batchStart",
+                            "reportNumbers",
+                            "unacked",
+                            "newest",
+                            "pendingOperator",
+                            "receipts (relative: each pending request's sentAfter against it)",
+                            "leftIncarnations",
+                            "spentLease"),
             "io.breaker.redis.RedisSharedState$Lease", List.of("incarnation", "version"),
-            "io.breaker.redis.RedisSharedState$Applied", List.of("answer", "receivedNanos (as time left)", "receipt (see receipts)",
-                    "seedUnconfirmed"),
-            "io.breaker.redis.RedisSharedState$Report", List.of("number", "bits", "successes", "successesFrom", "reportedIn"),
+            "io.breaker.redis.RedisSharedState$Applied",
+                    List.of("answer", "receivedNanos (as time left)", "receipt (see receipts)", "seedUnconfirmed"),
+            "io.breaker.redis.RedisSharedState$Report",
+                    List.of("number", "bits", "successes", "successesFrom", "reportedIn"),
             "io.breaker.redis.RedisSharedState$Position", List.of("incarnation", "epoch", "seq"),
             "io.breaker.redis.RedisSharedState$OperatorChange", List.of("target", "atMillis"),
             "io.breaker.CircuitBreaker", List.of("phase"),
-            "io.breaker.Phase", List.of("state", "episode (whether the call in flight holds a current permit)",
-                    "probeAtNanos", "probes"),
-            "io.breaker.Phase$Probes", List.of("generation", "issued", "succeeded", "leaseDeadline",
-                    "fleetLeased", "fleetLeaseEnd (as time left)"));
+            "io.breaker.Phase",
+                    List.of(
+                            "state",
+                            "episode (whether the call in flight holds a current permit)",
+                            "probeAtNanos",
+                            "probes"),
+            "io.breaker.Phase$Probes",
+                    List.of(
+                            "generation",
+                            "issued",
+                            "succeeded",
+                            "leaseDeadline",
+                            "fleetLeased",
+                            "fleetLeaseEnd (as time left)"));
+
     static final Map<String, List<String>> NOT_FINGERPRINTED = Map.of(
-            "io.breaker.redis.RedisSharedState", List.of("store", "scripts", "name", "keys", "common", "leaseNanos (a setting)", "clock", "adopter",
-                    "nextRefreshAt (refreshes are steps of their own in the model)",
-                    "checkMask (when a success looks at the clock: refreshes are steps of their own in the model)",
-                    "lastCheckAt (as checkMask)",
-                    "lastOperatorChangedFleet (shown by the endpoint; decides nothing)"),
-            "io.breaker.CircuitBreaker", List.of("name", "config", "clock", "wallClock (dates phases only)",
-                    "slowNanos", "windowNeedsClock", "shared", "rejections", "listeners (listener bookkeeping)",
-                    "listenersWantDurations (listener bookkeeping: whether calls are timed for listeners)",
-                    "lastFailureType", "reconfiguring (settings changed at runtime: not in the model)"),
-            "io.breaker.Phase", List.of("permitsAll (follows state)", "records (follows state)",
-                    "window (the local window decides only while Redis is unavailable: never in the model)",
-                    "openedAtNanos", "sinceEpochMillis", "openedAtEpochMillis",
-                    "successor (listener bookkeeping)", "arrival (listener bookkeeping)"));
+            "io.breaker.redis.RedisSharedState",
+                    List.of(
+                            "store",
+                            "scripts",
+                            "name",
+                            "keys",
+                            "common",
+                            "leaseNanos (a setting)",
+                            "clock",
+                            "adopter",
+                            "nextRefreshAt (refreshes are steps of their own in the model)",
+                            "checkMask (when a success looks at the clock: refreshes are steps of their own in the model)",
+                            "lastCheckAt (as checkMask)",
+                            "lastOperatorChangedFleet (shown by the endpoint; decides nothing)"),
+            "io.breaker.CircuitBreaker",
+                    List.of(
+                            "name",
+                            "config",
+                            "clock",
+                            "wallClock (dates phases only)",
+                            "slowNanos",
+                            "windowNeedsClock",
+                            "shared",
+                            "rejections",
+                            "listeners (listener bookkeeping)",
+                            "listenersWantDurations (listener bookkeeping: whether calls are timed for listeners)",
+                            "lastFailureType",
+                            "reconfiguring (settings changed at runtime: not in the model)"),
+            "io.breaker.Phase",
+                    List.of(
+                            "permitsAll (follows state)",
+                            "records (follows state)",
+                            "window (the local window decides only while Redis is unavailable: never in the model)",
+                            "openedAtNanos",
+                            "sinceEpochMillis",
+                            "openedAtEpochMillis",
+                            "successor (listener bookkeeping)",
+                            "arrival (listener bookkeeping)"));
 
     /** Reads private fields and record components of the real classes (tests only; cached lookups). */
     static final class Reflect {

@@ -48,6 +48,7 @@ final class LuaRedis {
 
     /** One value: a string (bytes as Latin-1 chars) or a hash. */
     private final TreeMap<String, Object> data = new TreeMap<>();
+
     private final TreeMap<String, Long> expiresAt = new TreeMap<>();
     private final LongSupplier nowMillis;
     /** Microseconds within the millisecond of TIME: advances with every script, so incarnations differ. */
@@ -55,6 +56,7 @@ final class LuaRedis {
 
     /** The Lua side, shared by every model Redis (scripts read it only: a new global fails, see {@link #eval}). */
     private static final Globals GLOBALS = JsePlatform.standardGlobals();
+
     private static final LuaTable STRING_LIB = new LuaTable();
     private static final LuaValue TOSTRING_51 = new OneArgFunction() {
         @Override
@@ -67,7 +69,9 @@ final class LuaRedis {
 
     static {
         LuaTable original = (LuaTable) GLOBALS.get("string");
-        for (LuaValue key = original.next(LuaValue.NIL).arg1(); !key.isnil(); key = original.next(key).arg1()) {
+        for (LuaValue key = original.next(LuaValue.NIL).arg1();
+                !key.isnil();
+                key = original.next(key).arg1()) {
             STRING_LIB.set(key, original.get(key));
         }
         STRING_LIB.set("format", new VarArgFunction() {
@@ -80,7 +84,8 @@ final class LuaRedis {
         ENV_META.set(LuaValue.NEWINDEX, new VarArgFunction() {
             @Override
             public Varargs invoke(Varargs a) {
-                throw new LuaError("Script attempted to create global variable '" + a.arg(2).tojstring() + "'");
+                throw new LuaError("Script attempted to create global variable '"
+                        + a.arg(2).tojstring() + "'");
             }
         });
     }
@@ -171,7 +176,8 @@ final class LuaRedis {
             if (v.type() == LuaValue.TNUMBER) {
                 double d = v.todouble();
                 if (d != Math.rint(d) || Math.abs(d) >= 1e17) {
-                    throw new LuaError("redis.call got the non-integral number " + d + ": its text differs between Lua engines");
+                    throw new LuaError(
+                            "redis.call got the non-integral number " + d + ": its text differs between Lua engines");
                 }
                 a[i - 1] = Long.toString((long) d);
             } else if (v.type() == LuaValue.TSTRING) {
@@ -575,7 +581,8 @@ final class LuaRedis {
         if (special != null) {
             return special;
         }
-        String text = new BigDecimal(v).setScale(precision, RoundingMode.HALF_EVEN).toPlainString();
+        String text =
+                new BigDecimal(v).setScale(precision, RoundingMode.HALF_EVEN).toPlainString();
         if (v < 0 || (v == 0 && 1 / v < 0)) {
             return text.startsWith("-") ? text : "-" + text;
         }
@@ -603,7 +610,8 @@ final class LuaRedis {
             int e = Math.abs(exponent);
             text = m + (exponent < 0 ? "e-" : "e+") + (e < 10 ? "0" + e : Integer.toString(e));
         } else {
-            text = rounded.setScale(Math.max(0, precision - 1 - exponent), RoundingMode.HALF_EVEN).toPlainString();
+            text = rounded.setScale(Math.max(0, precision - 1 - exponent), RoundingMode.HALF_EVEN)
+                    .toPlainString();
             if (!keepZeros && text.contains(".")) {
                 text = text.replaceAll("0+$", "").replaceAll("\\.$", "");
             }

@@ -18,15 +18,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** The Lua scripts read the outcome bits from their one definition, {@link OutcomeBits}. */
 class OutcomeBitsInLuaTest {
 
-    private static final List<String> FILES = List.of("common.lua", "report.lua", "acquire-probe.lua",
-            "probe-failed.lua", "close.lua", "force.lua", "seed.lua");
+    private static final List<String> FILES = List.of(
+            "common.lua", "report.lua", "acquire-probe.lua", "probe-failed.lua", "close.lua", "force.lua", "seed.lua");
     /** A Lua assignment to one of the bit names, in any form ({@code local CALL = 1}, {@code SLOW=4}, ...). */
     private static final Pattern ASSIGNED = Pattern.compile("(?m)^[^-\\n]*\\b(CALL|FAILED|SLOW)\\b[\\w\\s,]*=[^=]");
 
     @Test
     void theLuaBitsAreTheJavaOnes() {
         Globals lua = JsePlatform.standardGlobals();
-        Varargs bits = lua.load(BreakerScripts.outcomeBits() + "return CALL, FAILED, SLOW").invoke();
+        Varargs bits = lua.load(BreakerScripts.outcomeBits() + "return CALL, FAILED, SLOW")
+                .invoke();
 
         assertThat(List.of(bits.arg(1).toint(), bits.arg(2).toint(), bits.arg(3).toint()))
                 .containsExactly(OutcomeBits.CALL, OutcomeBits.FAILED, OutcomeBits.SLOW);
@@ -36,9 +37,14 @@ class OutcomeBitsInLuaTest {
     void everyScriptSentToRedisStartsWithThatDefinition() {
         BreakerScripts scripts = new BreakerScripts();
 
-        assertThat(List.of(scripts.report, scripts.acquireProbe, scripts.probeFailed, scripts.close, scripts.force,
-                scripts.seed)).allSatisfy(script -> assertThat(script.getScriptAsString())
-                .startsWith(BreakerScripts.outcomeBits()));
+        assertThat(List.of(
+                        scripts.report,
+                        scripts.acquireProbe,
+                        scripts.probeFailed,
+                        scripts.close,
+                        scripts.force,
+                        scripts.seed))
+                .allSatisfy(script -> assertThat(script.getScriptAsString()).startsWith(BreakerScripts.outcomeBits()));
     }
 
     @Test
@@ -47,11 +53,14 @@ class OutcomeBitsInLuaTest {
             try (InputStream in = getClass().getResourceAsStream("/io/breaker/redis/lua/" + file)) {
                 assertThat(in).as(file).isNotNull();
                 String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-                assertThat(ASSIGNED.matcher(text).find()).as("%s assigns CALL, FAILED or SLOW", file).isFalse();
+                assertThat(ASSIGNED.matcher(text).find())
+                        .as("%s assigns CALL, FAILED or SLOW", file)
+                        .isFalse();
             }
         }
         // The check can fail: the definition common.lua had before reads as one.
-        assertThat(ASSIGNED.matcher("local CALL, FAILED, SLOW = 1, 2, 4").find()).isTrue();
+        assertThat(ASSIGNED.matcher("local CALL, FAILED, SLOW = 1, 2, 4").find())
+                .isTrue();
     }
 
     @Test

@@ -92,8 +92,18 @@ public final class RedisServer implements BeforeAllCallback, AfterAllCallback {
 
     /** Starts the server (again) and waits until it answers PING. */
     public void start() throws IOException, InterruptedException {
-        List<String> command = new java.util.ArrayList<>(List.of(binary.toString(), "--port", Integer.toString(port),
-                "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", directory.toString()));
+        List<String> command = new java.util.ArrayList<>(List.of(
+                binary.toString(),
+                "--port",
+                Integer.toString(port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                directory.toString()));
         if (cluster) {
             Files.deleteIfExists(directory.resolve("nodes.conf"));
             command.addAll(List.of("--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf"));
@@ -197,7 +207,9 @@ public final class RedisServer implements BeforeAllCallback, AfterAllCallback {
     }
 
     private void signal(String name) throws IOException, InterruptedException {
-        Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start();
+        Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid()))
+                .inheritIO()
+                .start();
         if (kill.waitFor() != 0) {
             throw new IllegalStateException("kill -" + name + " " + process.pid() + " failed");
         }

@@ -29,59 +29,80 @@ class RedisStoreAutoConfigurationTest {
     static final RedisServer redis = new RedisServer();
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(RedisLine.redisAutoConfiguration(), RedisStoreAutoConfiguration.class,
+            .withConfiguration(AutoConfigurations.of(
+                    RedisLine.redisAutoConfiguration(),
+                    RedisStoreAutoConfiguration.class,
                     BreakerAutoConfiguration.class))
             .withPropertyValues("spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + redis.port());
 
     @Test
     void breakersStayInMemoryWithoutTheStoreType() {
-        runner.withPropertyValues("breakers.instances.payments.failure-rate-threshold=50").run(context -> {
-            assertThat(context).doesNotHaveBean(StateStore.class);
-            assertThat(context.getBean(BreakerRegistry.class).breaker("payments").isShared()).isFalse();
-        });
+        runner.withPropertyValues("breakers.instances.payments.failure-rate-threshold=50")
+                .run(context -> {
+                    assertThat(context).doesNotHaveBean(StateStore.class);
+                    assertThat(context.getBean(BreakerRegistry.class)
+                                    .breaker("payments")
+                                    .isShared())
+                            .isFalse();
+                });
     }
 
     @Test
     void storeTypeRedisSharesEveryBreakerOfTheStartersRegistry() {
-        runner.withPropertyValues("breakers.store.type=redis", "breakers.store.state-cache-ttl=2s",
-                "breakers.store.timeout=80ms", "breakers.store.failure-mode=reject").run(context -> {
-            RedisStateStore store = context.getBean(RedisStateStore.class);
-            assertThat(store.getSettings()).isEqualTo(new RedisStoreSettings(Duration.ofSeconds(2),
-                    Duration.ofMillis(80), StoreFailureMode.REJECT, RedisStoreSettings.DEFAULT_KEY_EXPIRY));
-            BreakerRegistry registry = context.getBean(BreakerRegistry.class);
-            assertThat(registry.getStateStore()).isSameAs(store);
-            assertThat(registry.breaker("anything").isShared()).isTrue();
-        });
+        runner.withPropertyValues(
+                        "breakers.store.type=redis",
+                        "breakers.store.state-cache-ttl=2s",
+                        "breakers.store.timeout=80ms",
+                        "breakers.store.failure-mode=reject")
+                .run(context -> {
+                    RedisStateStore store = context.getBean(RedisStateStore.class);
+                    assertThat(store.getSettings())
+                            .isEqualTo(new RedisStoreSettings(
+                                    Duration.ofSeconds(2),
+                                    Duration.ofMillis(80),
+                                    StoreFailureMode.REJECT,
+                                    RedisStoreSettings.DEFAULT_KEY_EXPIRY));
+                    BreakerRegistry registry = context.getBean(BreakerRegistry.class);
+                    assertThat(registry.getStateStore()).isSameAs(store);
+                    assertThat(registry.breaker("anything").isShared()).isTrue();
+                });
     }
 
     @Test
     void aBreakersOwnStoreTypeOverridesTheDefault() {
-        runner.withPropertyValues("breakers.instances.payments.store.type=redis",
-                "breakers.instances.search.failure-rate-threshold=50").run(context -> {
-            BreakerRegistry registry = context.getBean(BreakerRegistry.class);
-            assertThat(registry.breaker("payments").isShared()).isTrue();
-            assertThat(registry.breaker("search").isShared()).isFalse();
-        });
+        runner.withPropertyValues(
+                        "breakers.instances.payments.store.type=redis",
+                        "breakers.instances.search.failure-rate-threshold=50")
+                .run(context -> {
+                    BreakerRegistry registry = context.getBean(BreakerRegistry.class);
+                    assertThat(registry.breaker("payments").isShared()).isTrue();
+                    assertThat(registry.breaker("search").isShared()).isFalse();
+                });
         runner.withPropertyValues("breakers.store.type=redis", "breakers.instances.search.store.type=memory")
                 .run(context -> {
                     StateStore store = context.getBean(StateStore.class);
-                    assertThat(store.attach("search", BreakerConfig.ofDefaults())).isNull();
-                    assertThat(store.attach("payments", BreakerConfig.ofDefaults())).isNotNull();
+                    assertThat(store.attach("search", BreakerConfig.ofDefaults()))
+                            .isNull();
+                    assertThat(store.attach("payments", BreakerConfig.ofDefaults()))
+                            .isNotNull();
                 });
     }
 
     @Test
     void aTimeoutNotShorterThanTheCacheTtlStopsStartUpNamingTheProperty() {
-        runner.withPropertyValues("breakers.store.type=redis", "breakers.store.timeout=5s").run(context -> {
-            assertThat(context).hasFailed();
-            assertThat(context.getStartupFailure()).rootCause()
-                    .isInstanceOf(InvalidStorePropertyException.class)
-                    .hasMessage("breakers.store.timeout must be shorter than breakers.store.state-cache-ttl (1s): "
-                            + "tens of milliseconds, such as 50ms, was 5s");
-            FailureAnalysis analysis = new BreakerFailureAnalyzer().analyze(context.getStartupFailure());
-            assertThat(analysis.getDescription()).contains("'breakers.store.timeout'", "'5s'");
-            assertThat(analysis.getAction()).startsWith("Set 'breakers.store.timeout' to shorter than");
-        });
+        runner.withPropertyValues("breakers.store.type=redis", "breakers.store.timeout=5s")
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(context.getStartupFailure())
+                            .rootCause()
+                            .isInstanceOf(InvalidStorePropertyException.class)
+                            .hasMessage(
+                                    "breakers.store.timeout must be shorter than breakers.store.state-cache-ttl (1s): "
+                                            + "tens of milliseconds, such as 50ms, was 5s");
+                    FailureAnalysis analysis = new BreakerFailureAnalyzer().analyze(context.getStartupFailure());
+                    assertThat(analysis.getDescription()).contains("'breakers.store.timeout'", "'5s'");
+                    assertThat(analysis.getAction()).startsWith("Set 'breakers.store.timeout' to shorter than");
+                });
     }
 
     @Test
@@ -100,7 +121,9 @@ class RedisStoreAutoConfigurationTest {
     void theStoreSettingsAreCheckedWhileEveryBreakerIsInMemory() {
         runner.withPropertyValues("breakers.store.timeout=0").run(context -> {
             assertThat(context).hasFailed();
-            assertThat(context.getStartupFailure()).rootCause().isInstanceOf(InvalidStorePropertyException.class)
+            assertThat(context.getStartupFailure())
+                    .rootCause()
+                    .isInstanceOf(InvalidStorePropertyException.class)
                     .hasMessageStartingWith("breakers.store.timeout must be a duration of at least 1ms");
         });
         runner.run(context -> {
@@ -111,12 +134,14 @@ class RedisStoreAutoConfigurationTest {
 
     @Test
     void aWrongFailureModeListsTheCurrentModesAlsoWhileEveryBreakerIsInMemory() {
-        runner.withPropertyValues("breakers.store.type=memory", "breakers.store.failure-mode=maybe").run(context -> {
-            assertThat(context).hasFailed();
-            FailureAnalysis analysis = new BreakerFailureAnalyzer().analyze(context.getStartupFailure());
-            assertThat(analysis.getDescription()).contains("'breakers.store.failure-mode'", "'maybe'");
-            assertThat(analysis.getAction()).isEqualTo("Set 'breakers.store.failure-mode' to one of protect-locally, reject.");
-        });
+        runner.withPropertyValues("breakers.store.type=memory", "breakers.store.failure-mode=maybe")
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    FailureAnalysis analysis = new BreakerFailureAnalyzer().analyze(context.getStartupFailure());
+                    assertThat(analysis.getDescription()).contains("'breakers.store.failure-mode'", "'maybe'");
+                    assertThat(analysis.getAction())
+                            .isEqualTo("Set 'breakers.store.failure-mode' to one of protect-locally, reject.");
+                });
     }
 
     @Test
@@ -127,9 +152,11 @@ class RedisStoreAutoConfigurationTest {
             assertThat(analysis.getDescription()).contains("'breakers.instances.dep.store.tpye'");
             assertThat(analysis.getAction()).contains("'breakers.instances.dep.store.type'");
         });
-        runner.withPropertyValues("breakers.store.timout=40ms").run(context -> assertThat(
-                new BreakerFailureAnalyzer().analyze(context.getStartupFailure()).getAction())
-                .contains("'breakers.store.timeout'"));
+        runner.withPropertyValues("breakers.store.timout=40ms")
+                .run(context -> assertThat(new BreakerFailureAnalyzer()
+                                .analyze(context.getStartupFailure())
+                                .getAction())
+                        .contains("'breakers.store.timeout'"));
         runner.withPropertyValues("breakers.instances.dep.store.type=memory", "breakers.store.outage-after=2s")
                 .run(context -> assertThat(context).hasNotFailed());
     }
@@ -145,7 +172,10 @@ class RedisStoreAutoConfigurationTest {
                 .withClassLoader(new FilteredClassLoader("org.springframework.data.redis"))
                 .run(context -> {
                     assertThat(context).doesNotHaveBean(StateStore.class);
-                    assertThat(context.getBean(BreakerRegistry.class).breaker("payments").isShared()).isFalse();
+                    assertThat(context.getBean(BreakerRegistry.class)
+                                    .breaker("payments")
+                                    .isShared())
+                            .isFalse();
                 });
     }
 
@@ -154,11 +184,25 @@ class RedisStoreAutoConfigurationTest {
         runner.withPropertyValues("breakers.store.type=redis").run(context -> {
             SimpleMeterRegistry meters = new SimpleMeterRegistry();
             context.getBean("breakerStateStoreMeterBinder", MeterBinder.class).bindTo(meters);
-            assertThat(meters.get("breaker.store.failures").tag("store", "redis").functionCounter().count()).isZero();
-            assertThat(meters.get("breaker.store.available").tag("store", "redis").gauge().value()).isEqualTo(1.0);
-            assertThat(meters.get("breaker.store.acting.alone").tag("store", "redis").gauge().value()).isZero();
-            assertThat(meters.getMeters()).hasSize(3)
-                    .allSatisfy(meter -> assertThat(meter.getId().getDescription()).isNotBlank());
+            assertThat(meters.get("breaker.store.failures")
+                            .tag("store", "redis")
+                            .functionCounter()
+                            .count())
+                    .isZero();
+            assertThat(meters.get("breaker.store.available")
+                            .tag("store", "redis")
+                            .gauge()
+                            .value())
+                    .isEqualTo(1.0);
+            assertThat(meters.get("breaker.store.acting.alone")
+                            .tag("store", "redis")
+                            .gauge()
+                            .value())
+                    .isZero();
+            assertThat(meters.getMeters())
+                    .hasSize(3)
+                    .allSatisfy(
+                            meter -> assertThat(meter.getId().getDescription()).isNotBlank());
         });
     }
 }

@@ -27,39 +27,56 @@ class RedisStoreHealthAutoConfigurationTest {
     static final RedisServer redis = new RedisServer();
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(RedisLine.redisAutoConfiguration(),
-                    RedisStoreAutoConfiguration.class, BreakerAutoConfiguration.class,
+            .withConfiguration(AutoConfigurations.of(
+                    RedisLine.redisAutoConfiguration(),
+                    RedisStoreAutoConfiguration.class,
+                    BreakerAutoConfiguration.class,
                     RedisLine.storeHealthAutoConfiguration()))
             .withPropertyValues("spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + redis.port());
 
     @Test
     void aSharedStoreGetsTheBreakerStoreHealthContributor() {
-        runner.withPropertyValues("breakers.store.type=redis", "breakers.store.failure-mode=reject").run(context -> {
-            Object indicator = context.getBean("breakerStoreHealthIndicator", RedisLine.storeHealthIndicatorType());
-            assertThat(RedisLine.status(indicator)).isEqualTo("UP");
-            assertThat(RedisLine.details(indicator)).isEqualTo(Map.of("available", true, "actingAlone", false,
-                    "failureMode", "reject", "failedOperations", 0L));
-        });
+        runner.withPropertyValues("breakers.store.type=redis", "breakers.store.failure-mode=reject")
+                .run(context -> {
+                    Object indicator =
+                            context.getBean("breakerStoreHealthIndicator", RedisLine.storeHealthIndicatorType());
+                    assertThat(RedisLine.status(indicator)).isEqualTo("UP");
+                    assertThat(RedisLine.details(indicator))
+                            .isEqualTo(Map.of(
+                                    "available",
+                                    true,
+                                    "actingAlone",
+                                    false,
+                                    "failureMode",
+                                    "reject",
+                                    "failedOperations",
+                                    0L));
+                });
     }
 
     @Test
     void noContributorWhileEveryBreakerIsInMemory() {
-        runner.run(context -> assertThat(context).hasNotFailed()
-                .doesNotHaveBean(RedisLine.storeHealthIndicatorType()).doesNotHaveBean(BreakerStoreStatus.class));
+        runner.run(context -> assertThat(context)
+                .hasNotFailed()
+                .doesNotHaveBean(RedisLine.storeHealthIndicatorType())
+                .doesNotHaveBean(BreakerStoreStatus.class));
     }
 
     @Test
     void noContributorWithoutTheActuator() {
         runner.withPropertyValues("breakers.store.type=redis")
                 .withClassLoader(new FilteredClassLoader(RedisLine.actuatorPackages()))
-                .run(context -> assertThat(context).hasNotFailed().hasSingleBean(RedisStateStore.class)
+                .run(context -> assertThat(context)
+                        .hasNotFailed()
+                        .hasSingleBean(RedisStateStore.class)
                         .doesNotHaveBean("breakerStoreHealthIndicator"));
     }
 
     @Test
     void theContributorCanBeSwitchedOff() {
         runner.withPropertyValues("breakers.store.type=redis", "management.health.breakerstore.enabled=false")
-                .run(context -> assertThat(context).hasSingleBean(RedisStateStore.class)
+                .run(context -> assertThat(context)
+                        .hasSingleBean(RedisStateStore.class)
                         .doesNotHaveBean(RedisLine.storeHealthIndicatorType()));
     }
 
@@ -67,7 +84,9 @@ class RedisStoreHealthAutoConfigurationTest {
     void anApplicationsOwnStoreThatIsNotRedisGetsNoContributor() {
         runner.withPropertyValues("breakers.store.type=redis")
                 .withBean("myStore", StateStore.class, () -> (name, config) -> null)
-                .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(RedisStateStore.class)
+                .run(context -> assertThat(context)
+                        .hasNotFailed()
+                        .doesNotHaveBean(RedisStateStore.class)
                         .doesNotHaveBean(RedisLine.storeHealthIndicatorType()));
     }
 
@@ -76,7 +95,8 @@ class RedisStoreHealthAutoConfigurationTest {
         Object own = RedisLine.downHealthIndicator();
         runner.withPropertyValues("breakers.store.type=redis")
                 .withBean("breakerStoreHealthIndicator", healthIndicatorType(), () -> own)
-                .run(context -> assertThat(context.getBean("breakerStoreHealthIndicator")).isSameAs(own));
+                .run(context -> assertThat(context.getBean("breakerStoreHealthIndicator"))
+                        .isSameAs(own));
     }
 
     @SuppressWarnings("unchecked")

@@ -27,7 +27,8 @@ class RedisStoreSettingsTest {
 
         assertThat(DEFAULTS.withFailureMode(StoreFailureMode.OPEN).failureMode())
                 .isEqualTo(StoreFailureMode.PROTECT_LOCALLY);
-        assertThat(DEFAULTS.withFailureMode(StoreFailureMode.CLOSED).failureMode()).isEqualTo(StoreFailureMode.REJECT);
+        assertThat(DEFAULTS.withFailureMode(StoreFailureMode.CLOSED).failureMode())
+                .isEqualTo(StoreFailureMode.REJECT);
         assertThat(DEFAULTS.withFailureMode(StoreFailureMode.CLOSED))
                 .isEqualTo(DEFAULTS.withFailureMode(StoreFailureMode.REJECT));
     }
@@ -52,8 +53,9 @@ class RedisStoreSettingsTest {
             case "outage-after" -> DEFAULTS::withOutageAfter;
             default -> DEFAULTS::withKeyExpiry;
         };
-        for (Duration tooShort : new Duration[] {Duration.ofNanos(500_000), Duration.ofNanos(999_999), Duration.ZERO,
-                Duration.ofMillis(-5)}) {
+        for (Duration tooShort : new Duration[] {
+            Duration.ofNanos(500_000), Duration.ofNanos(999_999), Duration.ZERO, Duration.ofMillis(-5)
+        }) {
             assertThatThrownBy(() -> with.apply(tooShort))
                     .isInstanceOf(InvalidStorePropertyException.class)
                     .hasMessageStartingWith("breakers.store." + property + " must be ")
@@ -62,14 +64,15 @@ class RedisStoreSettingsTest {
                             .isEqualTo("breakers.store." + property));
         }
         assertThatThrownBy(() -> with.apply(Duration.ofNanos(500_000))).hasMessageEndingWith("was 500us");
-        assertThatThrownBy(() -> with.apply(null)).isInstanceOf(InvalidStorePropertyException.class)
+        assertThatThrownBy(() -> with.apply(null))
+                .isInstanceOf(InvalidStorePropertyException.class)
                 .hasMessageStartingWith("breakers.store." + property + " must be ");
     }
 
     @Test
     void oneMillisecondIsAccepted() {
-        RedisStoreSettings shortest = new RedisStoreSettings(Duration.ofMillis(2), Duration.ofMillis(1),
-                StoreFailureMode.PROTECT_LOCALLY, Duration.ofMillis(1));
+        RedisStoreSettings shortest = new RedisStoreSettings(
+                Duration.ofMillis(2), Duration.ofMillis(1), StoreFailureMode.PROTECT_LOCALLY, Duration.ofMillis(1));
         assertThat(shortest.timeout()).isEqualTo(Duration.ofMillis(1));
     }
 
@@ -90,8 +93,10 @@ class RedisStoreSettingsTest {
 
     @Test
     void theKeyExpiryMustOutliveTheWaitPlusTheProbeLease() {
-        BreakerConfig config = BreakerConfig.builder().waitDurationInOpenState(Duration.ofSeconds(30))
-                .probeLease(Duration.ofSeconds(60)).build();
+        BreakerConfig config = BreakerConfig.builder()
+                .waitDurationInOpenState(Duration.ofSeconds(30))
+                .probeLease(Duration.ofSeconds(60))
+                .build();
 
         RedisStoreSettings exactlyTheSum = DEFAULTS.withKeyExpiry(Duration.ofSeconds(90));
         assertThatThrownBy(() -> exactlyTheSum.requireKeyExpiryCovers("payments", config))
@@ -104,9 +109,11 @@ class RedisStoreSettingsTest {
                     assertThat(invalid.getValue()).isEqualTo("90s");
                 });
 
-        assertThatCode(() -> DEFAULTS.withKeyExpiry(Duration.ofMillis(90_001)).requireKeyExpiryCovers("payments", config))
+        assertThatCode(() ->
+                        DEFAULTS.withKeyExpiry(Duration.ofMillis(90_001)).requireKeyExpiryCovers("payments", config))
                 .doesNotThrowAnyException();
-        assertThatCode(() -> DEFAULTS.requireKeyExpiryCovers("payments", config)).doesNotThrowAnyException();
+        assertThatCode(() -> DEFAULTS.requireKeyExpiryCovers("payments", config))
+                .doesNotThrowAnyException();
     }
 
     @Test
@@ -115,7 +122,8 @@ class RedisStoreSettingsTest {
                 .isInstanceOf(InvalidStorePropertyException.class)
                 .hasMessageContaining("breakers.store.outage-after")
                 .hasMessageContaining("at least breakers.store.timeout (50ms)");
-        assertThat(DEFAULTS.withOutageAfter(Duration.ofMillis(50)).outageAfter()).isEqualTo(Duration.ofMillis(50));
+        assertThat(DEFAULTS.withOutageAfter(Duration.ofMillis(50)).outageAfter())
+                .isEqualTo(Duration.ofMillis(50));
         assertThat(DEFAULTS.outageAfter()).isEqualTo(Duration.ofSeconds(1));
     }
 }

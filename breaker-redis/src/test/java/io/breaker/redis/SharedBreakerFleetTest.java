@@ -44,10 +44,11 @@ class SharedBreakerFleetTest {
     private static final int INSTANCES = 4;
     /** Every call fails, so the breaker trips at the minimum number of calls. */
     private static final int THRESHOLD = 5;
+
     private static final Duration TTL = Duration.ofMillis(300);
     /** Generous for a busy CI machine: this class tests the shared logic, not the timeout. */
-    private static final RedisStoreSettings SETTINGS = RedisStoreSettings.defaults()
-            .withStateCacheTtl(TTL).withTimeout(Duration.ofMillis(250));
+    private static final RedisStoreSettings SETTINGS =
+            RedisStoreSettings.defaults().withStateCacheTtl(TTL).withTimeout(Duration.ofMillis(250));
 
     private static BreakerConfig config(Duration wait, Duration lease) {
         return BreakerConfig.builder()
@@ -66,7 +67,8 @@ class SharedBreakerFleetTest {
 
     @Test
     void fleetStopsCallingAfterAtMostThresholdPlusInstancesMinusOneFailures() throws Exception {
-        try (Fleet fleet = new Fleet(redis, INSTANCES, config(Duration.ofMinutes(1), Duration.ofMinutes(1)), SETTINGS)) {
+        try (Fleet fleet =
+                new Fleet(redis, INSTANCES, config(Duration.ofMinutes(1), Duration.ofMinutes(1)), SETTINGS)) {
             List<CircuitBreaker> breakers = fleet.breakers(unique("trip"));
             AtomicInteger reachedDependency = new AtomicInteger();
             CountDownLatch start = new CountDownLatch(1);
@@ -77,7 +79,8 @@ class SharedBreakerFleetTest {
                     long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
                     // One calling thread per instance, until its own breaker stops it.
                     long permit;
-                    while (System.nanoTime() < deadline && (permit = breaker.tryAcquirePermit()) != CircuitBreaker.NO_PERMIT) {
+                    while (System.nanoTime() < deadline
+                            && (permit = breaker.tryAcquirePermit()) != CircuitBreaker.NO_PERMIT) {
                         reachedDependency.incrementAndGet();
                         breaker.onError(permit, 0L, new IOException("dependency down"));
                     }
@@ -125,10 +128,14 @@ class SharedBreakerFleetTest {
             });
 
             for (int i = 0; i < breakers.size(); i++) {
-                Transition trip = told.get(i).stream().filter(t -> t.to() == State.OPEN).findFirst().orElseThrow();
+                Transition trip = told.get(i).stream()
+                        .filter(t -> t.to() == State.OPEN)
+                        .findFirst()
+                        .orElseThrow();
                 assertThat(trip.from()).isEqualTo(State.CLOSED);
                 assertThat(trip.cause()).isEqualTo(TransitionCause.FAILURE_RATE);
-                assertThat(trip.metrics().calls()).as("instance %d: calls of the window that tripped", i)
+                assertThat(trip.metrics().calls())
+                        .as("instance %d: calls of the window that tripped", i)
                         .isEqualTo(THRESHOLD);
                 assertThat(trip.metrics().failedCalls()).isEqualTo(THRESHOLD);
                 assertThat(trip.metrics().failureRate()).isEqualTo(100f);
@@ -142,8 +149,11 @@ class SharedBreakerFleetTest {
                 Fleet.failEach(breakers);
                 return told.stream().flatMap(List::stream).anyMatch(t -> t.from() == State.HALF_OPEN);
             });
-            Transition reopened = told.stream().flatMap(List::stream).filter(t -> t.from() == State.HALF_OPEN)
-                    .findFirst().orElseThrow();
+            Transition reopened = told.stream()
+                    .flatMap(List::stream)
+                    .filter(t -> t.from() == State.HALF_OPEN)
+                    .findFirst()
+                    .orElseThrow();
             assertThat(reopened.to()).isEqualTo(State.OPEN);
             assertThat(reopened.cause()).isEqualTo(TransitionCause.PROBE_FAILED);
             assertThat(reopened.metrics().calls()).isEqualTo(THRESHOLD);
@@ -171,7 +181,8 @@ class SharedBreakerFleetTest {
                 assertThat(answer.state()).isEqualTo(State.OPEN);
             }
 
-            assertThat(redis.command("HGET", "{breaker:" + name + "}:state", "probe_at")).isEqualTo(probeAt);
+            assertThat(redis.command("HGET", "{breaker:" + name + "}:state", "probe_at"))
+                    .isEqualTo(probeAt);
         }
     }
 
@@ -215,14 +226,16 @@ class SharedBreakerFleetTest {
             List<Long> times = new ArrayList<>(probes);
             for (int i = 1; i < times.size(); i++) {
                 // Each failed probe reopens for a whole wait before the fleet lets the next one through.
-                assertThat(times.get(i) - times.get(i - 1)).isGreaterThanOrEqualTo(wait.minusMillis(30).toNanos());
+                assertThat(times.get(i) - times.get(i - 1))
+                        .isGreaterThanOrEqualTo(wait.minusMillis(30).toNanos());
             }
         }
     }
 
     @Test
     void aSuccessfulProbeClosesTheBreakerForEveryInstance() throws Exception {
-        try (Fleet fleet = new Fleet(redis, INSTANCES, config(Duration.ofMillis(200), Duration.ofSeconds(30)), SETTINGS)) {
+        try (Fleet fleet =
+                new Fleet(redis, INSTANCES, config(Duration.ofMillis(200), Duration.ofSeconds(30)), SETTINGS)) {
             List<CircuitBreaker> breakers = fleet.breakers(unique("close"));
             trip(breakers.get(0));
             // The others learn of the trip from the answer to their next failure report.
@@ -264,7 +277,8 @@ class SharedBreakerFleetTest {
             long[] probe = new long[1];
             await(Duration.ofSeconds(5), () -> (probe[0] = second.tryAcquirePermit()) != CircuitBreaker.NO_PERMIT);
 
-            assertThat(System.nanoTime() - won).isGreaterThanOrEqualTo(lease.minusMillis(30).toNanos());
+            assertThat(System.nanoTime() - won)
+                    .isGreaterThanOrEqualTo(lease.minusMillis(30).toNanos());
             second.onSuccess(probe[0], 0L);
             // The first instance learns at its next call (its own lease ran out: it may probe, and succeeds).
             awaitCalling(Duration.ofSeconds(3), Fleet::succeedEach, breakers, () -> allIn(breakers, State.CLOSED));

@@ -158,8 +158,7 @@ class SharedStateSeamTest {
         breaker.onSuccess(permit, 0L);
 
         assertThat(breaker.getState()).isEqualTo(State.CLOSED);
-        assertThat(transitions).extracting(Transition::to)
-                .containsExactly(State.OPEN, State.HALF_OPEN, State.CLOSED);
+        assertThat(transitions).extracting(Transition::to).containsExactly(State.OPEN, State.HALF_OPEN, State.CLOSED);
     }
 
     @Test

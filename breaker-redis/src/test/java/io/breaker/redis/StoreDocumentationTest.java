@@ -21,12 +21,13 @@ class StoreDocumentationTest {
         List<String> storeKeys = DeclaredKeys.load(getClass().getClassLoader()).patterns().stream()
                 .filter(pattern -> pattern.startsWith("breakers.store.") || pattern.endsWith(".store.type"))
                 .toList();
-        assertThat(storeKeys).contains("breakers.store.type", "breakers.store.outage-after",
-                "breakers.instances.*.store.type");
+        assertThat(storeKeys)
+                .contains("breakers.store.type", "breakers.store.outage-after", "breakers.instances.*.store.type");
         for (String key : storeKeys) {
             String documented = key.replace(".*.", ".<name>.");
             assertThat(rows.stream().filter(row -> row.startsWith("| `" + documented + "` |")))
-                    .as("rows documenting %s", key).hasSize(1);
+                    .as("rows documenting %s", key)
+                    .hasSize(1);
         }
     }
 
@@ -37,7 +38,9 @@ class StoreDocumentationTest {
         }
         List<String> rows = new ArrayList<>();
         for (Path file : files) {
-            Files.readAllLines(file).stream().filter(line -> line.startsWith("| `breakers.")).forEach(rows::add);
+            Files.readAllLines(file).stream()
+                    .filter(line -> line.startsWith("| `breakers."))
+                    .forEach(rows::add);
         }
         return rows;
     }

@@ -35,8 +35,8 @@ class StoreFailureTest {
 
     private static final Duration TTL = Duration.ofMillis(200);
     private static final Duration TIMEOUT = Duration.ofMillis(100);
-    private static final RedisStoreSettings SETTINGS = RedisStoreSettings.defaults()
-            .withStateCacheTtl(TTL).withTimeout(TIMEOUT);
+    private static final RedisStoreSettings SETTINGS =
+            RedisStoreSettings.defaults().withStateCacheTtl(TTL).withTimeout(TIMEOUT);
 
     private static BreakerConfig config(int minimumCalls) {
         return BreakerConfig.builder()
@@ -55,7 +55,7 @@ class StoreFailureTest {
     void redisKilledMidRunCallsAreStillServedLocalProtectionTripsAndTheInstancesConvergeWhenItIsBack()
             throws Exception {
         try (Fleet fleet = new Fleet(redis, 3, config(5), SETTINGS);
-             Callers callers = new Callers(fleet.breakers(unique("killed")))) {
+                Callers callers = new Callers(fleet.breakers(unique("killed")))) {
             List<CircuitBreaker> breakers = callers.breakers;
             callers.start();
             await(Duration.ofSeconds(5), () -> callers.served.get() > 100);
@@ -74,7 +74,10 @@ class StoreFailureTest {
 
             redis.start();
             // Calls (rejected ones too) are what try Redis again: at most once per TTL per instance.
-            awaitCalling(Duration.ofSeconds(20), Fleet::succeedEach, breakers,
+            awaitCalling(
+                    Duration.ofSeconds(20),
+                    Fleet::succeedEach,
+                    breakers,
                     () -> fleet.stores.stream().allMatch(RedisStateStore::isAvailable));
             // The restarted Redis is empty: the shared state is CLOSED, and every instance adopts it.
             awaitCalling(Duration.ofSeconds(5), Fleet::succeedEach, breakers, () -> allIn(breakers, State.CLOSED));
@@ -87,7 +90,7 @@ class StoreFailureTest {
     void redisPausedNoCallWaitsLongerThanTheStoreTimeoutAndTheInstancesConvergeWhenItResumes() throws Exception {
         // A high minimum: the failures below never trip anything, so every one of them is reported.
         try (Fleet fleet = new Fleet(redis, 3, config(100_000), SETTINGS);
-             Callers callers = new Callers(fleet.breakers(unique("paused")))) {
+                Callers callers = new Callers(fleet.breakers(unique("paused")))) {
             List<CircuitBreaker> breakers = callers.breakers;
             callers.failing.set(true);
             callers.start();

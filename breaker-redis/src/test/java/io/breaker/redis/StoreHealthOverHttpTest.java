@@ -1,7 +1,7 @@
 package io.breaker.redis;
 
-import io.breaker.redis.app.FleetApplication.Dependency;
 import io.breaker.redis.app.FleetApplication;
+import io.breaker.redis.app.FleetApplication.Dependency;
 import io.breaker.spring.test.BootLine;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.AfterAll;
@@ -35,20 +35,23 @@ class StoreHealthOverHttpTest {
     @RegisterExtension
     static final RedisServer redis = new RedisServer();
 
-    private static final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private static ConfigurableApplicationContext application;
 
     @BeforeAll
     static void start() {
-        application = new SpringApplicationBuilder(FleetApplication.class).properties(
-                "server.port=0",
-                "spring.data.redis.host=127.0.0.1",
-                "spring.data.redis.port=" + redis.port(),
-                "management.endpoint.health.show-details=always",
-                "breakers.store.type=redis",
-                "breakers.store.state-cache-ttl=200ms",
-                "breakers.store.timeout=100ms",
-                "breakers.store.failure-mode=protect-locally").run();
+        application = new SpringApplicationBuilder(FleetApplication.class)
+                .properties(
+                        "server.port=0",
+                        "spring.data.redis.host=127.0.0.1",
+                        "spring.data.redis.port=" + redis.port(),
+                        "management.endpoint.health.show-details=always",
+                        "breakers.store.type=redis",
+                        "breakers.store.state-cache-ttl=200ms",
+                        "breakers.store.timeout=100ms",
+                        "breakers.store.failure-mode=protect-locally")
+                .run();
     }
 
     @AfterAll
@@ -63,8 +66,13 @@ class StoreHealthOverHttpTest {
         Dependency.FAILING.set(false);
         // Redis is up; one slow answer on a busy machine may still flip "available" for a moment.
         await(Duration.ofSeconds(20), () -> get("/days") == 200 && health().contains("\"available\":true"));
-        assertThat(health()).contains("200 ", "\"status\":\"UP\"", "\"actingAlone\":false",
-                "\"failureMode\":\"protect-locally\"", "\"failedOperations\":");
+        assertThat(health())
+                .contains(
+                        "200 ",
+                        "\"status\":\"UP\"",
+                        "\"actingAlone\":false",
+                        "\"failureMode\":\"protect-locally\"",
+                        "\"failedOperations\":");
         assertThat(actingAloneGauge()).isZero();
         long failedBefore = failedOperations();
 
@@ -72,8 +80,13 @@ class StoreHealthOverHttpTest {
         try {
             // Calls go on (served locally); their refreshes find Redis gone.
             await(Duration.ofSeconds(20), () -> get("/days") == 200 && health().contains("\"actingAlone\":true"));
-            assertThat(health()).contains("200 ", "\"status\":\"UP\"", "\"available\":false",
-                    "\"actingAlone\":true", "\"failureMode\":\"protect-locally\"");
+            assertThat(health())
+                    .contains(
+                            "200 ",
+                            "\"status\":\"UP\"",
+                            "\"available\":false",
+                            "\"actingAlone\":true",
+                            "\"failureMode\":\"protect-locally\"");
             assertThat(failedOperations()).isGreaterThan(failedBefore);
             assertThat(actingAloneGauge()).isEqualTo(1.0);
         } finally {
@@ -92,14 +105,18 @@ class StoreHealthOverHttpTest {
     }
 
     private static double actingAloneGauge() {
-        return application.getBean(MeterRegistry.class).get("breaker.store.acting.alone").tag("store", "redis")
-                .gauge().value();
+        return application
+                .getBean(MeterRegistry.class)
+                .get("breaker.store.acting.alone")
+                .tag("store", "redis")
+                .gauge()
+                .value();
     }
 
     private static String health() {
         try {
-            HttpResponse<String> response = http.send(request("/actuator/health/breakerStore"),
-                    HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response =
+                    http.send(request("/actuator/health/breakerStore"), HttpResponse.BodyHandlers.ofString());
             return response.statusCode() + " " + response.body();
         } catch (IOException e) {
             throw new AssertionError(e);
@@ -111,7 +128,8 @@ class StoreHealthOverHttpTest {
 
     private static int get(String path) {
         try {
-            return http.send(request(path), HttpResponse.BodyHandlers.discarding()).statusCode();
+            return http.send(request(path), HttpResponse.BodyHandlers.discarding())
+                    .statusCode();
         } catch (IOException e) {
             throw new AssertionError(e);
         } catch (InterruptedException e) {
@@ -123,6 +141,7 @@ class StoreHealthOverHttpTest {
     private static HttpRequest request(String path) {
         int port = FleetApplication.port(application);
         return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-                .timeout(Duration.ofSeconds(5)).build();
+                .timeout(Duration.ofSeconds(5))
+                .build();
     }
 }

@@ -44,7 +44,8 @@ class StoreSettingsStartUpTest {
     void anUnknownFailureModeStopsStartUpListingTheAllowedValues(CapturedOutput output) {
         Report report = failedStartUp(output, "breakers.store.type=redis", "breakers.store.failure-mode=maybe");
         assertThat(report.description()).contains("breakers.store.failure-mode", "'maybe'");
-        assertThat(report.action()).contains("breakers.store.failure-mode", "protect-locally, reject")
+        assertThat(report.action())
+                .contains("breakers.store.failure-mode", "protect-locally, reject")
                 .doesNotContain("open", "closed", "PROTECT_LOCALLY");
     }
 
@@ -73,17 +74,23 @@ class StoreSettingsStartUpTest {
 
     @Test
     void aConfiguredBreakerWhoseWaitOutlivesTheKeyExpiryStopsStartUpBeforeAnyCall(CapturedOutput output) {
-        Report report = failedStartUp(output, "breakers.store.type=redis", "breakers.store.key-expiry=2m",
+        Report report = failedStartUp(
+                output,
+                "breakers.store.type=redis",
+                "breakers.store.key-expiry=2m",
                 "breakers.instances.payments.wait-duration-in-open-state=90s",
                 "breakers.instances.payments.probe-lease=30s");
         assertThat(report.description()).contains("'breakers.store.key-expiry'", "'2m'");
-        assertThat(report.action()).contains("longer than 2m", "'payments'", "wait-duration-in-open-state (90s)",
-                "probe-lease (30s)");
+        assertThat(report.action())
+                .contains("longer than 2m", "'payments'", "wait-duration-in-open-state (90s)", "probe-lease (30s)");
     }
 
     @Test
     void theDefaultsAreCheckedAtStartUpForBreakersNamedOnlyInCode(CapturedOutput output) {
-        Report report = failedStartUp(output, "breakers.store.type=redis", "breakers.store.key-expiry=1m",
+        Report report = failedStartUp(
+                output,
+                "breakers.store.type=redis",
+                "breakers.store.key-expiry=1m",
                 "breakers.defaults.probe-lease=45s");
         assertThat(report.description()).contains("'breakers.store.key-expiry'", "'1m'");
         assertThat(report.action()).contains("longer than 75s", "breakers.defaults");
@@ -91,21 +98,26 @@ class StoreSettingsStartUpTest {
 
     @Test
     void aBreakerCreatedLaterInCodeIsHeldToTheKeyExpiryWhenItIsCreated() {
-        try (ConfigurableApplicationContext context = start("breakers.store.type=redis",
-                "breakers.store.key-expiry=2m")) {
+        try (ConfigurableApplicationContext context =
+                start("breakers.store.type=redis", "breakers.store.key-expiry=2m")) {
             BreakerRegistry registry = context.getBean(BreakerRegistry.class);
-            BreakerConfig longWait = BreakerConfig.builder().waitDurationInOpenState(Duration.ofMinutes(2)).build();
+            BreakerConfig longWait = BreakerConfig.builder()
+                    .waitDurationInOpenState(Duration.ofMinutes(2))
+                    .build();
             assertThatThrownBy(() -> registry.breaker("late", longWait))
                     .isInstanceOf(InvalidStorePropertyException.class)
-                    .hasMessageContaining("breakers.store.key-expiry").hasMessageContaining("'late'");
+                    .hasMessageContaining("breakers.store.key-expiry")
+                    .hasMessageContaining("'late'");
             assertThat(registry.find("late")).isEmpty();
         }
     }
 
     @Test
     void aBreakerKeptInMemoryIsNotHeldToTheKeyExpiry() {
-        try (ConfigurableApplicationContext context = start("breakers.store.type=redis",
-                "breakers.store.key-expiry=2m", "breakers.instances.search.store.type=memory",
+        try (ConfigurableApplicationContext context = start(
+                "breakers.store.type=redis",
+                "breakers.store.key-expiry=2m",
+                "breakers.instances.search.store.type=memory",
                 "breakers.instances.search.wait-duration-in-open-state=5m",
                 "breakers.instances.payments.wait-duration-in-open-state=20s")) {
             BreakerRegistry registry = context.getBean(BreakerRegistry.class);
@@ -116,16 +128,16 @@ class StoreSettingsStartUpTest {
 
     @Test
     void theDeprecatedFailureModesStillWorkAndWarnOnceWithTheNewValue(CapturedOutput output) {
-        assertDeprecated(output, "open", "protect-locally", StoreFailureMode.PROTECT_LOCALLY,
-                "breakers.store.type=redis");
+        assertDeprecated(
+                output, "open", "protect-locally", StoreFailureMode.PROTECT_LOCALLY, "breakers.store.type=redis");
         assertDeprecated(output, "closed", "reject", StoreFailureMode.REJECT, "breakers.store.type=memory");
     }
 
     @Test
     void theNewFailureModesStartWithoutAWarning(CapturedOutput output) {
         for (String mode : List.of("protect-locally", "reject", "PROTECT_LOCALLY")) {
-            try (ConfigurableApplicationContext context = start("breakers.store.type=redis",
-                    "breakers.store.failure-mode=" + mode)) {
+            try (ConfigurableApplicationContext context =
+                    start("breakers.store.type=redis", "breakers.store.failure-mode=" + mode)) {
                 assertThat(context.getBean(RedisStateStore.class).getSettings().failureMode())
                         .isIn(StoreFailureMode.PROTECT_LOCALLY, StoreFailureMode.REJECT);
             }
@@ -133,33 +145,39 @@ class StoreSettingsStartUpTest {
         assertThat(output.getAll()).doesNotContainPattern(DEPRECATION);
     }
 
-    private static void assertDeprecated(CapturedOutput output, String old, String replacement,
-                                         StoreFailureMode expected, String type) {
+    private static void assertDeprecated(
+            CapturedOutput output, String old, String replacement, StoreFailureMode expected, String type) {
         int before = count(DEPRECATION, output.getAll());
-        try (ConfigurableApplicationContext context = start(type, "breakers.store.failure-mode=" + old,
-                "breakers.instances.payments.failure-rate-threshold=50")) {
+        try (ConfigurableApplicationContext context = start(
+                type, "breakers.store.failure-mode=" + old, "breakers.instances.payments.failure-rate-threshold=50")) {
             assertThat(context.getBean(RedisStoreSettings.class).failureMode()).isEqualTo(expected);
             context.getBean(BreakerRegistry.class).breaker("payments");
         }
         List<String> warnings = lines(output.getAll(), DEPRECATION);
         assertThat(warnings).hasSize(before + 1);
-        assertThat(warnings.get(warnings.size() - 1)).contains("WARN", "breakers.store.failure-mode=" + old,
-                "breakers.store.failure-mode=" + replacement);
+        assertThat(warnings.get(warnings.size() - 1))
+                .contains("WARN", "breakers.store.failure-mode=" + old, "breakers.store.failure-mode=" + replacement);
     }
 
     private static ConfigurableApplicationContext start(String... properties) {
-        return new SpringApplicationBuilder(Application.class).web(WebApplicationType.NONE)
-                .properties("spring.main.banner-mode=off", "spring.data.redis.host=127.0.0.1",
+        return new SpringApplicationBuilder(Application.class)
+                .web(WebApplicationType.NONE)
+                .properties(
+                        "spring.main.banner-mode=off",
+                        "spring.data.redis.host=127.0.0.1",
                         "spring.data.redis.port=" + redis.port())
-                .properties(properties).run();
+                .properties(properties)
+                .run();
     }
 
     private static Report failedStartUp(CapturedOutput output, String... properties) {
         int from = output.getAll().length();
         assertThatThrownBy(() -> start(properties).close()).isNotNull();
         String printed = output.getAll().substring(from);
-        Matcher report = Pattern.compile("APPLICATION FAILED TO START\\s+\\*+\\s+Description:\\s+(.*?)\\s+Action:\\s+(.*?)\\R\\R",
-                Pattern.DOTALL).matcher(printed);
+        Matcher report = Pattern.compile(
+                        "APPLICATION FAILED TO START\\s+\\*+\\s+Description:\\s+(.*?)\\s+Action:\\s+(.*?)\\R\\R",
+                        Pattern.DOTALL)
+                .matcher(printed);
         assertThat(report.find()).as("a failure report in:%n%s", printed).isTrue();
         return new Report(report.group(1), report.group(2));
     }
@@ -179,12 +197,10 @@ class StoreSettingsStartUpTest {
     }
 
     /** The failure report's two parts. */
-    private record Report(String description, String action) {
-    }
+    private record Report(String description, String action) {}
 
     @Configuration(proxyBeanMethods = false)
     @WithRedisAutoConfiguration
     @ImportAutoConfiguration({RedisStoreAutoConfiguration.class, BreakerAutoConfiguration.class})
-    static class Application {
-    }
+    static class Application {}
 }

@@ -1,7 +1,7 @@
 package io.breaker.redis;
 
-import io.breaker.redis.app.FleetApplication.Dependency;
 import io.breaker.redis.app.FleetApplication;
+import io.breaker.redis.app.FleetApplication.Dependency;
 import io.breaker.spring.test.BootLine;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -36,7 +36,8 @@ class TwoApplicationsTest {
 
     private static final int MINIMUM_CALLS = 5;
     private static final List<ConfigurableApplicationContext> instances = new ArrayList<>();
-    private static final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private static String breaker;
 
     @BeforeAll
@@ -44,18 +45,20 @@ class TwoApplicationsTest {
         breaker = "wholesaler";
         String prefix = "breakers.instances." + breaker + ".";
         for (int i = 0; i < 2; i++) {
-            instances.add(new SpringApplicationBuilder(FleetApplication.class).properties(
-                    "server.port=0",
-                    "spring.data.redis.host=127.0.0.1",
-                    "spring.data.redis.port=" + redis.port(),
-                    "management.endpoints.web.exposure.include=breakers",
-                    "breakers.store.type=redis",
-                    "breakers.store.state-cache-ttl=300ms",
-                    "breakers.store.timeout=250ms",
-                    prefix + "sliding-window-size=10",
-                    prefix + "minimum-number-of-calls=" + MINIMUM_CALLS,
-                    prefix + "failure-rate-threshold=50",
-                    prefix + "wait-duration-in-open-state=1m").run());
+            instances.add(new SpringApplicationBuilder(FleetApplication.class)
+                    .properties(
+                            "server.port=0",
+                            "spring.data.redis.host=127.0.0.1",
+                            "spring.data.redis.port=" + redis.port(),
+                            "management.endpoints.web.exposure.include=breakers",
+                            "breakers.store.type=redis",
+                            "breakers.store.state-cache-ttl=300ms",
+                            "breakers.store.timeout=250ms",
+                            prefix + "sliding-window-size=10",
+                            prefix + "minimum-number-of-calls=" + MINIMUM_CALLS,
+                            prefix + "failure-rate-threshold=50",
+                            prefix + "wait-duration-in-open-state=1m")
+                    .run());
         }
     }
 
@@ -120,8 +123,11 @@ class TwoApplicationsTest {
 
     private static int get(int instance, String path) {
         try {
-            return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port(instance) + path)).build(),
-                    HttpResponse.BodyHandlers.discarding()).statusCode();
+            return http.send(
+                            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port(instance) + path))
+                                    .build(),
+                            HttpResponse.BodyHandlers.discarding())
+                    .statusCode();
         } catch (IOException e) {
             throw new IllegalStateException(e);
         } catch (InterruptedException e) {
@@ -132,8 +138,12 @@ class TwoApplicationsTest {
 
     private static String state(int instance) {
         try {
-            return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port(instance)
-                    + "/actuator/breakers/" + breaker)).build(), HttpResponse.BodyHandlers.ofString()).body();
+            return http.send(
+                            HttpRequest.newBuilder(URI.create(
+                                            "http://127.0.0.1:" + port(instance) + "/actuator/breakers/" + breaker))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString())
+                    .body();
         } catch (IOException e) {
             throw new IllegalStateException(e);
         } catch (InterruptedException e) {
@@ -143,8 +153,8 @@ class TwoApplicationsTest {
     }
 
     private static int post(int instance, String state) throws IOException, InterruptedException {
-        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port(instance)
-                        + "/actuator/breakers/" + breaker))
+        HttpRequest request = HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + port(instance) + "/actuator/breakers/" + breaker))
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString("{\"state\":\"" + state + "\"}"))
                 .build();

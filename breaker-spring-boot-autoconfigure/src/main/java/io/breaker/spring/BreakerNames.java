@@ -14,8 +14,7 @@ public final class BreakerNames {
     /** The rule, for messages. */
     public static final String RULE = "one or more letters, digits, '-', '_' or '.' (not '.' or '..' alone)";
 
-    private BreakerNames() {
-    }
+    private BreakerNames() {}
 
     /** What is wrong with {@code name}, or {@code null} when it is a valid breaker name. */
     public static String problem(String name) {

@@ -18,10 +18,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class OneLoggingApiTest {
 
-    private static final List<String> MODULES = List.of("breaker-spring-boot-autoconfigure", "breaker-boot3",
-            "breaker-boot4", "breaker-redis");
-    private static final List<String> OTHER_APIS = List.of("import org.slf4j.", "import java.util.logging.",
-            "System.out.", "System.err.");
+    private static final List<String> MODULES =
+            List.of("breaker-spring-boot-autoconfigure", "breaker-boot3", "breaker-boot4", "breaker-redis");
+    private static final List<String> OTHER_APIS =
+            List.of("import org.slf4j.", "import java.util.logging.", "System.out.", "System.err.");
 
     @Test
     void theSpringModulesLogThroughCommonsLoggingOnly() throws IOException {
@@ -32,7 +32,8 @@ class OneLoggingApiTest {
             Path sources = root.resolve(module).resolve("src/main/java");
             assertThat(sources).as("main sources of " + module).isDirectory();
             try (Stream<Path> walk = Files.walk(sources)) {
-                for (Path file : walk.filter(p -> p.toString().endsWith(".java")).toList()) {
+                for (Path file :
+                        walk.filter(p -> p.toString().endsWith(".java")).toList()) {
                     files++;
                     String text = Files.readString(file);
                     for (String other : OTHER_APIS) {

@@ -37,7 +37,8 @@ class PackageDependenciesTest {
         List<String> offenders = new ArrayList<>();
         for (Path file : sources(SOURCES)) {
             for (String line : code(file)) {
-                if (line.contains("PropertyAccessorFactory") || line.contains("BeanWrapper")
+                if (line.contains("PropertyAccessorFactory")
+                        || line.contains("BeanWrapper")
                         || line.contains("getPropertyValue(")) {
                     offenders.add(SOURCES.relativize(file) + ": " + line.trim());
                 }
@@ -63,15 +64,19 @@ class PackageDependenciesTest {
 
     private static List<Path> sources(Path root) throws IOException {
         try (Stream<Path> walk = Files.walk(root)) {
-            return walk.filter(path -> path.toString().endsWith(".java")).sorted().toList();
+            return walk.filter(path -> path.toString().endsWith(".java"))
+                    .sorted()
+                    .toList();
         }
     }
 
     /** The file's lines that are not comments: Javadoc may name another package, code may not. */
     private static List<String> code(Path file) throws IOException {
-        return Files.readAllLines(file).stream().filter(line -> {
-            String trimmed = line.trim();
-            return !(trimmed.startsWith("*") || trimmed.startsWith("/*") || trimmed.startsWith("//"));
-        }).toList();
+        return Files.readAllLines(file).stream()
+                .filter(line -> {
+                    String trimmed = line.trim();
+                    return !(trimmed.startsWith("*") || trimmed.startsWith("/*") || trimmed.startsWith("//"));
+                })
+                .toList();
     }
 }

@@ -1,5 +1,15 @@
 package io.breaker.sample;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.ActiveProfiles;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.context.TestPropertySource;
+import org.springframework.test.util.TestSocketUtils;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -12,16 +22,6 @@ import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.IntStream;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.ActiveProfiles;
-import org.springframework.test.context.TestPropertySource;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
-import org.springframework.test.util.TestSocketUtils;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -57,9 +57,11 @@ abstract class BookshopHttpTest {
     /** Starts each test from a fresh, automatic, CLOSED breaker and a healthy wholesaler. */
     void resetBreakerAndWholesaler() {
         switchWholesaler("healthy");
-        assertThat(postState("wholesaler", "{\"state\":\"CLOSED\"}", OPERATOR, OPERATOR_PASSWORD).statusCode())
+        assertThat(postState("wholesaler", "{\"state\":\"CLOSED\"}", OPERATOR, OPERATOR_PASSWORD)
+                        .statusCode())
                 .isEqualTo(200);
-        assertThat(postState("wholesaler", "{\"state\":\"AUTO\"}", OPERATOR, OPERATOR_PASSWORD).statusCode())
+        assertThat(postState("wholesaler", "{\"state\":\"AUTO\"}", OPERATOR, OPERATOR_PASSWORD)
+                        .statusCode())
                 .isEqualTo(200);
         assertThat(breakerState()).isEqualTo("CLOSED");
     }
@@ -71,7 +73,8 @@ abstract class BookshopHttpTest {
     /** Sends the same request {@code count} times at once; answers in the order sent. */
     List<HttpResponse<String>> deliveryTimeBurst(String isbn, int count) {
         List<CompletableFuture<HttpResponse<String>>> inFlight = IntStream.range(0, count)
-                .mapToObj(i -> HTTP.sendAsync(request("/books/" + isbn + "/delivery-time").GET().build(),
+                .mapToObj(i -> HTTP.sendAsync(
+                        request("/books/" + isbn + "/delivery-time").GET().build(),
                         HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8)))
                 .toList();
         return inFlight.stream().map(CompletableFuture::join).toList();
@@ -79,16 +82,21 @@ abstract class BookshopHttpTest {
 
     JsonNode switchWholesaler(String mode) {
         HttpResponse<String> response = put("/wholesaler/mode/" + mode);
-        assertThat(response.statusCode()).as("switching the wholesaler to %s", mode).isEqualTo(200);
+        assertThat(response.statusCode())
+                .as("switching the wholesaler to %s", mode)
+                .isEqualTo(200);
         return json(response);
     }
 
     long wholesalerRequests() {
-        return json(send(request("/wholesaler").GET().build())).get("requestsReceived").asLong();
+        return json(send(request("/wholesaler").GET().build()))
+                .get("requestsReceived")
+                .asLong();
     }
 
     JsonNode breaker(String name) {
-        HttpResponse<String> response = send(request("/actuator/breakers/" + name).GET().build());
+        HttpResponse<String> response =
+                send(request("/actuator/breakers/" + name).GET().build());
         assertThat(response.statusCode()).isEqualTo(200);
         return json(response);
     }
@@ -116,8 +124,8 @@ abstract class BookshopHttpTest {
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body));
         if (user != null) {
-            String credentials = Base64.getEncoder()
-                    .encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+            String credentials =
+                    Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
             builder.header("Authorization", "Basic " + credentials);
         }
         return send(builder.build());
@@ -136,7 +144,8 @@ abstract class BookshopHttpTest {
     }
 
     private HttpRequest.Builder request(String path) {
-        return HttpRequest.newBuilder(URI.create("http://localhost:" + port + path)).timeout(Duration.ofSeconds(30));
+        return HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
+                .timeout(Duration.ofSeconds(30));
     }
 
     private static HttpResponse<String> send(HttpRequest request) {

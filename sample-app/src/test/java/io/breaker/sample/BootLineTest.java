@@ -15,7 +15,9 @@ class BootLineTest {
     @Test
     void runsOnTheSpringBootLineOfItsBuild() {
         String built = System.getProperty("breaker.spring-boot.version");
-        assertThat(built).as("the build passes breaker.spring-boot.version to the tests").isNotBlank();
+        assertThat(built)
+                .as("the build passes breaker.spring-boot.version to the tests")
+                .isNotBlank();
         assertThat(SpringBootVersion.getVersion()).isEqualTo(built);
     }
 }

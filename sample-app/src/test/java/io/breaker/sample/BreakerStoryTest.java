@@ -1,15 +1,15 @@
 package io.breaker.sample;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.stream.StreamSupport;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -23,8 +23,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class BreakerStoryTest extends BookshopHttpTest {
 
-    private static final String EFFECTIVE_JAVA = "9780134685991";              // 2 days
-    private static final String DESIGN_PATTERNS_ISBN_10 = "0-201-63361-2";    // 978-0-201-63361-0, 5 days
+    private static final String EFFECTIVE_JAVA = "9780134685991"; // 2 days
+    private static final String DESIGN_PATTERNS_ISBN_10 = "0-201-63361-2"; // 978-0-201-63361-0, 5 days
     private static final String UNKNOWN_BOOK = "9781234567897";
     private static final Duration POLL_DEADLINE = Duration.ofSeconds(30);
 
@@ -45,7 +45,8 @@ class BreakerStoryTest extends BookshopHttpTest {
             assertThat(json(live).has("note")).as("a live answer has no note").isFalse();
         }
         assertThat(json(deliveryTime(DESIGN_PATTERNS_ISBN_10)).get("isbn").asText())
-                .as("an ISBN-10 is asked as its ISBN-13").isEqualTo("9780201633610");
+                .as("an ISBN-10 is asked as its ISBN-13")
+                .isEqualTo("9780201633610");
         assertThat(breaker("wholesaler").get("failedCalls").asInt()).isZero();
 
         // A business answer: 404 passes through, served live, not counted, no fallback.
@@ -92,19 +93,24 @@ class BreakerStoryTest extends BookshopHttpTest {
         // After the wait, with the wholesaler slow, bursts of 5 concurrent calls: exactly one is the probe;
         // it times out, and the breaker opens again.
         switchWholesaler("slow");
-        List<HttpResponse<String>> burst = pollUntil(() -> deliveryTimeBurst(EFFECTIVE_JAVA, 5),
+        List<HttpResponse<String>> burst = pollUntil(
+                () -> deliveryTimeBurst(EFFECTIVE_JAVA, 5),
                 answers -> answers.stream().anyMatch(answer -> !servedBy(answer).equals("fallback-open")));
-        assertThat(burst).filteredOn(answer -> servedBy(answer).equals("fallback-failed")).hasSize(1);
+        assertThat(burst)
+                .filteredOn(answer -> servedBy(answer).equals("fallback-failed"))
+                .hasSize(1);
         assertThat(burst).allSatisfy(answer -> assertThat(answer.statusCode()).isEqualTo(200));
-        assertThat(wholesalerRequests()).as("exactly one probe reached the wholesaler").isEqualTo(whileOpen + 1);
+        assertThat(wholesalerRequests())
+                .as("exactly one probe reached the wholesaler")
+                .isEqualTo(whileOpen + 1);
         assertThat(breakerState()).isEqualTo("OPEN");
         assertThat(transitions()).startsWith("HALF_OPEN->OPEN");
 
         // The wholesaler recovers; after the next wait one probe succeeds and closes the breaker.
         switchWholesaler("healthy");
         long beforeSecondProbe = wholesalerRequests();
-        HttpResponse<String> probe = pollUntil(() -> deliveryTime(EFFECTIVE_JAVA),
-                answer -> !servedBy(answer).equals("fallback-open"));
+        HttpResponse<String> probe = pollUntil(
+                () -> deliveryTime(EFFECTIVE_JAVA), answer -> !servedBy(answer).equals("fallback-open"));
         assertThat(servedBy(probe)).isEqualTo("live");
         assertThat(json(probe).get("days").asInt()).isEqualTo(2);
         assertThat(wholesalerRequests()).isEqualTo(beforeSecondProbe + 1);
@@ -122,7 +128,8 @@ class BreakerStoryTest extends BookshopHttpTest {
         assertThat(breakerState()).isEqualTo("FORCED_OPEN");
 
         // ... until released: CLOSED and live again.
-        assertThat(postState("wholesaler", "{\"state\":\"AUTO\"}", OPERATOR, OPERATOR_PASSWORD).statusCode())
+        assertThat(postState("wholesaler", "{\"state\":\"AUTO\"}", OPERATOR, OPERATOR_PASSWORD)
+                        .statusCode())
                 .isEqualTo(200);
         assertThat(breakerState()).isEqualTo("CLOSED");
         assertThat(servedBy(deliveryTime(EFFECTIVE_JAVA))).isEqualTo("live");
@@ -155,16 +162,19 @@ class BreakerStoryTest extends BookshopHttpTest {
         assertThat(answer.statusCode()).as("status with a %s wholesaler", mode).isEqualTo(200);
         assertThat(servedBy(answer)).as("served with a %s wholesaler", mode).isEqualTo("fallback-failed");
         assertThat(json(answer).get("days").isNull()).isTrue();
-        assertThat(wholesalerRequests()).as("requests reaching a %s wholesaler", mode)
+        assertThat(wholesalerRequests())
+                .as("requests reaching a %s wholesaler", mode)
                 .isEqualTo(reachesWholesaler ? before + 1 : before);
-        assertThat(breaker("wholesaler").get("failedCalls").asInt()).as("failed calls after a %s wholesaler", mode)
+        assertThat(breaker("wholesaler").get("failedCalls").asInt())
+                .as("failed calls after a %s wholesaler", mode)
                 .isEqualTo(failedCallsAfter);
     }
 
     /** The breaker's transitions, newest first, as "FROM->TO". */
     private List<String> transitions() {
         return StreamSupport.stream(breaker("wholesaler").get("transitions").spliterator(), false)
-                .map(transition -> transition.get("from").asText() + "->" + transition.get("to").asText())
+                .map(transition -> transition.get("from").asText() + "->"
+                        + transition.get("to").asText())
                 .toList();
     }
 

@@ -5,14 +5,14 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
+import org.openqa.selenium.NoAlertPresentException;
+import org.openqa.selenium.NoSuchElementException;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
-import org.openqa.selenium.NoAlertPresentException;
-import org.openqa.selenium.NoSuchElementException;
-import org.openqa.selenium.StaleElementReferenceException;
 
 import java.io.File;
 import java.io.IOException;
@@ -49,13 +49,19 @@ class ConsoleBrowserTest extends BookshopHttpTest {
             throw new IllegalStateException("CI=true but " + CHROMIUM + " or " + CHROMEDRIVER + " is missing: "
                     + "apt-get install -y chromium chromium-driver (.ci/run does)");
         }
-        Assumptions.assumeTrue(installed, "Chromium is not installed (" + CHROMIUM + ", " + CHROMEDRIVER
-                + "): the console's browser test is skipped; apt-get install -y chromium chromium-driver");
+        Assumptions.assumeTrue(
+                installed,
+                "Chromium is not installed (" + CHROMIUM + ", " + CHROMEDRIVER
+                        + "): the console's browser test is skipped; apt-get install -y chromium chromium-driver");
         resetBreakerAndWholesaler();
-        ChromeOptions options = new ChromeOptions().setBinary(CHROMIUM)
+        ChromeOptions options = new ChromeOptions()
+                .setBinary(CHROMIUM)
                 .addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,720");
-        browser = new ChromeDriver(new ChromeDriverService.Builder().usingDriverExecutable(new File(CHROMEDRIVER))
-                .build(), options);
+        browser = new ChromeDriver(
+                new ChromeDriverService.Builder()
+                        .usingDriverExecutable(new File(CHROMEDRIVER))
+                        .build(),
+                options);
     }
 
     @AfterEach
@@ -160,10 +166,10 @@ class ConsoleBrowserTest extends BookshopHttpTest {
 
     /** From now on the browser sends the operator's credentials, as after a sign-in with HTTP basic. */
     private void signInAsOperator() {
-        String credentials = Base64.getEncoder().encodeToString((OPERATOR + ":" + OPERATOR_PASSWORD)
-                .getBytes(StandardCharsets.UTF_8));
+        String credentials = Base64.getEncoder()
+                .encodeToString((OPERATOR + ":" + OPERATOR_PASSWORD).getBytes(StandardCharsets.UTF_8));
         browser.executeCdpCommand("Network.enable", Map.of());
-        browser.executeCdpCommand("Network.setExtraHTTPHeaders",
-                Map.of("headers", Map.of("Authorization", "Basic " + credentials)));
+        browser.executeCdpCommand(
+                "Network.setExtraHTTPHeaders", Map.of("headers", Map.of("Authorization", "Basic " + credentials)));
     }
 }

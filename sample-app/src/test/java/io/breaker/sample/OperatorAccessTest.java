@@ -1,10 +1,10 @@
 package io.breaker.sample;
 
-import java.net.http.HttpResponse;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+
+import java.net.http.HttpResponse;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -25,8 +25,8 @@ class OperatorAccessTest extends BookshopHttpTest {
         HttpResponse<String> anonymous = postState("wholesaler", OPEN, null, null);
 
         assertThat(anonymous.statusCode()).isEqualTo(401);
-        assertThat(anonymous.headers().firstValue("WWW-Authenticate")).hasValueSatisfying(
-                challenge -> assertThat(challenge).startsWith("Basic"));
+        assertThat(anonymous.headers().firstValue("WWW-Authenticate"))
+                .hasValueSatisfying(challenge -> assertThat(challenge).startsWith("Basic"));
         JsonNode after = breaker("wholesaler");
         assertThat(after.get("state").asText()).isEqualTo("CLOSED");
         assertThat(after.get("transitions")).isEqualTo(before.get("transitions"));
@@ -50,17 +50,26 @@ class OperatorAccessTest extends BookshopHttpTest {
 
         assertThat(anonymous.statusCode()).isEqualTo(401);
         assertThat(get(config).statusCode()).isEqualTo(200);
-        assertThat(json(get(config)).at("/settings/failure-rate-threshold/source").asText()).isEqualTo("YAML");
+        assertThat(json(get(config))
+                        .at("/settings/failure-rate-threshold/source")
+                        .asText())
+                .isEqualTo("YAML");
 
         HttpResponse<String> changed = post(config, threshold, OPERATOR, OPERATOR_PASSWORD);
         try {
             assertThat(changed.statusCode()).isEqualTo(200);
-            assertThat(json(changed).at("/settings/failure-rate-threshold/value").asDouble()).isEqualTo(90.0);
+            assertThat(json(changed)
+                            .at("/settings/failure-rate-threshold/value")
+                            .asDouble())
+                    .isEqualTo(90.0);
             assertThat(json(changed).get("principal").asText()).isEqualTo(OPERATOR);
         } finally {
             post(config, "{\"failure-rate-threshold\": null}", OPERATOR, OPERATOR_PASSWORD);
         }
-        assertThat(json(get(config)).at("/settings/failure-rate-threshold/source").asText()).isEqualTo("YAML");
+        assertThat(json(get(config))
+                        .at("/settings/failure-rate-threshold/source")
+                        .asText())
+                .isEqualTo("YAML");
     }
 
     @Test
@@ -77,7 +86,8 @@ class OperatorAccessTest extends BookshopHttpTest {
         assertThat(json(forced).get("previousState").asText()).isEqualTo("CLOSED");
         assertThat(json(forced).get("state").asText()).isEqualTo("FORCED_OPEN");
         assertThat(breakerState()).isEqualTo("FORCED_OPEN");
-        assertThat(breaker("wholesaler").get("transitions").get(0).get("cause").asText()).isEqualTo("OPERATOR");
+        assertThat(breaker("wholesaler").get("transitions").get(0).get("cause").asText())
+                .isEqualTo("OPERATOR");
         long requests = wholesalerRequests();
         assertThat(servedBy(deliveryTime("9780134685991"))).isEqualTo("fallback-open");
         assertThat(wholesalerRequests()).isEqualTo(requests);

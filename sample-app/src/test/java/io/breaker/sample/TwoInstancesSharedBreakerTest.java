@@ -1,5 +1,17 @@
 package io.breaker.sample;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.breaker.redis.RedisServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.test.util.TestSocketUtils;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -14,18 +26,6 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import io.breaker.redis.RedisServer;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.test.util.TestSocketUtils;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -53,6 +53,7 @@ class TwoInstancesSharedBreakerTest {
     private static final Duration WITHIN_A_TTL = TTL.plusSeconds(3);
     /** The breaker's 2 s wait, with the same slack. */
     private static final Duration WITHIN_THE_WAIT = Duration.ofSeconds(30);
+
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1)
@@ -67,8 +68,7 @@ class TwoInstancesSharedBreakerTest {
     static void startTwoInstancesSharingOneRedisAndOneWholesaler() {
         int wholesalerPort = TestSocketUtils.findAvailableTcpPort();
         a = start("--bookshop.simulator.port=" + wholesalerPort);
-        b = start("--bookshop.simulator.enabled=false",
-                "--bookshop.wholesaler.url=http://127.0.0.1:" + wholesalerPort);
+        b = start("--bookshop.simulator.enabled=false", "--bookshop.wholesaler.url=http://127.0.0.1:" + wholesalerPort);
     }
 
     private static Instance start(String... own) {
@@ -122,16 +122,22 @@ class TwoInstancesSharedBreakerTest {
             b.call();
             return b.state().equals("OPEN");
         });
-        assertThat(a.wholesalerRequests() - tripped).as("calls B let through before it knew").isLessThanOrEqualTo(1);
+        assertThat(a.wholesalerRequests() - tripped)
+                .as("calls B let through before it knew")
+                .isLessThanOrEqualTo(1);
 
         // After the wait, bursts of concurrent calls on both instances: exactly one is the fleet's probe.
         // The wholesaler is slow, so the probe is still in flight while the rest of its burst is answered;
         // it times out, and the breaker opens again for both.
         a.switchWholesaler("slow");
         long beforeProbe = a.wholesalerRequests();
-        List<String> burst = pollUntil(WITHIN_THE_WAIT, () -> burstOnBoth(4),
+        List<String> burst = pollUntil(
+                WITHIN_THE_WAIT,
+                () -> burstOnBoth(4),
                 answers -> answers.stream().anyMatch(servedBy -> !servedBy.equals("fallback-open")));
-        assertThat(burst).filteredOn(servedBy -> !servedBy.equals("fallback-open")).containsExactly("fallback-failed");
+        assertThat(burst)
+                .filteredOn(servedBy -> !servedBy.equals("fallback-open"))
+                .containsExactly("fallback-failed");
         assertThat(a.wholesalerRequests()).as("one probe across both instances").isEqualTo(beforeProbe + 1);
         assertThat(a.state()).isEqualTo("OPEN");
         assertThat(b.state()).isEqualTo("OPEN");
@@ -160,7 +166,9 @@ class TwoInstancesSharedBreakerTest {
             assertThat(b.call()).isEqualTo("fallback-open");
             assertThat(a.call()).isEqualTo("fallback-open");
         }
-        assertThat(a.wholesalerRequests()).as("nothing reaches the wholesaler while forced").isEqualTo(whileForced);
+        assertThat(a.wholesalerRequests())
+                .as("nothing reaches the wholesaler while forced")
+                .isEqualTo(whileForced);
 
         // Back to automatic through B's endpoint: A follows at its first call after one TTL.
         assertThat(b.postState("AUTO")).isEqualTo(200);
@@ -176,7 +184,10 @@ class TwoInstancesSharedBreakerTest {
             inFlight.add(HTTP.sendAsync(a.callRequest(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8)));
             inFlight.add(HTTP.sendAsync(b.callRequest(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8)));
         }
-        return inFlight.stream().map(CompletableFuture::join).map(TwoInstancesSharedBreakerTest::servedBy).toList();
+        return inFlight.stream()
+                .map(CompletableFuture::join)
+                .map(TwoInstancesSharedBreakerTest::servedBy)
+                .toList();
     }
 
     private static String servedBy(HttpResponse<String> response) {
@@ -221,7 +232,8 @@ class TwoInstancesSharedBreakerTest {
 
         /** The breaker's local state on this instance, from {@code GET /actuator/breakers/wholesaler}. */
         String state() {
-            HttpResponse<String> response = send(request("/actuator/breakers/wholesaler").GET().build());
+            HttpResponse<String> response =
+                    send(request("/actuator/breakers/wholesaler").GET().build());
             assertThat(response.statusCode()).isEqualTo(200);
             return json(response).get("state").asText();
         }
@@ -231,25 +243,32 @@ class TwoInstancesSharedBreakerTest {
             String credentials = Base64.getEncoder()
                     .encodeToString((OPERATOR + ":" + OPERATOR_PASSWORD).getBytes(StandardCharsets.UTF_8));
             return send(request("/actuator/breakers/wholesaler")
-                    .header("Content-Type", "application/json")
-                    .header("Authorization", "Basic " + credentials)
-                    .POST(HttpRequest.BodyPublishers.ofString("{\"state\":\"" + state + "\"}"))
-                    .build()).statusCode();
+                            .header("Content-Type", "application/json")
+                            .header("Authorization", "Basic " + credentials)
+                            .POST(HttpRequest.BodyPublishers.ofString("{\"state\":\"" + state + "\"}"))
+                            .build())
+                    .statusCode();
         }
 
         /** Requests the simulated wholesaler received (only the instance running it). */
         long wholesalerRequests() {
-            return json(send(request("/wholesaler").GET().build())).get("requestsReceived").asLong();
+            return json(send(request("/wholesaler").GET().build()))
+                    .get("requestsReceived")
+                    .asLong();
         }
 
         void switchWholesaler(String mode) {
             HttpResponse<String> response = send(request("/wholesaler/mode/" + mode)
-                    .PUT(HttpRequest.BodyPublishers.noBody()).build());
-            assertThat(response.statusCode()).as("switching the wholesaler to %s", mode).isEqualTo(200);
+                    .PUT(HttpRequest.BodyPublishers.noBody())
+                    .build());
+            assertThat(response.statusCode())
+                    .as("switching the wholesaler to %s", mode)
+                    .isEqualTo(200);
         }
 
         private HttpRequest.Builder request(String path) {
-            return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).timeout(Duration.ofSeconds(30));
+            return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                    .timeout(Duration.ofSeconds(30));
         }
     }
 

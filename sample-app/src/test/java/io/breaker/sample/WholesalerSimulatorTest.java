@@ -1,9 +1,9 @@
 package io.breaker.sample;
 
-import java.net.http.HttpResponse;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+
+import java.net.http.HttpResponse;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

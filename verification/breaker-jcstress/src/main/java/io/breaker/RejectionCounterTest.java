@@ -20,7 +20,10 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
  */
 @JCStressTest
 @Description("RejectionCounter: concurrent rejections are each counted once")
-@Outcome(id = {"1, 2", "2, 2"}, expect = ACCEPTABLE, desc = "The reader saw its own, or both; the total is exact.")
+@Outcome(
+        id = {"1, 2", "2, 2"},
+        expect = ACCEPTABLE,
+        desc = "The reader saw its own, or both; the total is exact.")
 @Outcome(expect = FORBIDDEN, desc = "A rejection lost or counted twice.")
 @org.openjdk.jcstress.annotations.State
 public class RejectionCounterTest {

@@ -31,9 +31,12 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @Outcome(id = "3, 2, 0", expect = ACCEPTABLE, desc = "Read before the drain: 2 of 3 failed (66%).")
 @Outcome(id = "1, 0, 0", expect = ACCEPTABLE, desc = "Read after the drain, before the new success.")
 @Outcome(id = "2, 0, 0", expect = ACCEPTABLE, desc = "Read after the drain and the new success.")
-@Outcome(id = "3, 0, 0", expect = ACCEPTABLE_INTERESTING, desc = "The reader gave up waiting for the drain (a bounded "
-        + "spin) and read the calls before it, the failures after it: failures under-stated, which can delay a trip "
-        + "by one record, never cause one.")
+@Outcome(
+        id = "3, 0, 0",
+        expect = ACCEPTABLE_INTERESTING,
+        desc = "The reader gave up waiting for the drain (a bounded "
+                + "spin) and read the calls before it, the failures after it: failures under-stated, which can delay a trip "
+                + "by one record, never cause one.")
 @Outcome(id = ".*, 1", expect = FORBIDDEN, desc = "A trip on a rate the window never had (the drain seen in part).")
 @Outcome(expect = FORBIDDEN, desc = "Counts that mix before and after the drain.")
 @org.openjdk.jcstress.annotations.State

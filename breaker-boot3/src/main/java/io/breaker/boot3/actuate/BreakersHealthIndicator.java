@@ -16,6 +16,8 @@ public class BreakersHealthIndicator implements HealthIndicator {
     @Override
     public Health health() {
         BreakersHealth.Report report = health.check();
-        return (report.up() ? Health.up() : Health.down()).withDetails(report.breakers()).build();
+        return (report.up() ? Health.up() : Health.down())
+                .withDetails(report.breakers())
+                .build();
     }
 }

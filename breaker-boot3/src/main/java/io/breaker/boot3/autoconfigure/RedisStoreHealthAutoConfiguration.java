@@ -19,8 +19,8 @@ import org.springframework.context.annotation.Import;
  * adapter to Boot 3's health types lives here.
  */
 @AutoConfiguration(afterName = "io.breaker.redis.RedisStoreAutoConfiguration")
-@ConditionalOnClass(name = {"org.springframework.boot.actuate.health.HealthIndicator",
-        "io.breaker.redis.RedisStateStore"})
+@ConditionalOnClass(
+        name = {"org.springframework.boot.actuate.health.HealthIndicator", "io.breaker.redis.RedisStateStore"})
 @ConditionalOnBean(type = "io.breaker.redis.RedisStateStore")
 public class RedisStoreHealthAutoConfiguration {
 

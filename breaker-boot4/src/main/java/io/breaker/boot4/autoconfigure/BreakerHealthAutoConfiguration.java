@@ -1,10 +1,10 @@
 package io.breaker.boot4.autoconfigure;
 
 import io.breaker.BreakerRegistry;
+import io.breaker.boot4.actuate.BreakersHealthIndicator;
 import io.breaker.spring.actuate.BreakersHealth;
 import io.breaker.spring.autoconfigure.BreakerHealthProperties;
 import io.breaker.spring.autoconfigure.BreakersHealthCheckConfiguration;
-import io.breaker.boot4.actuate.BreakersHealthIndicator;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;

@@ -1,8 +1,8 @@
 package io.breaker.boot4.autoconfigure;
 
+import io.breaker.boot4.actuate.BreakerStoreHealthIndicator;
 import io.breaker.redis.BreakerStoreStatus;
 import io.breaker.redis.StoreStatusConfiguration;
-import io.breaker.boot4.actuate.BreakerStoreHealthIndicator;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -19,8 +19,8 @@ import org.springframework.context.annotation.Import;
  * adapter to Boot 4's health types lives here.
  */
 @AutoConfiguration(afterName = "io.breaker.redis.RedisStoreAutoConfiguration")
-@ConditionalOnClass(name = {"org.springframework.boot.health.contributor.HealthIndicator",
-        "io.breaker.redis.RedisStateStore"})
+@ConditionalOnClass(
+        name = {"org.springframework.boot.health.contributor.HealthIndicator", "io.breaker.redis.RedisStateStore"})
 @ConditionalOnBean(type = "io.breaker.redis.RedisStateStore")
 public class RedisStoreHealthAutoConfiguration {
 

@@ -29,8 +29,7 @@ public class FleetApplication {
         public static final AtomicInteger CALLS = new AtomicInteger();
         public static final AtomicBoolean FAILING = new AtomicBoolean();
 
-        private Dependency() {
-        }
+        private Dependency() {}
     }
 
     /**

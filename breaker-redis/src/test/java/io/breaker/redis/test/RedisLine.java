@@ -15,8 +15,7 @@ public final class RedisLine {
 
     private static final Support LINE = load();
 
-    private RedisLine() {
-    }
+    private RedisLine() {}
 
     /** Spring Boot's Redis auto-configuration: the {@code RedisConnectionFactory} from {@code spring.data.redis.*}. */
     public static Class<?> redisAutoConfiguration() {
@@ -59,7 +58,9 @@ public final class RedisLine {
     }
 
     private static Support load() {
-        List<Support> lines = ServiceLoader.load(Support.class).stream().map(ServiceLoader.Provider::get).toList();
+        List<Support> lines = ServiceLoader.load(Support.class).stream()
+                .map(ServiceLoader.Provider::get)
+                .toList();
         if (lines.size() != 1) {
             throw new IllegalStateException("Expected one Boot line's Redis test support on the class path, found "
                     + lines.size() + ": " + lines + " (run these tests from a starter module)");

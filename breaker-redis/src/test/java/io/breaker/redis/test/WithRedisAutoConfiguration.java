@@ -17,5 +17,4 @@ import java.lang.annotation.Target;
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
 @ImportAutoConfiguration
-public @interface WithRedisAutoConfiguration {
-}
+public @interface WithRedisAutoConfiguration {}

@@ -24,20 +24,34 @@ import java.util.List;
  * @param ignoreExceptions              class names of exceptions that count neither way
  * @param recordFailurePredicate        whether a predicate in code also decides what counts as a failure
  */
-public record BreakerConfigDescriptor(SlidingWindowType slidingWindowType, int slidingWindowSize,
-                                      int minimumNumberOfCalls, float failureRateThreshold,
-                                      float slowCallRateThreshold, Duration slowCallDurationThreshold,
-                                      Duration waitDurationInOpenState, int permittedCallsInHalfOpenState,
-                                      Duration probeLease, List<String> recordExceptions,
-                                      List<String> ignoreExceptions, boolean recordFailurePredicate) {
+public record BreakerConfigDescriptor(
+        SlidingWindowType slidingWindowType,
+        int slidingWindowSize,
+        int minimumNumberOfCalls,
+        float failureRateThreshold,
+        float slowCallRateThreshold,
+        Duration slowCallDurationThreshold,
+        Duration waitDurationInOpenState,
+        int permittedCallsInHalfOpenState,
+        Duration probeLease,
+        List<String> recordExceptions,
+        List<String> ignoreExceptions,
+        boolean recordFailurePredicate) {
 
     static BreakerConfigDescriptor of(BreakerConfig config) {
-        return new BreakerConfigDescriptor(config.getSlidingWindowType(), config.getSlidingWindowSize(),
-                config.getMinimumNumberOfCalls(), config.getFailureRateThreshold(),
-                config.getSlowCallRateThreshold(), config.getSlowCallDurationThreshold(),
-                config.getWaitDurationInOpenState(), config.getPermittedCallsInHalfOpenState(),
-                config.getProbeLease(), names(config.getRecordExceptions()),
-                names(config.getIgnoreExceptions()), config.getRecordFailurePredicate() != null);
+        return new BreakerConfigDescriptor(
+                config.getSlidingWindowType(),
+                config.getSlidingWindowSize(),
+                config.getMinimumNumberOfCalls(),
+                config.getFailureRateThreshold(),
+                config.getSlowCallRateThreshold(),
+                config.getSlowCallDurationThreshold(),
+                config.getWaitDurationInOpenState(),
+                config.getPermittedCallsInHalfOpenState(),
+                config.getProbeLease(),
+                names(config.getRecordExceptions()),
+                names(config.getIgnoreExceptions()),
+                config.getRecordFailurePredicate() != null);
     }
 
     private static List<String> names(List<Class<? extends Throwable>> types) {

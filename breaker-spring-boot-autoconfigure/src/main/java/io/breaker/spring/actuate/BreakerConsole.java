@@ -23,14 +23,12 @@ public final class BreakerConsole {
             "console.js", MediaType.valueOf("text/javascript"),
             "console.css", MediaType.valueOf("text/css"));
 
-    private BreakerConsole() {
-    }
+    private BreakerConsole() {}
 
     /** {@code {basePath}/breakers/console} and its two assets. */
     public static RouterFunction<ServerResponse> routes(String basePath) {
         String root = basePath + "/breakers/console";
-        RouterFunctions.Builder routes = RouterFunctions.route()
-                .GET(root, request -> file("console.html"));
+        RouterFunctions.Builder routes = RouterFunctions.route().GET(root, request -> file("console.html"));
         for (String name : FILES.keySet()) {
             routes.GET(root + "/" + name, request -> file(name));
         }
@@ -39,7 +37,10 @@ public final class BreakerConsole {
 
     private static ServerResponse file(String name) {
         Resource resource = new ClassPathResource(FOLDER + name, BreakerConsole.class.getClassLoader());
-        return ServerResponse.ok().contentType(FILES.get(name)).header("Cache-Control", "no-cache")
-                .header("X-Content-Type-Options", "nosniff").body(resource);
+        return ServerResponse.ok()
+                .contentType(FILES.get(name))
+                .header("Cache-Control", "no-cache")
+                .header("X-Content-Type-Options", "nosniff")
+                .body(resource);
     }
 }

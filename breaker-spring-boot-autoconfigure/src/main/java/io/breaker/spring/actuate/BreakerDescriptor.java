@@ -30,9 +30,21 @@ import java.util.List;
  * @param config          the effective settings
  * @param transitions     the last state changes (and settings changes), newest first
  */
-public record BreakerDescriptor(String name, State state, boolean shared, StoreDescriptor store,
-                                Instant stateSince, float failureRate, float slowCallRate, int callsInWindow,
-                                int failedCalls, int slowCalls, long rejectedCalls, Instant openedAt,
-                                Instant nextProbeAt, String lastFailureType, BreakerConfigDescriptor config,
-                                List<TransitionDescriptor> transitions) implements OperationResponseBody {
-}
+public record BreakerDescriptor(
+        String name,
+        State state,
+        boolean shared,
+        StoreDescriptor store,
+        Instant stateSince,
+        float failureRate,
+        float slowCallRate,
+        int callsInWindow,
+        int failedCalls,
+        int slowCalls,
+        long rejectedCalls,
+        Instant openedAt,
+        Instant nextProbeAt,
+        String lastFailureType,
+        BreakerConfigDescriptor config,
+        List<TransitionDescriptor> transitions)
+        implements OperationResponseBody {}

@@ -40,8 +40,7 @@ public final class BreakerEventStream {
     private final Set<Subscriber> subscribers = new CopyOnWriteArraySet<>();
     private final AtomicLong dropped = new AtomicLong();
 
-    private BreakerEventStream() {
-    }
+    private BreakerEventStream() {}
 
     /** A stream of the transitions of every breaker of {@code registry}, now and later. */
     public static BreakerEventStream bind(BreakerRegistry registry) {
@@ -78,8 +77,7 @@ public final class BreakerEventStream {
         private final BlockingQueue<Transition> queue = new ArrayBlockingQueue<>(QUEUE_CAPACITY);
         private volatile boolean droppedOut;
 
-        private Subscriber() {
-        }
+        private Subscriber() {}
 
         void offer(Transition transition) {
             if (droppedOut) {

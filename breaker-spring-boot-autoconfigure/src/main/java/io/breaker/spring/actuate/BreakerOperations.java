@@ -58,8 +58,11 @@ public final class BreakerOperations {
      * @param wallClock      the clock that turns "time left until a probe" into an instant
      * @param sharedBreakers the store that shares breakers with other instances, or {@code null}
      */
-    public BreakerOperations(BreakerRegistry registry, BreakerTransitionHistory history, Clock wallClock,
-                             @Nullable SharedBreakers sharedBreakers) {
+    public BreakerOperations(
+            BreakerRegistry registry,
+            BreakerTransitionHistory history,
+            Clock wallClock,
+            @Nullable SharedBreakers sharedBreakers) {
         this.registry = Objects.requireNonNull(registry, "registry");
         this.history = Objects.requireNonNull(history, "history");
         this.wallClock = Objects.requireNonNull(wallClock, "wallClock");
@@ -68,7 +71,8 @@ public final class BreakerOperations {
 
     /** Every breaker, sorted by name. */
     public BreakersDescriptor describeAll() {
-        return new BreakersDescriptor(registry.all().stream().map(this::describe).toList());
+        return new BreakersDescriptor(
+                registry.all().stream().map(this::describe).toList());
     }
 
     /** The named breaker, or empty if there is none. */
@@ -116,12 +120,13 @@ public final class BreakerOperations {
                 after = before;
             }
             Boolean fleetChanged = breaker.isShared() && sharedBreakers != null
-                    ? sharedBreakers.lastOperatorChangeChangedFleet(name) : null;
+                    ? sharedBreakers.lastOperatorChangeChangedFleet(name)
+                    : null;
             LOGGER.warn("breaker=" + name + " requested=" + target.get() + " from=" + before + " to=" + after
                     + " changed=" + changed + " principal=" + (principal == null ? "none" : principal)
                     + " fleetChanged=" + (fleetChanged == null ? "none" : fleetChanged));
-            return new ChangeResult.Applied(new StateChangeDescriptor(name, target.get(), before, after, changed,
-                    fleetChanged, principal));
+            return new ChangeResult.Applied(
+                    new StateChangeDescriptor(name, target.get(), before, after, changed, fleetChanged, principal));
         }
     }
 
@@ -162,24 +167,35 @@ public final class BreakerOperations {
         Instant openedAt = breaker.getOpenedAt();
         long waitNanos = breaker.getRemainingWaitNanos();
         Instant nextProbeAt = state == State.OPEN && waitNanos >= 0
-                ? wallClock.instant().plusNanos(waitNanos).truncatedTo(ChronoUnit.MILLIS) : null;
+                ? wallClock.instant().plusNanos(waitNanos).truncatedTo(ChronoUnit.MILLIS)
+                : null;
         boolean shared = breaker.isShared();
-        return new BreakerDescriptor(breaker.getName(), state, shared,
-                shared && sharedBreakers != null ? sharedBreakers.store() : null, breaker.getStateSince(),
-                metrics.failureRate(), metrics.slowCallRate(), metrics.calls(), metrics.failedCalls(),
-                metrics.slowCalls(), metrics.notPermittedCalls(), openedAt, nextProbeAt, breaker.getLastFailureType(),
-                BreakerConfigDescriptor.of(breaker.getConfig()), history.recent(breaker.getName()));
+        return new BreakerDescriptor(
+                breaker.getName(),
+                state,
+                shared,
+                shared && sharedBreakers != null ? sharedBreakers.store() : null,
+                breaker.getStateSince(),
+                metrics.failureRate(),
+                metrics.slowCallRate(),
+                metrics.calls(),
+                metrics.failedCalls(),
+                metrics.slowCalls(),
+                metrics.notPermittedCalls(),
+                openedAt,
+                nextProbeAt,
+                breaker.getLastFailureType(),
+                BreakerConfigDescriptor.of(breaker.getConfig()),
+                history.recent(breaker.getName()));
     }
 
     /** The outcome of a change request. */
     public sealed interface ChangeResult {
 
         /** The request was valid and carried out (it may have found the breaker already in that state). */
-        record Applied(StateChangeDescriptor change) implements ChangeResult {
-        }
+        record Applied(StateChangeDescriptor change) implements ChangeResult {}
 
         /** The request was refused: an unknown breaker (404) or a bad state (400). */
-        record Refused(ErrorDescriptor error) implements ChangeResult {
-        }
+        record Refused(ErrorDescriptor error) implements ChangeResult {}
     }
 }

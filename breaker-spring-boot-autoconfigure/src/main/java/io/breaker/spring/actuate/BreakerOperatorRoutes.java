@@ -29,8 +29,7 @@ import java.util.function.Function;
  */
 public final class BreakerOperatorRoutes {
 
-    private static final ParameterizedTypeReference<Map<String, Object>> BODY = new ParameterizedTypeReference<>() {
-    };
+    private static final ParameterizedTypeReference<Map<String, Object>> BODY = new ParameterizedTypeReference<>() {};
 
     private final RuntimeSettings settings;
     private final BreakerOperations operations;
@@ -45,8 +44,12 @@ public final class BreakerOperatorRoutes {
      * @param json       writes an answer as the actuator does (one line of JSON)
      * @param writable   whether the endpoint's access allows writes ({@code false}: read-only, writes get 405)
      */
-    public BreakerOperatorRoutes(RuntimeSettings settings, BreakerOperations operations, BreakerEventStream stream,
-                                 Function<Object, String> json, boolean writable) {
+    public BreakerOperatorRoutes(
+            RuntimeSettings settings,
+            BreakerOperations operations,
+            BreakerEventStream stream,
+            Function<Object, String> json,
+            boolean writable) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.operations = Objects.requireNonNull(operations, "operations");
         this.stream = Objects.requireNonNull(stream, "stream");
@@ -74,19 +77,28 @@ public final class BreakerOperatorRoutes {
     private ServerResponse stream(ServerRequest request) {
         BreakerEventStream.Subscriber subscriber = stream.subscribe();
         if (subscriber == null) {
-            return error(new ErrorDescriptor(503, "Service Unavailable", "already "
-                    + BreakerEventStream.MAX_SUBSCRIBERS + " subscribers to the breakers stream", null));
+            return error(new ErrorDescriptor(
+                    503,
+                    "Service Unavailable",
+                    "already " + BreakerEventStream.MAX_SUBSCRIBERS + " subscribers to the breakers stream",
+                    null));
         }
-        return ServerResponse.ok().contentType(MediaType.TEXT_EVENT_STREAM).header("Cache-Control", "no-store")
-                .header("X-Accel-Buffering", "no").build((servletRequest, response) -> {
+        return ServerResponse.ok()
+                .contentType(MediaType.TEXT_EVENT_STREAM)
+                .header("Cache-Control", "no-store")
+                .header("X-Accel-Buffering", "no")
+                .build((servletRequest, response) -> {
                     try (subscriber) {
                         OutputStream out = response.getOutputStream();
                         event(out, "snapshot", json.apply(operations.describeAll()));
                         while (true) {
                             Transition transition = subscriber.next();
                             if (subscriber.isDropped()) {
-                                event(out, "dropped", "{\"reason\":\"this client fell "
-                                        + BreakerEventStream.QUEUE_CAPACITY + " transitions behind\"}");
+                                event(
+                                        out,
+                                        "dropped",
+                                        "{\"reason\":\"this client fell " + BreakerEventStream.QUEUE_CAPACITY
+                                                + " transitions behind\"}");
                                 return null;
                             }
                             if (transition == null) {
@@ -94,9 +106,15 @@ public final class BreakerOperatorRoutes {
                                 out.flush();
                                 continue;
                             }
-                            event(out, "transition", json.apply(new TransitionEventDescriptor(transition.breaker(),
-                                    TransitionDescriptor.of(transition),
-                                    operations.describe(transition.breaker()).orElse(null))));
+                            event(
+                                    out,
+                                    "transition",
+                                    json.apply(new TransitionEventDescriptor(
+                                            transition.breaker(),
+                                            TransitionDescriptor.of(transition),
+                                            operations
+                                                    .describe(transition.breaker())
+                                                    .orElse(null))));
                         }
                     } catch (IOException clientGone) {
                         return null;
@@ -114,7 +132,8 @@ public final class BreakerOperatorRoutes {
 
     private ServerResponse describe(ServerRequest request) {
         String name = request.pathVariable("name");
-        return settings.describe(name).map(found -> answer(HttpStatus.OK, found))
+        return settings.describe(name)
+                .map(found -> answer(HttpStatus.OK, found))
                 .orElseGet(() -> error(ErrorDescriptor.notFound(name)));
     }
 
@@ -151,8 +170,11 @@ public final class BreakerOperatorRoutes {
     }
 
     private static ServerResponse readOnly() {
-        return error(new ErrorDescriptor(405, "Method Not Allowed",
-                "the breakers endpoint is read-only (management.endpoint.breakers.access)", null));
+        return error(new ErrorDescriptor(
+                405,
+                "Method Not Allowed",
+                "the breakers endpoint is read-only (management.endpoint.breakers.access)",
+                null));
     }
 
     private static ServerResponse error(ErrorDescriptor error) {
@@ -160,6 +182,8 @@ public final class BreakerOperatorRoutes {
     }
 
     private static ServerResponse answer(HttpStatus status, Object body) {
-        return ServerResponse.status(status).contentType(MediaType.APPLICATION_JSON).body(body);
+        return ServerResponse.status(status)
+                .contentType(MediaType.APPLICATION_JSON)
+                .body(body);
     }
 }

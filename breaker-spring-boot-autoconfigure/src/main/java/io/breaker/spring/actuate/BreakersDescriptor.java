@@ -9,5 +9,4 @@ import java.util.List;
  *
  * @param breakers one entry per breaker
  */
-public record BreakersDescriptor(List<BreakerDescriptor> breakers) implements OperationResponseBody {
-}
+public record BreakersDescriptor(List<BreakerDescriptor> breakers) implements OperationResponseBody {}

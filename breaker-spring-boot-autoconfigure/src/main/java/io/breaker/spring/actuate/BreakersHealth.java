@@ -46,8 +46,9 @@ public final class BreakersHealth {
             boolean holdsDown = state == State.FORCED_OPEN || (state == State.OPEN && !readyToProbe);
             boolean decisive = downWhenOpen.contains(ALL) || downWhenOpen.contains(breaker.getName());
             down |= holdsDown && decisive;
-            breakers.put(breaker.getName(), new BreakerHealth(state, readyToProbe, breaker.getMetrics().failureRate(),
-                    decisive));
+            breakers.put(
+                    breaker.getName(),
+                    new BreakerHealth(state, readyToProbe, breaker.getMetrics().failureRate(), decisive));
         }
         return new Report(!down, breakers);
     }
@@ -57,8 +58,7 @@ public final class BreakersHealth {
      *                 or OPEN and still waiting
      * @param breakers each breaker's state, by name, sorted
      */
-    public record Report(boolean up, Map<String, BreakerHealth> breakers) {
-    }
+    public record Report(boolean up, Map<String, BreakerHealth> breakers) {}
 
     /**
      * @param state          the breaker's state
@@ -66,6 +66,5 @@ public final class BreakersHealth {
      * @param failureRate    its failure rate in percent, or -1 while the window holds too few calls
      * @param downWhenOpen   whether this breaker makes the application DOWN while it is open and waiting
      */
-    public record BreakerHealth(State state, boolean readyToProbe, float failureRate, boolean downWhenOpen) {
-    }
+    public record BreakerHealth(State state, boolean readyToProbe, float failureRate, boolean downWhenOpen) {}
 }

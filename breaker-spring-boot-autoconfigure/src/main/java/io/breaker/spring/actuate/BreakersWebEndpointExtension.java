@@ -25,7 +25,8 @@ public class BreakersWebEndpointExtension {
     /** {@code GET /actuator/breakers/{name}}: one breaker, or 404. */
     @ReadOperation
     public WebEndpointResponse<Object> breaker(@Selector String name) {
-        return operations.describe(name)
+        return operations
+                .describe(name)
                 .map(descriptor -> new WebEndpointResponse<Object>(descriptor, WebEndpointResponse.STATUS_OK))
                 .orElseGet(() -> error(ErrorDescriptor.notFound(name)));
     }
@@ -36,14 +37,14 @@ public class BreakersWebEndpointExtension {
      * body or the query tries to name another breaker or puts the state in the query.
      */
     @WriteOperation
-    public WebEndpointResponse<Object> changeState(@Selector String name, @Nullable String state,
-                                                   @Nullable Principal principal) {
+    public WebEndpointResponse<Object> changeState(
+            @Selector String name, @Nullable String state, @Nullable Principal principal) {
         String refusal = UrlOnlyWrites.refusal(name);
         if (refusal != null) {
             return error(ErrorDescriptor.badRequest(refusal));
         }
-        BreakerOperations.ChangeResult result = operations.change(name, state,
-                principal == null ? null : principal.getName());
+        BreakerOperations.ChangeResult result =
+                operations.change(name, state, principal == null ? null : principal.getName());
         if (result instanceof BreakerOperations.ChangeResult.Applied applied) {
             return new WebEndpointResponse<>(applied.change(), WebEndpointResponse.STATUS_OK);
         }

@@ -25,7 +25,10 @@ public record ErrorDescriptor(int status, String error, String message, List<Req
 
     static ErrorDescriptor badState(String requested) {
         String was = requested == null ? "it is missing" : "was '" + requested + "'";
-        return new ErrorDescriptor(400, "Bad Request",
-                "state must be one of OPEN, CLOSED, AUTO; " + was, List.of(RequestedState.values()));
+        return new ErrorDescriptor(
+                400,
+                "Bad Request",
+                "state must be one of OPEN, CLOSED, AUTO; " + was,
+                List.of(RequestedState.values()));
     }
 }

@@ -8,12 +8,12 @@ import io.breaker.Setting;
 import io.breaker.State;
 import io.breaker.TransitionCause;
 import io.breaker.spring.BreakerNames;
+import io.breaker.spring.actuate.SettingsDescriptor.SettingDescriptor;
+import io.breaker.spring.actuate.SettingsDescriptor.Source;
 import io.breaker.spring.config.ConfiguredSettings;
 import io.breaker.spring.config.ExceptionClasses;
 import io.breaker.spring.config.InvalidBreakerPropertyException;
 import io.breaker.spring.config.PropertyValues;
-import io.breaker.spring.actuate.SettingsDescriptor.SettingDescriptor;
-import io.breaker.spring.actuate.SettingsDescriptor.Source;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.springframework.boot.convert.ApplicationConversionService;
@@ -60,9 +60,13 @@ public final class RuntimeSettings {
      * @param yaml           which settings the configuration sets (to tell YAML from defaults); may be {@code null}
      * @param sharedSettings where to share changes with the fleet, or {@code null}
      */
-    public RuntimeSettings(BreakerRegistry registry, @Nullable ConfiguredSettings yaml,
-                           BreakerTransitionHistory history, Clock wallClock, @Nullable SharedSettings sharedSettings,
-                           ClassLoader classLoader) {
+    public RuntimeSettings(
+            BreakerRegistry registry,
+            @Nullable ConfiguredSettings yaml,
+            BreakerTransitionHistory history,
+            Clock wallClock,
+            @Nullable SharedSettings sharedSettings,
+            ClassLoader classLoader) {
         this.registry = Objects.requireNonNull(registry, "registry");
         this.yaml = yaml;
         this.history = Objects.requireNonNull(history, "history");
@@ -139,12 +143,18 @@ public final class RuntimeSettings {
         }
     }
 
-    private SettingsDescriptor apply(CircuitBreaker breaker, Entry entry, BreakerConfig config,
-                                     Map<String, String> written, Map<String, Object> changes, String principal) {
+    private SettingsDescriptor apply(
+            CircuitBreaker breaker,
+            Entry entry,
+            BreakerConfig config,
+            Map<String, String> written,
+            Map<String, Object> changes,
+            String principal) {
         Boolean fleetChanged = null;
         long version = entry.version + 1;
         if (shares(breaker)) {
-            long published = sharedSettings.publish(breaker.getName(), Collections.unmodifiableMap(new LinkedHashMap<>(written)), principal);
+            long published = sharedSettings.publish(
+                    breaker.getName(), Collections.unmodifiableMap(new LinkedHashMap<>(written)), principal);
             fleetChanged = published >= 0;
             version = Math.max(version, published);
         }
@@ -199,9 +209,15 @@ public final class RuntimeSettings {
 
     private void record(CircuitBreaker breaker, Map<String, Object> changes, String principal) {
         State state = breaker.getState();
-        history.record(breaker.getName(), new TransitionDescriptor(state, state, TransitionCause.OPERATOR,
-                wallClock.instant(), principal, changes.isEmpty() ? Map.of() : Collections.unmodifiableMap(
-                        new LinkedHashMap<>(changes))));
+        history.record(
+                breaker.getName(),
+                new TransitionDescriptor(
+                        state,
+                        state,
+                        TransitionCause.OPERATOR,
+                        wallClock.instant(),
+                        principal,
+                        changes.isEmpty() ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(changes))));
     }
 
     private static String describeChanges(Map<String, Object> changes) {
@@ -222,12 +238,14 @@ public final class RuntimeSettings {
         Map<String, SettingDescriptor> settings = new LinkedHashMap<>();
         for (Setting<?> setting : BreakerConfig.settings()) {
             Object configured = shown(setting.get(entry.configured));
-            Source source = entry.written.containsKey(setting.propertyName()) ? Source.RUNTIME
+            Source source = entry.written.containsKey(setting.propertyName())
+                    ? Source.RUNTIME
                     : source(breaker.getName(), setting, entry.configured);
-            settings.put(setting.propertyName(), new SettingDescriptor(shown(setting.get(current)), source, configured));
+            settings.put(
+                    setting.propertyName(), new SettingDescriptor(shown(setting.get(current)), source, configured));
         }
-        return new SettingsDescriptor(breaker.getName(), entry.version, shares(breaker), fleetChanged, principal,
-                settings);
+        return new SettingsDescriptor(
+                breaker.getName(), entry.version, shares(breaker), fleetChanged, principal, settings);
     }
 
     private Source source(String name, Setting<?> setting, BreakerConfig configured) {
@@ -239,15 +257,19 @@ public final class RuntimeSettings {
 
     private static Object shown(Object value) {
         if (value instanceof List<?> list) {
-            return list.stream().map(element -> element instanceof Class<?> type ? type.getName() : element).toList();
+            return list.stream()
+                    .map(element -> element instanceof Class<?> type ? type.getName() : element)
+                    .toList();
         }
         return value;
     }
 
     /** The settings that can change at runtime, by YAML name: all but the sliding-window type. */
     static List<String> changeable() {
-        return BreakerConfig.settings().stream().filter(setting -> setting != BreakerConfig.SLIDING_WINDOW_TYPE)
-                .map(Setting::propertyName).toList();
+        return BreakerConfig.settings().stream()
+                .filter(setting -> setting != BreakerConfig.SLIDING_WINDOW_TYPE)
+                .map(Setting::propertyName)
+                .toList();
     }
 
     private static String path(String name, String property) {
@@ -258,35 +280,51 @@ public final class RuntimeSettings {
         for (Setting<?> setting : BreakerConfig.settings()) {
             if (setting.propertyName().equals(property)) {
                 if (setting == BreakerConfig.SLIDING_WINDOW_TYPE) {
-                    throw new InvalidBreakerPropertyException(path(name, property), "", "a running breaker keeps its"
-                            + " window type; restart with the new one", "one of " + String.join(", ", changeable()), null);
+                    throw new InvalidBreakerPropertyException(
+                            path(name, property),
+                            "",
+                            "a running breaker keeps its" + " window type; restart with the new one",
+                            "one of " + String.join(", ", changeable()),
+                            null);
                 }
                 return setting;
             }
         }
-        throw new InvalidBreakerPropertyException(path(name, property), "", "no such setting",
-                "one of " + String.join(", ", changeable()), null);
+        throw new InvalidBreakerPropertyException(
+                path(name, property), "", "no such setting", "one of " + String.join(", ", changeable()), null);
     }
 
     private Object parse(String name, Setting<?> setting, Object raw) {
         String path = path(name, setting.propertyName());
         if (setting.type() == List.class) {
-            List<?> names = raw instanceof List<?> list ? list : Arrays.asList(String.valueOf(raw).split(","));
+            List<?> names = raw instanceof List<?> list
+                    ? list
+                    : Arrays.asList(String.valueOf(raw).split(","));
             return ExceptionClasses.load(path, names, classLoader);
         }
         String allowed = PropertyValues.inPropertyTerms(setting.allowed());
-        if (raw instanceof Map<?, ?> || raw instanceof List<?>
-                || (setting.type() == Integer.class && raw instanceof Number number
-                    && number.doubleValue() != Math.rint(number.doubleValue()))) {
-            throw new InvalidBreakerPropertyException(path, String.valueOf(raw), "it is not a "
-                    + setting.type().getSimpleName().toLowerCase(Locale.ROOT), allowed, null);
+        if (raw instanceof Map<?, ?>
+                || raw instanceof List<?>
+                || (setting.type() == Integer.class
+                        && raw instanceof Number number
+                        && number.doubleValue() != Math.rint(number.doubleValue()))) {
+            throw new InvalidBreakerPropertyException(
+                    path,
+                    String.valueOf(raw),
+                    "it is not a " + setting.type().getSimpleName().toLowerCase(Locale.ROOT),
+                    allowed,
+                    null);
         }
         Object value;
         try {
             value = conversion.convert(raw, setting.type());
         } catch (ConversionException unreadable) {
-            throw new InvalidBreakerPropertyException(path, String.valueOf(raw), "it cannot be read as a "
-                    + setting.type().getSimpleName().toLowerCase(Locale.ROOT), allowed, unreadable);
+            throw new InvalidBreakerPropertyException(
+                    path,
+                    String.valueOf(raw),
+                    "it cannot be read as a " + setting.type().getSimpleName().toLowerCase(Locale.ROOT),
+                    allowed,
+                    unreadable);
         }
         try {
             setting.applyTo(BreakerConfig.builder(), value); // the setting's own check, alone
@@ -306,7 +344,8 @@ public final class RuntimeSettings {
         try {
             return builder.build();
         } catch (InvalidSettingException invalid) {
-            throw InvalidBreakerPropertyException.of(path(name, invalid.getSetting().propertyName()), invalid);
+            throw InvalidBreakerPropertyException.of(
+                    path(name, invalid.getSetting().propertyName()), invalid);
         }
     }
 
@@ -326,11 +365,9 @@ public final class RuntimeSettings {
     public sealed interface Result {
 
         /** The change was valid and applied. */
-        record Applied(SettingsDescriptor settings) implements Result {
-        }
+        record Applied(SettingsDescriptor settings) implements Result {}
 
         /** Refused, nothing changed: an unknown breaker (404) or a bad setting or value (400). */
-        record Refused(ErrorDescriptor error) implements Result {
-        }
+        record Refused(ErrorDescriptor error) implements Result {}
     }
 }

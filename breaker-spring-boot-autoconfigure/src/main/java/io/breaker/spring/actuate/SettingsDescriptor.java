@@ -17,8 +17,14 @@ import java.util.Map;
  * @param principal    for the answer to a change: who made it; {@code null} otherwise
  * @param settings     every setting by its YAML name, in the order of the documentation
  */
-public record SettingsDescriptor(String name, long version, boolean shared, Boolean fleetChanged, String principal,
-                                 Map<String, SettingDescriptor> settings) implements OperationResponseBody {
+public record SettingsDescriptor(
+        String name,
+        long version,
+        boolean shared,
+        Boolean fleetChanged,
+        String principal,
+        Map<String, SettingDescriptor> settings)
+        implements OperationResponseBody {
 
     /** Where a value came from. */
     public enum Source {
@@ -37,6 +43,5 @@ public record SettingsDescriptor(String name, long version, boolean shared, Bool
      * @param source     where it came from
      * @param configured the value without runtime changes (what {@code DELETE} returns to)
      */
-    public record SettingDescriptor(Object value, Source source, Object configured) {
-    }
+    public record SettingDescriptor(Object value, Source source, Object configured) {}
 }

@@ -17,7 +17,12 @@ import org.springframework.boot.actuate.endpoint.OperationResponseBody;
  *                      when it answers again)
  * @param principal     the authenticated user who asked, or {@code null}
  */
-public record StateChangeDescriptor(String name, RequestedState requested, State previousState, State state,
-                                    boolean changed, Boolean fleetChanged, String principal)
-        implements OperationResponseBody {
-}
+public record StateChangeDescriptor(
+        String name,
+        RequestedState requested,
+        State previousState,
+        State state,
+        boolean changed,
+        Boolean fleetChanged,
+        String principal)
+        implements OperationResponseBody {}

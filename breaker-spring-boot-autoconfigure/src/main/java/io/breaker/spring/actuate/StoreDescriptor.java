@@ -11,5 +11,4 @@ package io.breaker.spring.actuate;
  * @param failureMode what the instance does while the store cannot be reached, as written in its
  *                    settings (for Redis: {@code protect-locally} or {@code reject})
  */
-public record StoreDescriptor(String type, boolean reachable, boolean actingAlone, String failureMode) {
-}
+public record StoreDescriptor(String type, boolean reachable, boolean actingAlone, String failureMode) {}

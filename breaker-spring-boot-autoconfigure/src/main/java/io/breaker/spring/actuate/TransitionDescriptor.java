@@ -22,11 +22,11 @@ import java.util.Map;
  *                  {@code null} for a property returned to its configured value; {@code null} for a
  *                  state change
  */
-public record TransitionDescriptor(State from, State to, TransitionCause cause, Instant at, String principal,
-                                   Map<String, Object> settings) {
+public record TransitionDescriptor(
+        State from, State to, TransitionCause cause, Instant at, String principal, Map<String, Object> settings) {
 
     static TransitionDescriptor of(Transition transition) {
-        return new TransitionDescriptor(transition.from(), transition.to(), transition.cause(), transition.at(),
-                null, null);
+        return new TransitionDescriptor(
+                transition.from(), transition.to(), transition.cause(), transition.at(), null, null);
     }
 }

@@ -11,5 +11,4 @@ import org.springframework.boot.actuate.endpoint.OperationResponseBody;
  * @param breaker    the breaker as {@code GET /actuator/breakers/{name}} shows it, when the event is written
  */
 public record TransitionEventDescriptor(String name, TransitionDescriptor transition, BreakerDescriptor breaker)
-        implements OperationResponseBody {
-}
+        implements OperationResponseBody {}

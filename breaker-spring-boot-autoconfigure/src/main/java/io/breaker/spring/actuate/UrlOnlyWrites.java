@@ -18,12 +18,11 @@ import java.util.Map;
  */
 final class UrlOnlyWrites {
 
-    private static final boolean SERVLET_MVC = ClassUtils.isPresent("org.springframework.web.servlet.HandlerMapping",
-            UrlOnlyWrites.class.getClassLoader()) && ClassUtils.isPresent("jakarta.servlet.http.HttpServletRequest",
-            UrlOnlyWrites.class.getClassLoader());
+    private static final boolean SERVLET_MVC = ClassUtils.isPresent(
+                    "org.springframework.web.servlet.HandlerMapping", UrlOnlyWrites.class.getClassLoader())
+            && ClassUtils.isPresent("jakarta.servlet.http.HttpServletRequest", UrlOnlyWrites.class.getClassLoader());
 
-    private UrlOnlyWrites() {
-    }
+    private UrlOnlyWrites() {}
 
     /** Why the current write must be refused, or {@code null} when the URL alone names its breaker. */
     static String refusal(String name) {
@@ -45,7 +44,8 @@ final class UrlOnlyWrites {
             }
             Object variables = request.getAttribute(HandlerMapping.URI_TEMPLATE_VARIABLES_ATTRIBUTE);
             if (variables instanceof Map<?, ?> map && map.get("name") instanceof String inUrl && !inUrl.equals(name)) {
-                return "the URL names the breaker '" + inUrl + "'; a name in the body cannot change it (remove \"name\")";
+                return "the URL names the breaker '" + inUrl
+                        + "'; a name in the body cannot change it (remove \"name\")";
             }
             return null;
         }

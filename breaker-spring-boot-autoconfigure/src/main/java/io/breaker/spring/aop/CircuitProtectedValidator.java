@@ -29,8 +29,8 @@ import java.util.function.Supplier;
  * {@link BreakerNames#unbracketed}), and logs one line listing the other breaker names used only in
  * annotations (they get the defaults), so that a typo in a name is visible.
  */
-public final class CircuitProtectedValidator implements BeanPostProcessor, SmartInitializingSingleton,
-        BeanFactoryAware {
+public final class CircuitProtectedValidator
+        implements BeanPostProcessor, SmartInitializingSingleton, BeanFactoryAware {
 
     private static final Log LOGGER = LogFactory.getLog(CircuitProtectedValidator.class);
 
@@ -52,11 +52,18 @@ public final class CircuitProtectedValidator implements BeanPostProcessor, Smart
     @Override
     public Object postProcessBeforeInitialization(Object bean, String beanName) {
         Class<?> type = AopProxyUtils.ultimateTargetClass(bean);
-        if (Modifier.isFinal(type.getModifiers()) && AnnotationUtils.isCandidateClass(type, CircuitProtected.class)
-                && !methods.protectedMethodsOf(type).isEmpty() && needsClassProxy(type, beanName)) {
-            String method = FallbackResolver.describe(methods.protectedMethodsOf(type).get(0));
-            throw new InvalidCircuitProtectedException(type.getName(), method, "the class is final, so Spring"
-                    + " cannot create the subclass proxy that applies @CircuitProtected", List.of(),
+        if (Modifier.isFinal(type.getModifiers())
+                && AnnotationUtils.isCandidateClass(type, CircuitProtected.class)
+                && !methods.protectedMethodsOf(type).isEmpty()
+                && needsClassProxy(type, beanName)) {
+            String method =
+                    FallbackResolver.describe(methods.protectedMethodsOf(type).get(0));
+            throw new InvalidCircuitProtectedException(
+                    type.getName(),
+                    method,
+                    "the class is final, so Spring"
+                            + " cannot create the subclass proxy that applies @CircuitProtected",
+                    List.of(),
                     "Remove 'final' from " + type.getName() + " (in Kotlin, make the class open, or use the"
                             + " kotlin-spring compiler plugin).");
         }
@@ -81,27 +88,32 @@ public final class CircuitProtectedValidator implements BeanPostProcessor, Smart
         names.removeAll(configured);
         for (String annotated : names) {
             for (String other : configured) {
-                if (!methods.breakerNames().contains(other)
-                        && BreakerNames.sameUnbracketed(annotated, other)) {
+                if (!methods.breakerNames().contains(other) && BreakerNames.sameUnbracketed(annotated, other)) {
                     throw rewritten(annotated, other);
                 }
             }
         }
         if (!names.isEmpty()) {
-            LOGGER.info("Breakers named only in @CircuitProtected use breakers.defaults: " + String.join(", ", names)
-                    + " (configure them under breakers.instances.<name>; check the spelling if you meant a configured one)");
+            LOGGER.info(
+                    "Breakers named only in @CircuitProtected use breakers.defaults: " + String.join(", ", names)
+                            + " (configure them under breakers.instances.<name>; check the spelling if you meant a configured one)");
         }
     }
 
     private InvalidCircuitProtectedException rewritten(String annotated, String configured) {
         ProtectedMethods.Use use = methods.usedBy(annotated);
-        return new InvalidCircuitProtectedException(use.beanClass(), use.method(), "the breaker '" + annotated
-                + "' has no configuration, while breakers.instances." + configured + " configures a breaker that no"
-                + " @CircuitProtected uses; a key under breakers.instances written without brackets keeps only ASCII"
-                + " letters, digits, '-' and '_', and keys differing only in case are one, so '" + annotated
-                + "' may have been written and read as '" + configured + "'",
-                List.of(), "Write the key in brackets, which keeps the name as it is: breakers.instances.[" + annotated
-                + "].<setting> (in YAML, under instances: write \"[" + annotated + "]\":).");
+        return new InvalidCircuitProtectedException(
+                use.beanClass(),
+                use.method(),
+                "the breaker '" + annotated
+                        + "' has no configuration, while breakers.instances." + configured
+                        + " configures a breaker that no"
+                        + " @CircuitProtected uses; a key under breakers.instances written without brackets keeps only ASCII"
+                        + " letters, digits, '-' and '_', and keys differing only in case are one, so '" + annotated
+                        + "' may have been written and read as '" + configured + "'",
+                List.of(),
+                "Write the key in brackets, which keeps the name as it is: breakers.instances.[" + annotated
+                        + "].<setting> (in YAML, under instances: write \"[" + annotated + "]\":).");
     }
 
     /** Whether the bean gets a subclass (CGLIB) proxy rather than an interface-based one. */
@@ -112,7 +124,8 @@ public final class CircuitProtectedValidator implements BeanPostProcessor, Smart
                     && creator.isProxyTargetClass()) {
                 return true;
             }
-            if (beanName != null && listable.containsBeanDefinition(beanName)
+            if (beanName != null
+                    && listable.containsBeanDefinition(beanName)
                     && AutoProxyUtils.shouldProxyTargetClass(listable, beanName)) {
                 return true;
             }

@@ -87,8 +87,8 @@ final class CompletionStageCall extends ProtectedCall {
         return failed(permit, start, cause);
     }
 
-    private void completeFromFallback(CompletableFuture<Object> result, Object target, Object[] arguments,
-                                      Throwable cause) {
+    private void completeFromFallback(
+            CompletableFuture<Object> result, Object target, Object[] arguments, Throwable cause) {
         try {
             CompletionStage<?> answer = (CompletionStage<?>) fallback.invoke(target, arguments, cause);
             if (answer == null) {

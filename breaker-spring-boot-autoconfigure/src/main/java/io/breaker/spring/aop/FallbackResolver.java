@@ -21,20 +21,25 @@ import java.util.stream.Collectors;
  */
 final class FallbackResolver {
 
-    private FallbackResolver() {
-    }
+    private FallbackResolver() {}
 
     /**
      * @throws InvalidCircuitProtectedException when no method of that name exists or one does not fit
      */
     static Fallback resolve(Class<?> targetClass, Method method, String fallbackName) {
         if (!isMethodName(fallbackName)) {
-            throw new InvalidCircuitProtectedException(targetClass.getName(), describe(method), "fallbackMethod '"
-                    + fallbackName + "' is not the name of a method: a fallback is a method of "
-                    + targetClass.getName() + " itself (declared there, in a superclass or as an interface's default"
-                    + " method), named without a class or parameters", List.of(),
+            throw new InvalidCircuitProtectedException(
+                    targetClass.getName(),
+                    describe(method),
+                    "fallbackMethod '"
+                            + fallbackName + "' is not the name of a method: a fallback is a method of "
+                            + targetClass.getName()
+                            + " itself (declared there, in a superclass or as an interface's default"
+                            + " method), named without a class or parameters",
+                    List.of(),
                     "Declare the fallback in " + targetClass.getName() + " (it may call " + fallbackName
-                            + " in turn) and name it alone, as in fallbackMethod = \"" + simpleName(fallbackName) + "\".");
+                            + " in turn) and name it alone, as in fallbackMethod = \"" + simpleName(fallbackName)
+                            + "\".");
         }
         List<Method> named = new ArrayList<>();
         List<List<Class<?>>> seen = new ArrayList<>();
@@ -42,13 +47,18 @@ final class FallbackResolver {
             collect(type.getDeclaredMethods(), fallbackName, seen, named);
         }
         for (Class<?> type : ClassUtils.getAllInterfacesForClassAsSet(targetClass)) {
-            Method[] defaults = Arrays.stream(type.getDeclaredMethods()).filter(Method::isDefault).toArray(Method[]::new);
+            Method[] defaults = Arrays.stream(type.getDeclaredMethods())
+                    .filter(Method::isDefault)
+                    .toArray(Method[]::new);
             collect(defaults, fallbackName, seen, named); // a class's own method wins over an interface's default
         }
         List<String> accepted = acceptedSignatures(method, fallbackName);
         if (named.isEmpty()) {
-            throw invalid(targetClass, method, "fallbackMethod '" + fallbackName + "' does not exist in "
-                    + targetClass.getName(), accepted);
+            throw invalid(
+                    targetClass,
+                    method,
+                    "fallbackMethod '" + fallbackName + "' does not exist in " + targetClass.getName(),
+                    accepted);
         }
         List<Method> withException = new ArrayList<>();
         Method withoutException = null;
@@ -57,16 +67,26 @@ final class FallbackResolver {
             if (!parametersFit(method, candidate, extra)) {
                 continue;
             }
-            if (method.getReturnType().isPrimitive() && !candidate.getReturnType().isPrimitive()
+            if (method.getReturnType().isPrimitive()
+                    && !candidate.getReturnType().isPrimitive()
                     && ClassUtils.resolvePrimitiveIfNecessary(method.getReturnType()) == candidate.getReturnType()) {
-                throw invalid(targetClass, method, "fallback " + signature(candidate) + " returns "
-                        + shortName(candidate.getGenericReturnType()) + ", which may be null, but " + method.getName()
-                        + " returns " + method.getReturnType().getName() + ", which cannot be null", accepted);
+                throw invalid(
+                        targetClass,
+                        method,
+                        "fallback " + signature(candidate) + " returns "
+                                + shortName(candidate.getGenericReturnType()) + ", which may be null, but "
+                                + method.getName()
+                                + " returns " + method.getReturnType().getName() + ", which cannot be null",
+                        accepted);
             }
             if (!returnFits(targetClass, method, candidate)) {
-                throw invalid(targetClass, method, "fallback " + signature(candidate) + " returns "
-                        + shortName(candidate.getGenericReturnType()) + ", which " + method.getName()
-                        + " cannot return", accepted);
+                throw invalid(
+                        targetClass,
+                        method,
+                        "fallback " + signature(candidate) + " returns "
+                                + shortName(candidate.getGenericReturnType()) + ", which " + method.getName()
+                                + " cannot return",
+                        accepted);
             }
             ReflectionUtils.makeAccessible(candidate);
             if (extra == 0) {
@@ -76,12 +96,17 @@ final class FallbackResolver {
             }
         }
         if (withException.isEmpty() && withoutException == null) {
-            throw invalid(targetClass, method, "no method named '" + fallbackName + "' in " + targetClass.getName()
-                    + " has fitting parameters (found " + named.stream().map(FallbackResolver::signature)
-                    .collect(Collectors.joining(", ")) + ")", accepted);
+            throw invalid(
+                    targetClass,
+                    method,
+                    "no method named '" + fallbackName + "' in " + targetClass.getName()
+                            + " has fitting parameters (found "
+                            + named.stream().map(FallbackResolver::signature).collect(Collectors.joining(", ")) + ")",
+                    accepted);
         }
-        withException.sort(Comparator.comparingInt((Method m) -> depth(m.getParameterTypes()[m.getParameterCount() - 1]))
-                .reversed());
+        withException.sort(
+                Comparator.comparingInt((Method m) -> depth(m.getParameterTypes()[m.getParameterCount() - 1]))
+                        .reversed());
         return new Fallback(withException.toArray(new Method[0]), withoutException);
     }
 
@@ -105,17 +130,21 @@ final class FallbackResolver {
     /** {@code Helper.fb} is {@code fb}; {@code fb(String)} is {@code fb}. */
     private static String simpleName(String written) {
         String name = written.contains("(") ? written.substring(0, written.indexOf('(')) : written;
-        return name.substring(Math.max(name.lastIndexOf('.'), name.lastIndexOf('#')) + 1).trim();
+        return name.substring(Math.max(name.lastIndexOf('.'), name.lastIndexOf('#')) + 1)
+                .trim();
     }
 
     /** The protected method, as {@code name(ParamType, ...)}. */
     static String describe(Method method) {
-        return method.getName() + "(" + Arrays.stream(method.getGenericParameterTypes())
-                .map(FallbackResolver::shortName).collect(Collectors.joining(", ")) + ")";
+        return method.getName() + "("
+                + Arrays.stream(method.getGenericParameterTypes())
+                        .map(FallbackResolver::shortName)
+                        .collect(Collectors.joining(", "))
+                + ")";
     }
 
-    static InvalidCircuitProtectedException invalid(Class<?> targetClass, Method method, String problem,
-                                                    List<String> accepted) {
+    static InvalidCircuitProtectedException invalid(
+            Class<?> targetClass, Method method, String problem, List<String> accepted) {
         return new InvalidCircuitProtectedException(targetClass.getName(), describe(method), problem, accepted);
     }
 
@@ -148,10 +177,11 @@ final class FallbackResolver {
 
     private static List<String> acceptedSignatures(Method method, String fallbackName) {
         String returns = shortName(method.getGenericReturnType()) + " " + fallbackName + "(";
-        String parameters = Arrays.stream(method.getGenericParameterTypes()).map(FallbackResolver::shortName)
+        String parameters = Arrays.stream(method.getGenericParameterTypes())
+                .map(FallbackResolver::shortName)
                 .collect(Collectors.joining(", "));
-        return List.of(returns + parameters + ")",
-                returns + parameters + (parameters.isEmpty() ? "" : ", ") + "Throwable)");
+        return List.of(
+                returns + parameters + ")", returns + parameters + (parameters.isEmpty() ? "" : ", ") + "Throwable)");
     }
 
     private static String signature(Method method) {

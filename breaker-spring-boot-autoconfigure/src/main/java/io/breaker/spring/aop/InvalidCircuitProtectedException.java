@@ -22,8 +22,8 @@ public class InvalidCircuitProtectedException extends RuntimeException {
      * @param problem            what is wrong
      * @param acceptedSignatures fallback signatures that would be accepted (empty when not about a fallback)
      */
-    public InvalidCircuitProtectedException(String beanClass, String method, String problem,
-                                            List<String> acceptedSignatures) {
+    public InvalidCircuitProtectedException(
+            String beanClass, String method, String problem, List<String> acceptedSignatures) {
         this(beanClass, method, problem, acceptedSignatures, null);
     }
 
@@ -31,11 +31,12 @@ public class InvalidCircuitProtectedException extends RuntimeException {
      * @param remedy what to do, when it is neither "declare a fitting fallback" nor obvious from the
      *               problem; {@code null} otherwise
      */
-    public InvalidCircuitProtectedException(String beanClass, String method, String problem,
-                                            List<String> acceptedSignatures, String remedy) {
+    public InvalidCircuitProtectedException(
+            String beanClass, String method, String problem, List<String> acceptedSignatures, String remedy) {
         super("@CircuitProtected on " + beanClass + "." + method + ": " + problem
-                + (acceptedSignatures.isEmpty() ? "" : ". Accepted fallback signatures: "
-                + String.join(" or ", acceptedSignatures)));
+                + (acceptedSignatures.isEmpty()
+                        ? ""
+                        : ". Accepted fallback signatures: " + String.join(" or ", acceptedSignatures)));
         this.beanClass = beanClass;
         this.method = method;
         this.problem = problem;

@@ -26,17 +26,20 @@ abstract class ProtectedCall {
     final long slowNanos;
     /** The overload a rejection goes to, or {@code null}: then the caller gets the rejection. */
     final Method rejectionFallback;
+
     private final boolean rejectionFallbackTakesException;
 
     /** @param breaker {@code null} only for a call that does not go through a breaker */
     ProtectedCall(CircuitBreaker breaker, Fallback fallback) {
         this.breaker = breaker;
         this.clock = breaker == null ? null : Integration.clock(breaker);
-        this.slowNanos = breaker == null || !breaker.getConfig().isSlowCallDetectionEnabled() ? Long.MAX_VALUE
+        this.slowNanos = breaker == null || !breaker.getConfig().isSlowCallDetectionEnabled()
+                ? Long.MAX_VALUE
                 : breaker.getConfig().getSlowCallDurationThreshold().toNanos();
         this.fallback = fallback;
         this.rejectionFallback = fallback == null ? null : fallback.selectFor(CircuitOpenException.class);
-        this.rejectionFallbackTakesException = rejectionFallback != null && !fallback.isWithoutException(rejectionFallback);
+        this.rejectionFallbackTakesException =
+                rejectionFallback != null && !fallback.isWithoutException(rejectionFallback);
     }
 
     /** Runs the invocation through the breaker. */
@@ -71,7 +74,8 @@ abstract class ProtectedCall {
 
     /** Reports an error that ends now, as {@link #succeeded(long, long)} a success; returns whether it counted as a failure. */
     final boolean failed(long permit, long start, Throwable error) {
-        return start == NOT_TIMED ? breaker.onError(permit, 0L, error)
+        return start == NOT_TIMED
+                ? breaker.onError(permit, 0L, error)
                 : Integration.onError(breaker, permit, start, clock.nanoTime(), error);
     }
 

@@ -30,13 +30,14 @@ import java.util.function.Supplier;
  */
 public final class ProtectedMethods {
 
-    private static final boolean REACTOR_PRESENT = ClassUtils.isPresent("reactor.core.publisher.Mono",
-            ProtectedMethods.class.getClassLoader());
+    private static final boolean REACTOR_PRESENT =
+            ClassUtils.isPresent("reactor.core.publisher.Mono", ProtectedMethods.class.getClassLoader());
 
     private final Supplier<BreakerRegistry> registry;
     private final Map<Class<?>, Map<Method, ProtectedCall>> calls = new ConcurrentHashMap<>();
     /** Each breaker name used so far, with the first method using it (for start-up messages). */
     private final Map<String, Use> breakerNames = new ConcurrentHashMap<>();
+
     private final Set<Class<?>> prepared = ConcurrentHashMap.newKeySet();
 
     /**
@@ -70,7 +71,8 @@ public final class ProtectedMethods {
         if (!AnnotationUtils.isCandidateClass(targetClass, CircuitProtected.class) || !prepared.add(targetClass)) {
             return;
         }
-        for (Method method : ReflectionUtils.getUniqueDeclaredMethods(targetClass, ReflectionUtils.USER_DECLARED_METHODS)) {
+        for (Method method :
+                ReflectionUtils.getUniqueDeclaredMethods(targetClass, ReflectionUtils.USER_DECLARED_METHODS)) {
             if (findAnnotation(method, targetClass) != null) {
                 resolve(targetClass, method);
             }
@@ -80,7 +82,8 @@ public final class ProtectedMethods {
     /** The methods of {@code targetClass} that {@code @CircuitProtected} protects. */
     List<Method> protectedMethodsOf(Class<?> targetClass) {
         List<Method> found = new ArrayList<>();
-        for (Method method : ReflectionUtils.getUniqueDeclaredMethods(targetClass, ReflectionUtils.USER_DECLARED_METHODS)) {
+        for (Method method :
+                ReflectionUtils.getUniqueDeclaredMethods(targetClass, ReflectionUtils.USER_DECLARED_METHODS)) {
             if (findAnnotation(method, targetClass) != null) {
                 found.add(method);
             }
@@ -99,8 +102,7 @@ public final class ProtectedMethods {
     }
 
     /** Where a breaker name is used: a bean class and one of its methods, as {@code name(ParamType, ...)}. */
-    record Use(String beanClass, String method) {
-    }
+    record Use(String beanClass, String method) {}
 
     /**
      * The annotation that protects {@code method} of {@code targetClass}: its own (also inherited from
@@ -114,8 +116,11 @@ public final class ProtectedMethods {
             return own;
         }
         int modifiers = specific.getModifiers();
-        if (!Modifier.isPublic(modifiers) || Modifier.isStatic(modifiers) || specific.getDeclaringClass() == Object.class
-                || ReflectionUtils.isEqualsMethod(specific) || ReflectionUtils.isHashCodeMethod(specific)
+        if (!Modifier.isPublic(modifiers)
+                || Modifier.isStatic(modifiers)
+                || specific.getDeclaringClass() == Object.class
+                || ReflectionUtils.isEqualsMethod(specific)
+                || ReflectionUtils.isHashCodeMethod(specific)
                 || ReflectionUtils.isToStringMethod(specific)) {
             return null;
         }
@@ -146,23 +151,38 @@ public final class ProtectedMethods {
         }
         int modifiers = method.getModifiers();
         if (Modifier.isPrivate(modifiers) || Modifier.isStatic(modifiers) || Modifier.isFinal(modifiers)) {
-            throw FallbackResolver.invalid(targetClass, method, "a " + (Modifier.isPrivate(modifiers) ? "private"
-                    : Modifier.isStatic(modifiers) ? "static" : "final")
-                    + " method cannot be intercepted by a proxy; make it a public (or protected) instance method that is not final",
+            throw FallbackResolver.invalid(
+                    targetClass,
+                    method,
+                    "a "
+                            + (Modifier.isPrivate(modifiers)
+                                    ? "private"
+                                    : Modifier.isStatic(modifiers) ? "static" : "final")
+                            + " method cannot be intercepted by a proxy; make it a public (or protected) instance method that is not final",
                     List.of());
         }
         String nameProblem = BreakerNames.problem(annotation.name());
         if (nameProblem != null) {
-            throw new InvalidCircuitProtectedException(targetClass.getName(), FallbackResolver.describe(method),
-                    nameProblem, List.of(), "Name the breaker with " + BreakerNames.RULE + ", in @CircuitProtected(name = ...)"
-                    + " as under breakers.instances.");
+            throw new InvalidCircuitProtectedException(
+                    targetClass.getName(),
+                    FallbackResolver.describe(method),
+                    nameProblem,
+                    List.of(),
+                    "Name the breaker with " + BreakerNames.RULE + ", in @CircuitProtected(name = ...)"
+                            + " as under breakers.instances.");
         }
-        Fallback fallback = annotation.fallbackMethod().isEmpty() ? null
+        Fallback fallback = annotation.fallbackMethod().isEmpty()
+                ? null
                 : FallbackResolver.resolve(targetClass, method, annotation.fallbackMethod());
         Class<?> returnType = method.getReturnType();
-        if (CompletionStage.class.isAssignableFrom(returnType) && !returnType.isAssignableFrom(CompletableFuture.class)) {
-            throw FallbackResolver.invalid(targetClass, method, "its return type " + returnType.getName()
-                    + " is not supported; asynchronous methods must return CompletionStage or CompletableFuture", List.of());
+        if (CompletionStage.class.isAssignableFrom(returnType)
+                && !returnType.isAssignableFrom(CompletableFuture.class)) {
+            throw FallbackResolver.invalid(
+                    targetClass,
+                    method,
+                    "its return type " + returnType.getName()
+                            + " is not supported; asynchronous methods must return CompletionStage or CompletableFuture",
+                    List.of());
         }
         CircuitBreaker breaker = registry.get().breaker(annotation.name());
         breakerNames.putIfAbsent(annotation.name(), new Use(targetClass.getName(), FallbackResolver.describe(method)));

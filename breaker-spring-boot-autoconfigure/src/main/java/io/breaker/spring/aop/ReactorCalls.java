@@ -25,8 +25,7 @@ import reactor.core.publisher.Mono;
  */
 final class ReactorCalls {
 
-    private ReactorCalls() {
-    }
+    private ReactorCalls() {}
 
     /** The call for a Reactor return type, or {@code null} if {@code returnType} is not Mono or Flux. */
     static ProtectedCall forReturnType(Class<?> returnType, CircuitBreaker breaker, Fallback fallback) {
@@ -44,7 +43,8 @@ final class ReactorCalls {
      * cloned and proceeded any number of times; any other runs once.
      */
     private static Object proceed(MethodInvocation invocation) throws Throwable {
-        return invocation instanceof ProxyMethodInvocation proxied ? proxied.invocableClone().proceed()
+        return invocation instanceof ProxyMethodInvocation proxied
+                ? proxied.invocableClone().proceed()
                 : invocation.proceed();
     }
 
@@ -71,17 +71,21 @@ final class ReactorCalls {
                     source = built;
                 } catch (Throwable thrown) {
                     outcome.error(thrown);
-                    return outcome.recovers(thrown) ? mono(() -> recover(target, arguments, thrown, true))
+                    return outcome.recovers(thrown)
+                            ? mono(() -> recover(target, arguments, thrown, true))
                             : Mono.error(thrown);
                 }
                 if (source == null) {
                     outcome.success();
                     return Mono.empty();
                 }
-                Mono<Object> guarded = source.doOnSuccess(value -> outcome.success()).doOnError(outcome::error)
+                Mono<Object> guarded = source.doOnSuccess(value -> outcome.success())
+                        .doOnError(outcome::error)
                         .doOnCancel(outcome::cancel);
-                return fallback == null ? guarded : guarded.onErrorResume(outcome::recovers,
-                        error -> mono(() -> recover(target, arguments, error, true)));
+                return fallback == null
+                        ? guarded
+                        : guarded.onErrorResume(
+                                outcome::recovers, error -> mono(() -> recover(target, arguments, error, true)));
             });
         }
     }
@@ -109,17 +113,22 @@ final class ReactorCalls {
                     source = built;
                 } catch (Throwable thrown) {
                     outcome.error(thrown);
-                    return outcome.recovers(thrown) ? flux(() -> recover(target, arguments, thrown, true))
+                    return outcome.recovers(thrown)
+                            ? flux(() -> recover(target, arguments, thrown, true))
                             : Flux.error(thrown);
                 }
                 if (source == null) {
                     outcome.success();
                     return Flux.empty();
                 }
-                Flux<Object> guarded = source.doOnNext(value -> outcome.element()).doOnComplete(outcome::success)
-                        .doOnError(outcome::error).doOnCancel(outcome::cancel);
-                return fallback == null ? guarded : guarded.onErrorResume(outcome::recovers,
-                        error -> flux(() -> recover(target, arguments, error, true)));
+                Flux<Object> guarded = source.doOnNext(value -> outcome.element())
+                        .doOnComplete(outcome::success)
+                        .doOnError(outcome::error)
+                        .doOnCancel(outcome::cancel);
+                return fallback == null
+                        ? guarded
+                        : guarded.onErrorResume(
+                                outcome::recovers, error -> flux(() -> recover(target, arguments, error, true)));
             });
         }
     }

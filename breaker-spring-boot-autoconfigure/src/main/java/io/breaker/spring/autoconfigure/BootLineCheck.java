@@ -15,6 +15,7 @@ public class BootLineCheck implements ApplicationContextInitializer<Configurable
 
     /** The artifact of each line, by major version of Spring Boot. */
     static final String BOOT3_STARTER = "io.breaker:breaker-spring-boot-starter";
+
     static final String BOOT4_STARTER = "io.breaker:breaker-spring-boot4-starter";
 
     /** A class that Spring Boot 4's core has and Spring Boot 3's has not. */

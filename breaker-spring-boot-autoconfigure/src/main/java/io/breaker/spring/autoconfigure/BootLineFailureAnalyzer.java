@@ -30,8 +30,9 @@ public class BootLineFailureAnalyzer implements FailureAnalyzer {
     }
 
     private static FailureAnalysis missing(MissingStarterException cause) {
-        String description = "breaker-spring-boot-autoconfigure is on the class path without a breaker starter (breaker-redis "
-                + "brings none), so the breakers' health contributor would be missing.";
+        String description =
+                "breaker-spring-boot-autoconfigure is on the class path without a breaker starter (breaker-redis "
+                        + "brings none), so the breakers' health contributor would be missing.";
         String action = "Add " + cause.getRightArtifact() + ", the starter for Spring Boot " + cause.getRunning()
                 + ", next to the other breaker modules.";
         return new FailureAnalysis(description, action, cause);

@@ -40,21 +40,30 @@ public class BreakerAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     public BreakerPropertiesCheck breakerPropertiesCheck(Environment environment) {
-        return new BreakerPropertiesCheck(environment, DeclaredKeys.load(BreakerAutoConfiguration.class.getClassLoader()));
+        return new BreakerPropertiesCheck(
+                environment, DeclaredKeys.load(BreakerAutoConfiguration.class.getClassLoader()));
     }
 
     /** @param propertiesCheck asked for so that every key is checked before the settings are read */
     @Bean
     @ConditionalOnMissingBean
-    public BreakerRegistry breakerRegistry(BreakerPropertiesCheck propertiesCheck, BreakerProperties properties,
-                                           ObjectProvider<BreakerConfigCustomizer> customizers,
-                                           ObjectProvider<BreakerFailurePredicate> failurePredicate,
-                                           ObjectProvider<NanoClock> clock, ObjectProvider<Clock> wallClock,
-                                           ObjectProvider<StateStore> stateStore) {
-        return new BreakerRegistryFactory(properties, customizers.orderedStream().toList(),
-                failurePredicate.getIfUnique(), clock.getIfUnique(NanoClock::system),
-                BreakerAutoConfiguration.class.getClassLoader()).withStateStore(stateStore.getIfUnique())
-                .withWallClock(wallClock.getIfUnique(Clock::systemUTC)).create();
+    public BreakerRegistry breakerRegistry(
+            BreakerPropertiesCheck propertiesCheck,
+            BreakerProperties properties,
+            ObjectProvider<BreakerConfigCustomizer> customizers,
+            ObjectProvider<BreakerFailurePredicate> failurePredicate,
+            ObjectProvider<NanoClock> clock,
+            ObjectProvider<Clock> wallClock,
+            ObjectProvider<StateStore> stateStore) {
+        return new BreakerRegistryFactory(
+                        properties,
+                        customizers.orderedStream().toList(),
+                        failurePredicate.getIfUnique(),
+                        clock.getIfUnique(NanoClock::system),
+                        BreakerAutoConfiguration.class.getClassLoader())
+                .withStateStore(stateStore.getIfUnique())
+                .withWallClock(wallClock.getIfUnique(Clock::systemUTC))
+                .create();
     }
 
     /** The advice and the start-up check of annotated methods; infrastructure beans, created early. */
@@ -77,15 +86,18 @@ public class BreakerAutoConfiguration {
             // BreakerProperties bean here would create it then, unseen by the later post-processors. So
             // the order is bound from the environment into a BreakerProperties of its own, with the same
             // binding rules and error reports as the bean.
-            return new CircuitProtectedAdvisor(methods,
-                    Binder.get(environment).bindOrCreate("breakers", BreakerProperties.class).getAspectOrder());
+            return new CircuitProtectedAdvisor(
+                    methods,
+                    Binder.get(environment)
+                            .bindOrCreate("breakers", BreakerProperties.class)
+                            .getAspectOrder());
         }
 
         @Bean
         @ConditionalOnMissingBean
         @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-        static CircuitProtectedValidator circuitProtectedValidator(ProtectedMethods methods,
-                                                                   ObjectProvider<BreakerRegistry> registry) {
+        static CircuitProtectedValidator circuitProtectedValidator(
+                ProtectedMethods methods, ObjectProvider<BreakerRegistry> registry) {
             return new CircuitProtectedValidator(methods, registry::getObject);
         }
     }

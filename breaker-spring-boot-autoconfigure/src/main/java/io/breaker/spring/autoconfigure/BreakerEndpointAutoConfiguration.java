@@ -7,8 +7,8 @@ import io.breaker.spring.actuate.BreakerTransitionHistory;
 import io.breaker.spring.actuate.BreakersEndpoint;
 import io.breaker.spring.actuate.BreakersWebEndpointExtension;
 import io.breaker.spring.actuate.RuntimeSettings;
-import io.breaker.spring.actuate.SharedSettings;
 import io.breaker.spring.actuate.SharedBreakers;
+import io.breaker.spring.actuate.SharedSettings;
 import io.breaker.spring.config.ConfiguredSettings;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
@@ -40,8 +40,10 @@ public class BreakerEndpointAutoConfiguration {
 
         @Bean
         @ConditionalOnMissingBean
-        public BreakerOperations breakerOperations(BreakerRegistry registry, BreakerTransitionHistory history,
-                                                   ObjectProvider<SharedBreakers> sharedBreakers) {
+        public BreakerOperations breakerOperations(
+                BreakerRegistry registry,
+                BreakerTransitionHistory history,
+                ObjectProvider<SharedBreakers> sharedBreakers) {
             return new BreakerOperations(registry, history, registry.getWallClock(), sharedBreakers.getIfUnique());
         }
 
@@ -59,13 +61,20 @@ public class BreakerEndpointAutoConfiguration {
 
         @Bean
         @ConditionalOnMissingBean
-        public RuntimeSettings breakerRuntimeSettings(BreakerRegistry registry, ObjectProvider<BreakerProperties> properties,
-                                                      BreakerTransitionHistory history,
-                                                      ObjectProvider<SharedSettings> sharedSettings) {
+        public RuntimeSettings breakerRuntimeSettings(
+                BreakerRegistry registry,
+                ObjectProvider<BreakerProperties> properties,
+                BreakerTransitionHistory history,
+                ObjectProvider<SharedSettings> sharedSettings) {
             BreakerProperties configured = properties.getIfUnique();
             ConfiguredSettings yaml = configured == null ? null : BreakerSettingsMapping.configuredSettings(configured);
-            return new RuntimeSettings(registry, yaml, history, registry.getWallClock(),
-                    sharedSettings.getIfUnique(), registry.getClass().getClassLoader());
+            return new RuntimeSettings(
+                    registry,
+                    yaml,
+                    history,
+                    registry.getWallClock(),
+                    sharedSettings.getIfUnique(),
+                    registry.getClass().getClassLoader());
         }
 
         @Bean

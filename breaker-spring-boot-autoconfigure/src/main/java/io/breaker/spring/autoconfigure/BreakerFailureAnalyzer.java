@@ -38,8 +38,13 @@ public class BreakerFailureAnalyzer implements FailureAnalyzer, Ordered {
                 return unknown(unknown);
             }
             if (cause instanceof InvalidBreakerPropertyException invalid) {
-                return analysis(invalid.getProperty(), invalid.getValue(), "", invalid.getProblem(),
-                        invalid.getAllowed(), cause);
+                return analysis(
+                        invalid.getProperty(),
+                        invalid.getValue(),
+                        "",
+                        invalid.getProblem(),
+                        invalid.getAllowed(),
+                        cause);
             }
             if (cause instanceof InvalidCircuitProtectedException invalid) {
                 return annotation(invalid);
@@ -51,11 +56,13 @@ public class BreakerFailureAnalyzer implements FailureAnalyzer, Ordered {
         return null;
     }
 
-    private static FailureAnalysis analysis(String property, String value, String origin, String problem,
-                                            String allowed, Throwable cause) {
-        return new FailureAnalysis("The breaker property '" + property + "' has the value '" + value + "'" + origin
-                + ", which is invalid" + (problem.isEmpty() ? "." : ": " + problem + "."),
-                "Set '" + property + "' to " + allowed + ".", cause);
+    private static FailureAnalysis analysis(
+            String property, String value, String origin, String problem, String allowed, Throwable cause) {
+        return new FailureAnalysis(
+                "The breaker property '" + property + "' has the value '" + value + "'" + origin + ", which is invalid"
+                        + (problem.isEmpty() ? "." : ": " + problem + "."),
+                "Set '" + property + "' to " + allowed + ".",
+                cause);
     }
 
     private static FailureAnalysis unknown(UnknownBreakerPropertyException unknown) {
@@ -65,10 +72,11 @@ public class BreakerFailureAnalyzer implements FailureAnalyzer, Ordered {
                 + " is not read by any breaker module: it would be ignored.";
         String action = variable == null
                 ? "Replace '" + unknown.getProperty() + "' with '" + unknown.getNearest()
-                + "', the nearest key that is read (check the spelling), or remove it."
-                : "Replace the environment variable " + variable + " with " + PropertyValues.environmentVariable(
-                unknown.getNearest()) + ", which sets '" + unknown.getNearest() + "' (in an environment variable, '_'"
-                + " separates the parts of a key and dashes are left out), or remove it.";
+                        + "', the nearest key that is read (check the spelling), or remove it."
+                : "Replace the environment variable " + variable + " with "
+                        + PropertyValues.environmentVariable(unknown.getNearest()) + ", which sets '"
+                        + unknown.getNearest() + "' (in an environment variable, '_'"
+                        + " separates the parts of a key and dashes are left out), or remove it.";
         if (unknown.getNearest().contains("[")) {
             action += " A breaker name with characters other than letters, digits and '-' must be written in brackets"
                     + " to be kept as it is (in YAML, quote it: \"[a.b]\":).";
@@ -80,9 +88,11 @@ public class BreakerFailureAnalyzer implements FailureAnalyzer, Ordered {
         ConfigurationProperty property = bind.getProperty();
         String value = property == null ? "" : String.valueOf(property.getValue());
         String variable = BreakerPropertiesCheck.environmentVariable(property);
-        String origin = variable != null ? " (from the environment variable " + variable + ")"
+        String origin = variable != null
+                ? " (from the environment variable " + variable + ")"
                 : property == null || property.getOrigin() == null ? "" : " (from " + property.getOrigin() + ")";
-        Class<?> type = ClassUtils.resolvePrimitiveIfNecessary(bind.getTarget().getType().resolve(Object.class));
+        Class<?> type = ClassUtils.resolvePrimitiveIfNecessary(
+                bind.getTarget().getType().resolve(Object.class));
         Setting<?> setting = setting(bind.getName());
         String range = setting == null ? null : PropertyValues.inPropertyTerms(setting.allowed());
         String problem;
@@ -93,11 +103,16 @@ public class BreakerFailureAnalyzer implements FailureAnalyzer, Ordered {
         } else if (type == Integer.class || type == Long.class || type == Short.class || type == Byte.class) {
             BigDecimal number = number(value);
             BigDecimal max = maximum(type);
-            problem = number == null ? "it is not a whole number"
-                    : number.abs().compareTo(max) > 0 ? "it is beyond " + max.toPlainString()
-                    + ", the largest whole number a " + type.getSimpleName() + " holds" : "it is not a whole number";
-            allowed = range != null ? range : "a whole number from " + max.negate().subtract(BigDecimal.ONE).toPlainString()
-                    + " to " + max.toPlainString();
+            problem = number == null
+                    ? "it is not a whole number"
+                    : number.abs().compareTo(max) > 0
+                            ? "it is beyond " + max.toPlainString() + ", the largest whole number a "
+                                    + type.getSimpleName() + " holds"
+                            : "it is not a whole number";
+            allowed = range != null
+                    ? range
+                    : "a whole number from "
+                            + max.negate().subtract(BigDecimal.ONE).toPlainString() + " to " + max.toPlainString();
         } else if (type == Float.class || type == Double.class) {
             problem = "it is not a number";
             allowed = range != null ? range : "a number";
@@ -141,21 +156,29 @@ public class BreakerFailureAnalyzer implements FailureAnalyzer, Ordered {
     }
 
     private static BigDecimal maximum(Class<?> wholeNumberType) {
-        long max = wholeNumberType == Long.class ? Long.MAX_VALUE : wholeNumberType == Integer.class ? Integer.MAX_VALUE
-                : wholeNumberType == Short.class ? Short.MAX_VALUE : Byte.MAX_VALUE;
+        long max = wholeNumberType == Long.class
+                ? Long.MAX_VALUE
+                : wholeNumberType == Integer.class
+                        ? Integer.MAX_VALUE
+                        : wholeNumberType == Short.class ? Short.MAX_VALUE : Byte.MAX_VALUE;
         return BigDecimal.valueOf(max);
     }
 
     private static FailureAnalysis annotation(InvalidCircuitProtectedException invalid) {
-        String action = invalid.getRemedy() != null ? invalid.getRemedy()
+        String action = invalid.getRemedy() != null
+                ? invalid.getRemedy()
                 : invalid.getAcceptedSignatures().isEmpty()
-                ? "Fix @CircuitProtected on " + invalid.getBeanClass() + "." + invalid.getMethod() + "."
-                : "Declare a fallback in " + invalid.getBeanClass() + " with one of these signatures (any visibility;"
-                + " the exception parameter may be any Throwable subtype, the most specific overload wins):\n    "
-                + String.join("\n    ", invalid.getAcceptedSignatures())
-                + "\nor remove fallbackMethod from @CircuitProtected.";
-        return new FailureAnalysis("@CircuitProtected on " + invalid.getBeanClass() + "." + invalid.getMethod()
-                + " is invalid: " + invalid.getProblem() + ".", action, invalid);
+                        ? "Fix @CircuitProtected on " + invalid.getBeanClass() + "." + invalid.getMethod() + "."
+                        : "Declare a fallback in " + invalid.getBeanClass()
+                                + " with one of these signatures (any visibility;"
+                                + " the exception parameter may be any Throwable subtype, the most specific overload wins):\n    "
+                                + String.join("\n    ", invalid.getAcceptedSignatures())
+                                + "\nor remove fallbackMethod from @CircuitProtected.";
+        return new FailureAnalysis(
+                "@CircuitProtected on " + invalid.getBeanClass() + "." + invalid.getMethod() + " is invalid: "
+                        + invalid.getProblem() + ".",
+                action,
+                invalid);
     }
 
     /** Before Spring Boot's own analyzers, which would describe a binding failure in general terms. */

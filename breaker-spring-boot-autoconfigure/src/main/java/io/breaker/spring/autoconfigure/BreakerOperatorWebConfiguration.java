@@ -56,19 +56,24 @@ public class BreakerOperatorWebConfiguration {
     static final int ORDER = Ordered.HIGHEST_PRECEDENCE + 1000;
 
     @Bean
-    RouterFunctionMapping breakerOperatorHandlerMapping(RuntimeSettings settings, BreakerOperations operations,
-                                                        BreakerEventStream stream, WebEndpointProperties web,
-                                                        BreakerConsoleProperties console,
-                                                        ObjectProvider<RequestMappingHandlerAdapter> mvc,
-                                                        ObjectProvider<EndpointAccessResolver> access) {
+    RouterFunctionMapping breakerOperatorHandlerMapping(
+            RuntimeSettings settings,
+            BreakerOperations operations,
+            BreakerEventStream stream,
+            WebEndpointProperties web,
+            BreakerConsoleProperties console,
+            ObjectProvider<RequestMappingHandlerAdapter> mvc,
+            ObjectProvider<EndpointAccessResolver> access) {
         EndpointAccessResolver resolver = access.getIfAvailable();
         boolean writable = resolver == null
                 || resolver.accessFor(EndpointId.of("breakers"), Access.UNRESTRICTED) == Access.UNRESTRICTED;
         // Spring MVC's converters, among them the actuator's writer of OperationResponseBody records.
-        List<HttpMessageConverter<?>> converters = mvc.orderedStream().findFirst()
-                .map(RequestMappingHandlerAdapter::getMessageConverters).orElseGet(List::of);
-        BreakerOperatorRoutes routes = new BreakerOperatorRoutes(settings, operations, stream, json(converters),
-                writable);
+        List<HttpMessageConverter<?>> converters = mvc.orderedStream()
+                .findFirst()
+                .map(RequestMappingHandlerAdapter::getMessageConverters)
+                .orElseGet(List::of);
+        BreakerOperatorRoutes routes =
+                new BreakerOperatorRoutes(settings, operations, stream, json(converters), writable);
         RouterFunction<ServerResponse> all = routes.routes(web.getBasePath());
         if (console.isEnabled()) {
             all = all.and(BreakerConsole.routes(web.getBasePath()));
@@ -88,8 +93,8 @@ public class BreakerOperatorWebConfiguration {
                     ByteArrayOutputStream out = new ByteArrayOutputStream();
                     HttpHeaders headers = new HttpHeaders();
                     try {
-                        ((HttpMessageConverter<Object>) converter).write(body, MediaType.APPLICATION_JSON,
-                                new HttpOutputMessage() {
+                        ((HttpMessageConverter<Object>) converter)
+                                .write(body, MediaType.APPLICATION_JSON, new HttpOutputMessage() {
                                     @Override
                                     public OutputStream getBody() {
                                         return out;
@@ -106,7 +111,8 @@ public class BreakerOperatorWebConfiguration {
                     return out.toString(StandardCharsets.UTF_8);
                 }
             }
-            throw new IllegalStateException("no JSON message converter for " + body.getClass().getName());
+            throw new IllegalStateException(
+                    "no JSON message converter for " + body.getClass().getName());
         };
     }
 }

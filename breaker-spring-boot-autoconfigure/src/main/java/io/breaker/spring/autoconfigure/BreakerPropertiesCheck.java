@@ -41,13 +41,18 @@ public class BreakerPropertiesCheck implements InitializingBean {
             if (!(source instanceof IterableConfigurationPropertySource iterable)) {
                 continue;
             }
-            iterable.stream().filter(BREAKERS::isAncestorOf).filter(name -> !declared.declares(name))
-                    .findFirst().ifPresent(name -> {
+            iterable.stream()
+                    .filter(BREAKERS::isAncestorOf)
+                    .filter(name -> !declared.declares(name))
+                    .findFirst()
+                    .ifPresent(name -> {
                         ConfigurationProperty property = source.getConfigurationProperty(name);
                         String variable = environmentVariable(property);
-                        throw new UnknownBreakerPropertyException(name.toString(),
+                        throw new UnknownBreakerPropertyException(
+                                name.toString(),
                                 property == null ? "" : String.valueOf(property.getValue()),
-                                declared.nearest(name, variable != null), variable);
+                                declared.nearest(name, variable != null),
+                                variable);
                     });
         }
     }

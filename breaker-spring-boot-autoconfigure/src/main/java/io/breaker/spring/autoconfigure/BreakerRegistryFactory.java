@@ -40,9 +40,12 @@ public final class BreakerRegistryFactory {
     /**
      * @param failurePredicate may be {@code null}
      */
-    public BreakerRegistryFactory(BreakerProperties properties, List<BreakerConfigCustomizer> customizers,
-                                  BreakerFailurePredicate failurePredicate, NanoClock clock,
-                                  ClassLoader classLoader) {
+    public BreakerRegistryFactory(
+            BreakerProperties properties,
+            List<BreakerConfigCustomizer> customizers,
+            BreakerFailurePredicate failurePredicate,
+            NanoClock clock,
+            ClassLoader classLoader) {
         this.properties = properties;
         this.customizers = List.copyOf(customizers);
         this.failurePredicate = failurePredicate;
@@ -69,8 +72,12 @@ public final class BreakerRegistryFactory {
         for (String name : names) {
             String problem = BreakerNames.problem(name);
             if (problem != null) {
-                throw new InvalidBreakerPropertyException("breakers.instances." + BreakerNames.propertyKey(name), "", problem,
-                        "a key naming a breaker with " + BreakerNames.RULE, null);
+                throw new InvalidBreakerPropertyException(
+                        "breakers.instances." + BreakerNames.propertyKey(name),
+                        "",
+                        problem,
+                        "a key naming a breaker with " + BreakerNames.RULE,
+                        null);
             }
         }
         for (BreakerConfigCustomizer customizer : customizers) {
@@ -110,7 +117,8 @@ public final class BreakerRegistryFactory {
             if (!from.sets(setting)) {
                 continue; // the setting's own default, which the builder already holds
             }
-            Source source = from == instance ? new Source(prefix + setting.propertyName(), false, from.written(setting))
+            Source source = from == instance
+                    ? new Source(prefix + setting.propertyName(), false, from.written(setting))
                     : new Source(DEFAULTS + setting.propertyName(), name != null, from.written(setting));
             sources.put(setting, source);
             try {
@@ -142,17 +150,21 @@ public final class BreakerRegistryFactory {
     private static RuntimeException blame(InvalidSettingException invalid, Map<Setting<?>, Source> sources) {
         Source minimum = sources.get(BreakerConfig.MINIMUM_NUMBER_OF_CALLS);
         Source size = sources.get(BreakerConfig.SLIDING_WINDOW_SIZE);
-        if (invalid.getSetting() == BreakerConfig.MINIMUM_NUMBER_OF_CALLS && size != null && !size.inherited()
+        if (invalid.getSetting() == BreakerConfig.MINIMUM_NUMBER_OF_CALLS
+                && size != null
+                && !size.inherited()
                 && (minimum == null || minimum.inherited())) {
-            return new InvalidBreakerPropertyException(size.path(), PropertyValues.of(size.value()), "the window can never hold "
-                    + "minimum-number-of-calls (" + invalid.getValue() + ") calls",
-                    "at least minimum-number-of-calls (" + invalid.getValue() + ") for a count-based window", invalid);
+            return new InvalidBreakerPropertyException(
+                    size.path(),
+                    PropertyValues.of(size.value()),
+                    "the window can never hold " + "minimum-number-of-calls (" + invalid.getValue() + ") calls",
+                    "at least minimum-number-of-calls (" + invalid.getValue() + ") for a count-based window",
+                    invalid);
         }
         Source source = sources.get(invalid.getSetting());
         return source == null ? invalid : InvalidBreakerPropertyException.of(source.path(), invalid);
     }
 
     /** Where a value came from: the property, whether it is inherited from the defaults, and the value. */
-    private record Source(String path, boolean inherited, Object value) {
-    }
+    private record Source(String path, boolean inherited, Object value) {}
 }

@@ -25,8 +25,7 @@ import static io.breaker.BreakerConfig.WAIT_DURATION_IN_OPEN_STATE;
  */
 final class BreakerSettingsMapping {
 
-    private BreakerSettingsMapping() {
-    }
+    private BreakerSettingsMapping() {}
 
     /** The settings {@code settings} sets; a property left unset maps to nothing. */
     static MappedSettings of(BreakerProperties.Settings settings) {
@@ -49,7 +48,8 @@ final class BreakerSettingsMapping {
     static ConfiguredSettings configuredSettings(BreakerProperties properties) {
         return (name, setting) -> {
             BreakerProperties.Settings own = properties.getInstances().get(name);
-            return (own != null && of(own).sets(setting)) || of(properties.getDefaults()).sets(setting);
+            return (own != null && of(own).sets(setting))
+                    || of(properties.getDefaults()).sets(setting);
         };
     }
 }

@@ -33,11 +33,12 @@ public final class DeclaredKeys {
 
     /** The keys declared by every module on the class path. */
     public static DeclaredKeys load(ClassLoader classLoader) {
-        List<BreakerPropertyKeys> modules = SpringFactoriesLoader.forDefaultResourceLocation(classLoader)
-                .load(BreakerPropertyKeys.class);
+        List<BreakerPropertyKeys> modules =
+                SpringFactoriesLoader.forDefaultResourceLocation(classLoader).load(BreakerPropertyKeys.class);
         List<Key> keys = new ArrayList<>();
         for (BreakerPropertyKeys module : modules) {
-            new TreeMap<>(module.boundClasses()).forEach((prefix, type) -> walk(List.of(prefix.split("\\.")), type, keys));
+            new TreeMap<>(module.boundClasses())
+                    .forEach((prefix, type) -> walk(List.of(prefix.split("\\.")), type, keys));
         }
         return new DeclaredKeys(keys);
     }
@@ -67,7 +68,8 @@ public final class DeclaredKeys {
             return bracketed;
         }
         int indexes = 0;
-        while (indexes < name.getNumberOfElements() - 1 && name.isNumericIndex(name.getNumberOfElements() - 1 - indexes)) {
+        while (indexes < name.getNumberOfElements() - 1
+                && name.isNumericIndex(name.getNumberOfElements() - 1 - indexes)) {
             indexes++;
         }
         ConfigurationPropertyName stem = name.chop(name.getNumberOfElements() - indexes);
@@ -75,8 +77,8 @@ public final class DeclaredKeys {
         String typed = fromEnvironment ? joined(stem) : stem.toString();
         return keys.stream()
                 .map(key -> key.instantiate(stem))
-                .min(Comparator.comparingInt((String candidate) -> score(typed,
-                        fromEnvironment ? joined(ConfigurationPropertyName.of(candidate)) : candidate))
+                .min(Comparator.comparingInt((String candidate) -> score(
+                                typed, fromEnvironment ? joined(ConfigurationPropertyName.of(candidate)) : candidate))
                         .thenComparing(Comparator.naturalOrder()))
                 .map(candidate -> candidate + suffix)
                 .orElseThrow();
@@ -96,10 +98,13 @@ public final class DeclaredKeys {
             for (int i = 3; i < end; i++) {
                 breaker.append('.').append(name.getElement(i, Form.ORIGINAL));
             }
-            StringBuilder candidate = new StringBuilder("breakers.instances[").append(breaker).append(']');
+            StringBuilder candidate =
+                    new StringBuilder("breakers.instances[").append(breaker).append(']');
             for (int i = end; i < name.getNumberOfElements(); i++) {
-                candidate.append(name.isNumericIndex(i) ? "[" + name.getElement(i, Form.ORIGINAL) + "]"
-                        : "." + name.getElement(i, Form.ORIGINAL));
+                candidate.append(
+                        name.isNumericIndex(i)
+                                ? "[" + name.getElement(i, Form.ORIGINAL) + "]"
+                                : "." + name.getElement(i, Form.ORIGINAL));
             }
             ConfigurationPropertyName bracketed = ConfigurationPropertyName.of(candidate.toString());
             if (keys.stream().anyMatch(key -> key.matchesExactly(bracketed))) {
@@ -175,7 +180,9 @@ public final class DeclaredKeys {
     }
 
     private static boolean isLeaf(Class<?> type) {
-        return BeanUtils.isSimpleValueType(type) || type.isEnum() || type.getName().startsWith("java.");
+        return BeanUtils.isSimpleValueType(type)
+                || type.isEnum()
+                || type.getName().startsWith("java.");
     }
 
     /** One declared key: its elements ({@code *} for any breaker name), and whether indexes may follow it. */

@@ -17,8 +17,7 @@ final class DownWhenOpenNames {
 
     private static final String PROPERTY = "breakers.health.down-when-open";
 
-    private DownWhenOpenNames() {
-    }
+    private DownWhenOpenNames() {}
 
     /** @throws InvalidBreakerPropertyException naming the first name no breaker has, and the nearest one */
     static void check(Set<String> names, BreakerRegistry registry) {
@@ -26,12 +25,17 @@ final class DownWhenOpenNames {
         registry.all().stream().map(CircuitBreaker::getName).forEach(known::add);
         for (String name : names) {
             if (!name.equals("*") && !known.contains(name)) {
-                String nearest = known.stream().min(Comparator.comparingInt(
-                        (String candidate) -> DeclaredKeys.score(name, candidate))).orElse(null);
-                throw new InvalidBreakerPropertyException(PROPERTY, name, "no breaker of the start-up has this name",
+                String nearest = known.stream()
+                        .min(Comparator.comparingInt((String candidate) -> DeclaredKeys.score(name, candidate)))
+                        .orElse(null);
+                throw new InvalidBreakerPropertyException(
+                        PROPERTY,
+                        name,
+                        "no breaker of the start-up has this name",
                         "names of breakers that exist at start-up (configured under breakers.instances or named in"
                                 + " @CircuitProtected)" + (nearest == null ? "" : ", such as '" + nearest + "'")
-                                + ", or '*' for every breaker", null);
+                                + ", or '*' for every breaker",
+                        null);
             }
         }
     }

@@ -15,8 +15,11 @@ class OnBreakersEnabledCondition extends SpringBootCondition {
 
     @Override
     public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
-        boolean enabled = Binder.get(context.getEnvironment()).bind("breakers.enabled", Boolean.class).orElse(true);
-        return enabled ? ConditionOutcome.match("breakers.enabled is true or unset")
+        boolean enabled = Binder.get(context.getEnvironment())
+                .bind("breakers.enabled", Boolean.class)
+                .orElse(true);
+        return enabled
+                ? ConditionOutcome.match("breakers.enabled is true or unset")
                 : ConditionOutcome.noMatch("breakers.enabled is false");
     }
 }

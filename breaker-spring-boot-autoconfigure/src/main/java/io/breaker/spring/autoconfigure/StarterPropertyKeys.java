@@ -7,7 +7,12 @@ final class StarterPropertyKeys implements BreakerPropertyKeys {
 
     @Override
     public Map<String, Class<?>> boundClasses() {
-        return Map.of("breakers", BreakerProperties.class, "breakers.health", BreakerHealthProperties.class,
-                "breakers.console", BreakerConsoleProperties.class);
+        return Map.of(
+                "breakers",
+                BreakerProperties.class,
+                "breakers.health",
+                BreakerHealthProperties.class,
+                "breakers.console",
+                BreakerConsoleProperties.class);
     }
 }

@@ -20,8 +20,12 @@ public class UnknownBreakerPropertyException extends InvalidBreakerPropertyExcep
      * @param environmentVariable the environment variable the key came from, or {@code null}
      */
     public UnknownBreakerPropertyException(String property, String value, String nearest, String environmentVariable) {
-        super(property, value, "no breaker module reads this key", "removed or corrected (the nearest key that is read: "
-                + nearest + ")", null);
+        super(
+                property,
+                value,
+                "no breaker module reads this key",
+                "removed or corrected (the nearest key that is read: " + nearest + ")",
+                null);
         this.nearest = nearest;
         this.environmentVariable = environmentVariable;
     }

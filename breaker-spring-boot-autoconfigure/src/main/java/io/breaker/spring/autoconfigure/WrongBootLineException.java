@@ -9,8 +9,8 @@ public class WrongBootLineException extends IllegalStateException {
     private final int running;
 
     WrongBootLineException(String artifact, int builtFor, String rightArtifact, int running) {
-        super(artifact + " is built for Spring Boot " + builtFor + ", but this application runs Spring Boot "
-                + running + ": use " + rightArtifact + " instead");
+        super(artifact + " is built for Spring Boot " + builtFor + ", but this application runs Spring Boot " + running
+                + ": use " + rightArtifact + " instead");
         this.artifact = artifact;
         this.builtFor = builtFor;
         this.rightArtifact = rightArtifact;

@@ -11,10 +11,10 @@ import java.util.List;
  */
 public final class ExceptionClasses {
 
-    private static final String ALLOWED = "fully qualified names of classes on the classpath that extend java.lang.Throwable";
+    private static final String ALLOWED =
+            "fully qualified names of classes on the classpath that extend java.lang.Throwable";
 
-    private ExceptionClasses() {
-    }
+    private ExceptionClasses() {}
 
     /**
      * The classes named in {@code property}, in the order written.
@@ -26,15 +26,18 @@ public final class ExceptionClasses {
         List<Class<? extends Throwable>> types = new ArrayList<>(names.size());
         for (int i = 0; i < names.size(); i++) {
             String element = property + "[" + i + "]";
-            String className = names.get(i) == null ? "" : names.get(i).toString().trim();
+            String className =
+                    names.get(i) == null ? "" : names.get(i).toString().trim();
             Class<?> type;
             try {
                 type = ClassUtils.forName(className, classLoader);
             } catch (ClassNotFoundException | LinkageError | IllegalArgumentException e) {
-                throw new InvalidBreakerPropertyException(element, className, "no such class on the classpath", ALLOWED, e);
+                throw new InvalidBreakerPropertyException(
+                        element, className, "no such class on the classpath", ALLOWED, e);
             }
             if (!Throwable.class.isAssignableFrom(type)) {
-                throw new InvalidBreakerPropertyException(element, className, "the class is not a Throwable", ALLOWED, null);
+                throw new InvalidBreakerPropertyException(
+                        element, className, "the class is not a Throwable", ALLOWED, null);
             }
             types.add(type.asSubclass(Throwable.class));
         }

@@ -22,9 +22,10 @@ public class InvalidBreakerPropertyException extends RuntimeException {
      * @param problem  what is wrong with it, or empty when "not allowed" says it all
      * @param allowed  what would be accepted, as a phrase that follows "must be"
      */
-    public InvalidBreakerPropertyException(String property, String value, String problem, String allowed,
-                                           Throwable cause) {
-        super(property + " must be " + allowed + ", was " + value + (problem.isEmpty() ? "" : " (" + problem + ")"),
+    public InvalidBreakerPropertyException(
+            String property, String value, String problem, String allowed, Throwable cause) {
+        super(
+                property + " must be " + allowed + ", was " + value + (problem.isEmpty() ? "" : " (" + problem + ")"),
                 cause);
         this.property = property;
         this.value = value;
@@ -37,8 +38,12 @@ public class InvalidBreakerPropertyException extends RuntimeException {
      * change at runtime).
      */
     public static InvalidBreakerPropertyException of(String property, InvalidSettingException refused) {
-        return new InvalidBreakerPropertyException(property, PropertyValues.of(refused.getValue()),
-                "it is outside the allowed range", PropertyValues.inPropertyTerms(refused.getAllowed()), refused);
+        return new InvalidBreakerPropertyException(
+                property,
+                PropertyValues.of(refused.getValue()),
+                "it is outside the allowed range",
+                PropertyValues.inPropertyTerms(refused.getAllowed()),
+                refused);
     }
 
     /** Full property path. */

@@ -79,8 +79,7 @@ public final class MappedSettings {
 
         private final Map<Setting<?>, Line<?>> lines = new LinkedHashMap<>();
 
-        private Mapper() {
-        }
+        private Mapper() {}
 
         /** A getter whose value the setting takes as it is. */
         public <T> Source<T> from(Supplier<? extends T> getter) {
@@ -121,6 +120,5 @@ public final class MappedSettings {
         T load(String property, ClassLoader classLoader);
     }
 
-    private record Line<T>(Object written, Loader<T> loader) {
-    }
+    private record Line<T>(Object written, Loader<T> loader) {}
 }

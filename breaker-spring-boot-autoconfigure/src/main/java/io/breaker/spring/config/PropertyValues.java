@@ -22,11 +22,12 @@ public final class PropertyValues {
 
     /** Units Spring Boot reads in a duration, largest first, with their length in nanoseconds. */
     private static final String[] UNITS = {"d", "h", "m", "s", "ms", "us", "ns"};
-    private static final long[] NANOS = {86_400_000_000_000L, 3_600_000_000_000L, 60_000_000_000L,
-            1_000_000_000L, 1_000_000L, 1_000L, 1L};
 
-    private PropertyValues() {
-    }
+    private static final long[] NANOS = {
+        86_400_000_000_000L, 3_600_000_000_000L, 60_000_000_000L, 1_000_000_000L, 1_000_000L, 1_000L, 1L
+    };
+
+    private PropertyValues() {}
 
     /** An enum constant as written in a property: {@code PROTECT_LOCALLY} is {@code protect-locally}. */
     public static String of(Enum<?> value) {

@@ -85,7 +85,8 @@ public final class BreakerTransitionLogger implements TransitionListener {
 
     /** The threshold that the cause refers to: the slow-call one for a slow-call trip, else the failure one. */
     private static float threshold(TransitionCause cause, BreakerConfig config) {
-        return cause == TransitionCause.SLOW_CALL_RATE ? config.getSlowCallRateThreshold()
+        return cause == TransitionCause.SLOW_CALL_RATE
+                ? config.getSlowCallRateThreshold()
                 : config.getFailureRateThreshold();
     }
 

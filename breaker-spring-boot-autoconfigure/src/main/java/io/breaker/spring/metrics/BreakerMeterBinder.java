@@ -62,16 +62,21 @@ public class BreakerMeterBinder implements MeterBinder {
         for (State state : State.values()) {
             Gauge.builder(STATE, breaker, b -> b.getState() == state ? 1 : 0)
                     .description("1 for the breaker's current state, 0 for the others")
-                    .tag("name", name).tag("state", tag(state))
+                    .tag("name", name)
+                    .tag("state", tag(state))
                     .register(meters);
         }
         Gauge.builder(FAILURE_RATE, breaker, b -> b.getMetrics().failureRate())
-                .description("Failed calls in the breaker's window, in percent; -1 until the window holds the minimum number of calls")
-                .baseUnit("percent").tag("name", name)
+                .description(
+                        "Failed calls in the breaker's window, in percent; -1 until the window holds the minimum number of calls")
+                .baseUnit("percent")
+                .tag("name", name)
                 .register(meters);
         Gauge.builder(SLOW_CALL_RATE, breaker, b -> b.getMetrics().slowCallRate())
-                .description("Slow calls in the breaker's window, in percent; -1 until the window holds the minimum number of calls or when slow-call detection is off")
-                .baseUnit("percent").tag("name", name)
+                .description(
+                        "Slow calls in the breaker's window, in percent; -1 until the window holds the minimum number of calls or when slow-call detection is off")
+                .baseUnit("percent")
+                .tag("name", name)
                 .register(meters);
         breaker.addListener(new BreakerMeters(breaker, meters));
     }
@@ -83,13 +88,15 @@ public class BreakerMeterBinder implements MeterBinder {
     static Timer callTimer(MeterRegistry meters, String name, CallOutcome outcome) {
         return Timer.builder(CALLS)
                 .description("Calls that went through the breaker, by outcome, with their durations")
-                .tag("name", name).tag("outcome", tag(outcome))
+                .tag("name", name)
+                .tag("outcome", tag(outcome))
                 .register(meters);
     }
 
     static Counter rejectedCounter(MeterRegistry meters, String name) {
         return Counter.builder(REJECTED)
-                .description("Calls the breaker rejected without calling the dependency (OPEN, HALF_OPEN with every probe taken, FORCED_OPEN)")
+                .description(
+                        "Calls the breaker rejected without calling the dependency (OPEN, HALF_OPEN with every probe taken, FORCED_OPEN)")
                 .tag("name", name)
                 .register(meters);
     }
@@ -97,7 +104,9 @@ public class BreakerMeterBinder implements MeterBinder {
     static Counter transitionCounter(MeterRegistry meters, String name, State from, State to) {
         return Counter.builder(TRANSITIONS)
                 .description("State changes of the breaker")
-                .tag("name", name).tag("from", tag(from)).tag("to", tag(to))
+                .tag("name", name)
+                .tag("from", tag(from))
+                .tag("to", tag(to))
                 .register(meters);
     }
 }

@@ -19,34 +19,39 @@ import static org.assertj.core.api.Assertions.assertThat;
 class BreakerActuatorAutoConfigurationTest {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(BreakerEndpointAutoConfiguration.class,
-                    BootLine.healthAutoConfiguration()));
+            .withConfiguration(
+                    AutoConfigurations.of(BreakerEndpointAutoConfiguration.class, BootLine.healthAutoConfiguration()));
 
-    private final ApplicationContextRunner withRegistry = runner
-            .withBean(BreakerRegistry.class, () -> BreakerRegistry.of(BreakerConfig.ofDefaults(), Map.of()));
+    private final ApplicationContextRunner withRegistry =
+            runner.withBean(BreakerRegistry.class, () -> BreakerRegistry.of(BreakerConfig.ofDefaults(), Map.of()));
 
     @Test
     void exposedEndpointAndHealthAppearWithARegistry() {
-        withRegistry.withPropertyValues("management.endpoints.web.exposure.include=breakers").run(context -> {
-            assertThat(context).hasSingleBean(BreakersEndpoint.class);
-            assertThat(context).hasSingleBean(BreakerTransitionHistory.class);
-            assertThat(context).hasBean("breakersHealthIndicator");
-        });
+        withRegistry
+                .withPropertyValues("management.endpoints.web.exposure.include=breakers")
+                .run(context -> {
+                    assertThat(context).hasSingleBean(BreakersEndpoint.class);
+                    assertThat(context).hasSingleBean(BreakerTransitionHistory.class);
+                    assertThat(context).hasBean("breakersHealthIndicator");
+                });
     }
 
     @Test
     void nothingAppearsWithoutARegistry() {
-        runner.withPropertyValues("management.endpoints.web.exposure.include=breakers").run(context -> {
-            assertThat(context).doesNotHaveBean(BreakersEndpoint.class);
-            assertThat(context).doesNotHaveBean(BreakersHealth.class);
-        });
+        runner.withPropertyValues("management.endpoints.web.exposure.include=breakers")
+                .run(context -> {
+                    assertThat(context).doesNotHaveBean(BreakersEndpoint.class);
+                    assertThat(context).doesNotHaveBean(BreakersHealth.class);
+                });
     }
 
     @Test
     void nothingAppearsWithoutActuator() {
-        withRegistry.withClassLoader(new FilteredClassLoader("org.springframework.boot.actuate",
-                        "org.springframework.boot.health"))
-                .withPropertyValues("management.endpoints.web.exposure.include=breakers").run(context -> {
+        withRegistry
+                .withClassLoader(
+                        new FilteredClassLoader("org.springframework.boot.actuate", "org.springframework.boot.health"))
+                .withPropertyValues("management.endpoints.web.exposure.include=breakers")
+                .run(context -> {
                     assertThat(context).hasNotFailed();
                     assertThat(context).doesNotHaveBean(BreakersEndpoint.class);
                     assertThat(context).doesNotHaveBean(BreakersHealth.class);
@@ -60,35 +65,48 @@ class BreakerActuatorAutoConfigurationTest {
 
     @Test
     void theEndpointIsLeftOutWhenDisabled() {
-        withRegistry.withPropertyValues("management.endpoints.web.exposure.include=breakers",
+        withRegistry
+                .withPropertyValues(
+                        "management.endpoints.web.exposure.include=breakers",
                         "management.endpoint.breakers.access=NONE")
                 .run(context -> assertThat(context).doesNotHaveBean(BreakersEndpoint.class));
     }
 
     @Test
     void theHealthContributorCanBeSwitchedOff() {
-        withRegistry.withPropertyValues("management.health.breakers.enabled=false")
+        withRegistry
+                .withPropertyValues("management.health.breakers.enabled=false")
                 .run(context -> assertThat(context).doesNotHaveBean("breakersHealthIndicator"));
     }
 
     @Test
     void downWhenOpenBindsFromProperties() {
-        runner.withBean(BreakerRegistry.class, () -> BreakerRegistry.of(BreakerConfig.ofDefaults(),
-                        Map.of("wholesaler", BreakerConfig.ofDefaults(), "payments", BreakerConfig.ofDefaults())))
-                .withPropertyValues("breakers.health.down-when-open=wholesaler,payments").run(context -> {
-            BreakerRegistry registry = context.getBean(BreakerRegistry.class);
-            Object indicator = context.getBean("breakersHealthIndicator");
-            registry.breaker("audit").forceOpen();
-            assertThat(BootLine.status(indicator)).isEqualTo("UP");
-            registry.breaker("payments").forceOpen();
-            assertThat(BootLine.status(indicator)).isEqualTo("DOWN");
-        });
+        runner.withBean(
+                        BreakerRegistry.class,
+                        () -> BreakerRegistry.of(
+                                BreakerConfig.ofDefaults(),
+                                Map.of(
+                                        "wholesaler",
+                                        BreakerConfig.ofDefaults(),
+                                        "payments",
+                                        BreakerConfig.ofDefaults())))
+                .withPropertyValues("breakers.health.down-when-open=wholesaler,payments")
+                .run(context -> {
+                    BreakerRegistry registry = context.getBean(BreakerRegistry.class);
+                    Object indicator = context.getBean("breakersHealthIndicator");
+                    registry.breaker("audit").forceOpen();
+                    assertThat(BootLine.status(indicator)).isEqualTo("UP");
+                    registry.breaker("payments").forceOpen();
+                    assertThat(BootLine.status(indicator)).isEqualTo("DOWN");
+                });
     }
 
     @Test
     void aUserHealthIndicatorNamedBreakersReplacesOurs() {
         Object own = BootLine.unknownHealthIndicator();
-        withRegistry.withBean("breakersHealthIndicator", Object.class, () -> own)
-                .run(context -> assertThat(context.getBean("breakersHealthIndicator")).isSameAs(own));
+        withRegistry
+                .withBean("breakersHealthIndicator", Object.class, () -> own)
+                .run(context ->
+                        assertThat(context.getBean("breakersHealthIndicator")).isSameAs(own));
     }
 }

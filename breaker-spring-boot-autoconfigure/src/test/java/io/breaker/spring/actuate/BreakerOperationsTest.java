@@ -45,7 +45,8 @@ class BreakerOperationsTest {
         registry.breaker("payments");
 
         assertThat(operations.describeAll().breakers())
-                .extracting(BreakerDescriptor::name).containsExactly("payments", "wholesaler");
+                .extracting(BreakerDescriptor::name)
+                .containsExactly("payments", "wholesaler");
     }
 
     @Test
@@ -115,11 +116,13 @@ class BreakerOperationsTest {
 
         ChangeResult result = operations.change("wholesaler", "OPEN", "alice");
 
-        assertThat(result).isEqualTo(new ChangeResult.Applied(new StateChangeDescriptor("wholesaler",
-                RequestedState.OPEN, State.CLOSED, State.FORCED_OPEN, true, null, "alice")));
+        assertThat(result)
+                .isEqualTo(new ChangeResult.Applied(new StateChangeDescriptor(
+                        "wholesaler", RequestedState.OPEN, State.CLOSED, State.FORCED_OPEN, true, null, "alice")));
         assertThat(breaker.tryAcquirePermit()).isEqualTo(CircuitBreaker.NO_PERMIT);
         assertThat(operations.describe("wholesaler").orElseThrow().transitions())
-                .extracting(TransitionDescriptor::cause).containsExactly(TransitionCause.OPERATOR);
+                .extracting(TransitionDescriptor::cause)
+                .containsExactly(TransitionCause.OPERATOR);
     }
 
     @Test
@@ -158,8 +161,10 @@ class BreakerOperationsTest {
 
         ChangeResult result = operations.change("wholesaler", "OPEN", null);
 
-        assertThat(result).isInstanceOfSatisfying(ChangeResult.Applied.class,
-                applied -> assertThat(applied.change().changed()).isFalse());
+        assertThat(result)
+                .isInstanceOfSatisfying(
+                        ChangeResult.Applied.class,
+                        applied -> assertThat(applied.change().changed()).isFalse());
     }
 
     @Test
@@ -245,7 +250,8 @@ class BreakerOperationsTest {
         List<TransitionDescriptor> newestFirst = longHistory.recent("contended");
         assertThat(newestFirst).hasSizeGreaterThan(10);
         for (int i = 0; i + 1 < newestFirst.size(); i++) {
-            assertThat(newestFirst.get(i).from()).as("transition %d follows the one before it", i)
+            assertThat(newestFirst.get(i).from())
+                    .as("transition %d follows the one before it", i)
                     .isEqualTo(newestFirst.get(i + 1).to());
         }
     }

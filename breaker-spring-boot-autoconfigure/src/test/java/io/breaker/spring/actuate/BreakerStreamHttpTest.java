@@ -31,11 +31,14 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** {@code GET /actuator/breakers/stream} over real HTTP: a snapshot, then transitions; a slow client is dropped. */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+@SpringBootTest(
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         classes = BreakerStreamHttpTest.App.class,
-        properties = {"management.endpoints.web.exposure.include=breakers",
-                "breakers.instances.wholesaler.failure-rate-threshold=50",
-                "logging.level.io.breaker.transitions=off"})
+        properties = {
+            "management.endpoints.web.exposure.include=breakers",
+            "breakers.instances.wholesaler.failure-rate-threshold=50",
+            "logging.level.io.breaker.transitions=off"
+        })
 @Tag(BootLine.TAG)
 class BreakerStreamHttpTest {
 
@@ -51,25 +54,29 @@ class BreakerStreamHttpTest {
     @Test
     void sendsASnapshotThenEachTransitionAsItHappens() throws Exception {
         CircuitBreaker wholesaler = registry.breaker("wholesaler");
-        HttpResponse<Stream<String>> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                URI.create("http://localhost:" + port + "/actuator/breakers/stream")).build(),
-                HttpResponse.BodyHandlers.ofLines());
+        HttpResponse<Stream<String>> response = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/actuator/breakers/stream"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofLines());
         assertThat(response.statusCode()).isEqualTo(200);
-        assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
-                type -> assertThat(type).startsWith("text/event-stream"));
+        assertThat(response.headers().firstValue("Content-Type"))
+                .hasValueSatisfying(type -> assertThat(type).startsWith("text/event-stream"));
         Iterator<String> lines = response.body().iterator();
         try {
             assertThat(next(lines)).isEqualTo("event: snapshot");
-            assertThat(next(lines)).startsWith("data: {\"breakers\":[").contains("\"name\":\"wholesaler\"",
-                    "\"state\":\"CLOSED\"");
+            assertThat(next(lines))
+                    .startsWith("data: {\"breakers\":[")
+                    .contains("\"name\":\"wholesaler\"", "\"state\":\"CLOSED\"");
             assertThat(next(lines)).isEmpty();
 
             wholesaler.forceOpen();
 
             assertThat(next(lines)).isEqualTo("event: transition");
-            assertThat(next(lines)).startsWith("data: {\"name\":\"wholesaler\",\"transition\":{\"from\":\"CLOSED\","
-                    + "\"to\":\"FORCED_OPEN\",\"cause\":\"OPERATOR\",\"at\":\"20").contains("\"breaker\":{\"name\":"
-                    + "\"wholesaler\",\"state\":\"FORCED_OPEN\"");
+            assertThat(next(lines))
+                    .startsWith("data: {\"name\":\"wholesaler\",\"transition\":{\"from\":\"CLOSED\","
+                            + "\"to\":\"FORCED_OPEN\",\"cause\":\"OPERATOR\",\"at\":\"20")
+                    .contains("\"breaker\":{\"name\":" + "\"wholesaler\",\"state\":\"FORCED_OPEN\"");
         } finally {
             wholesaler.release();
             response.body().close();
@@ -87,8 +94,8 @@ class BreakerStreamHttpTest {
             request.write(("GET /actuator/breakers/stream HTTP/1.1\r\nHost: localhost\r\n\r\n")
                     .getBytes(StandardCharsets.US_ASCII));
             request.flush();
-            BufferedReader reader = new BufferedReader(new InputStreamReader(silent.getInputStream(),
-                    StandardCharsets.UTF_8));
+            BufferedReader reader =
+                    new BufferedReader(new InputStreamReader(silent.getInputStream(), StandardCharsets.UTF_8));
             assertThat(reader.readLine()).startsWith("HTTP/1.1 200"); // subscribed; from here on it reads nothing
             await(() -> stream.subscribers() == 1);
 
@@ -107,9 +114,11 @@ class BreakerStreamHttpTest {
 
     @Test
     void theConsoleIsOffUnlessAskedFor() throws Exception {
-        HttpResponse<String> console = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                URI.create("http://localhost:" + port + "/actuator/breakers/console")).build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> console = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/actuator/breakers/console"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
 
         assertThat(console.statusCode()).isEqualTo(404);
         assertThat(console.body()).doesNotContain("<html");
@@ -129,6 +138,5 @@ class BreakerStreamHttpTest {
 
     @SpringBootConfiguration
     @EnableAutoConfiguration
-    static class App {
-    }
+    static class App {}
 }

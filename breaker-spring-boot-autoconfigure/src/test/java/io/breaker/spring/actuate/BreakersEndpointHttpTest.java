@@ -37,7 +37,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** {@code /actuator/breakers} over real HTTP. */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+@SpringBootTest(
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         classes = BreakersEndpointHttpTest.App.class,
         properties = "management.endpoints.web.exposure.include=breakers,health,prometheus")
 @WithMetricsExport
@@ -82,11 +83,21 @@ class BreakersEndpointHttpTest {
         HttpResponse<String> response = get("/actuator/breakers/wholesaler");
 
         assertThat(response.statusCode()).isEqualTo(200);
-        assertThat(response.body()).contains("\"name\":\"wholesaler\"", "\"state\":\"CLOSED\"", "\"stateSince\":",
-                "\"failureRate\":", "\"slowCallRate\":", "\"callsInWindow\":", "\"failedCalls\":", "\"slowCalls\":",
-                "\"rejectedCalls\":",
-                "\"config\":{", "\"failureRateThreshold\":50.0", "\"waitDurationInOpenState\":\"PT30S\"",
-                "\"transitions\":[");
+        assertThat(response.body())
+                .contains(
+                        "\"name\":\"wholesaler\"",
+                        "\"state\":\"CLOSED\"",
+                        "\"stateSince\":",
+                        "\"failureRate\":",
+                        "\"slowCallRate\":",
+                        "\"callsInWindow\":",
+                        "\"failedCalls\":",
+                        "\"slowCalls\":",
+                        "\"rejectedCalls\":",
+                        "\"config\":{",
+                        "\"failureRateThreshold\":50.0",
+                        "\"waitDurationInOpenState\":\"PT30S\"",
+                        "\"transitions\":[");
     }
 
     @Test
@@ -102,12 +113,18 @@ class BreakersEndpointHttpTest {
         HttpResponse<String> response = post("/actuator/breakers/wholesaler", "{\"state\":\"OPEN\"}");
 
         assertThat(response.statusCode()).isEqualTo(200);
-        assertThat(response.body()).contains("\"requested\":\"OPEN\"", "\"previousState\":\"CLOSED\"",
-                "\"state\":\"FORCED_OPEN\"", "\"changed\":true");
+        assertThat(response.body())
+                .contains(
+                        "\"requested\":\"OPEN\"",
+                        "\"previousState\":\"CLOSED\"",
+                        "\"state\":\"FORCED_OPEN\"",
+                        "\"changed\":true");
         assertThat(delivery.days("0-19-852663-6")).isEqualTo(DeliveryService.FALLBACK);
         assertThat(delivery.calls()).isZero();
         assertThat(get("/actuator/breakers/wholesaler").body())
-                .contains("\"state\":\"FORCED_OPEN\"", "{\"from\":\"CLOSED\",\"to\":\"FORCED_OPEN\",\"cause\":\"OPERATOR\"");
+                .contains(
+                        "\"state\":\"FORCED_OPEN\"",
+                        "{\"from\":\"CLOSED\",\"to\":\"FORCED_OPEN\",\"cause\":\"OPERATOR\"");
     }
 
     @Test
@@ -150,8 +167,9 @@ class BreakersEndpointHttpTest {
         HttpResponse<String> response = post("/actuator/breakers/wholesaler", "{}");
 
         assertThat(response.statusCode()).isEqualTo(400);
-        assertThat(response.body()).contains("state must be one of OPEN, CLOSED, AUTO",
-                "\"allowedStates\":[\"OPEN\",\"CLOSED\",\"AUTO\"]").doesNotContain("Exception", "\tat ");
+        assertThat(response.body())
+                .contains("state must be one of OPEN, CLOSED, AUTO", "\"allowedStates\":[\"OPEN\",\"CLOSED\",\"AUTO\"]")
+                .doesNotContain("Exception", "\tat ");
         assertThat(wholesaler.getState()).isEqualTo(State.CLOSED);
     }
 
@@ -160,7 +178,8 @@ class BreakersEndpointHttpTest {
         HttpResponse<String> response = post("/actuator/breakers/wholesaler", "{\"state\":\"SIDEWAYS\"}");
 
         assertThat(response.statusCode()).isEqualTo(400);
-        assertThat(response.body()).contains("state must be one of OPEN, CLOSED, AUTO; was 'SIDEWAYS'")
+        assertThat(response.body())
+                .contains("state must be one of OPEN, CLOSED, AUTO; was 'SIDEWAYS'")
                 .doesNotContain("Exception", "\tat ");
         assertThat(wholesaler.getState()).isEqualTo(State.CLOSED);
     }
@@ -177,23 +196,27 @@ class BreakersEndpointHttpTest {
     @Test
     void logsEachChangeAtWarnWithTheAuthenticatedPrincipal(CapturedOutput output) throws Exception {
         HttpRequest request = HttpRequest.newBuilder(uri("/actuator/breakers/wholesaler"))
-                .header("Content-Type", JSON).header("X-Test-User", "alice")
-                .POST(HttpRequest.BodyPublishers.ofString("{\"state\":\"OPEN\"}")).build();
+                .header("Content-Type", JSON)
+                .header("X-Test-User", "alice")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"state\":\"OPEN\"}"))
+                .build();
 
         HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
 
         assertThat(response.statusCode()).isEqualTo(200);
         assertThat(response.body()).contains("\"principal\":\"alice\"");
-        assertThat(output.getOut()).containsPattern("WARN .*io\\.breaker\\.operator.*breaker=wholesaler requested=OPEN "
-                + "from=CLOSED to=FORCED_OPEN changed=true principal=alice");
+        assertThat(output.getOut())
+                .containsPattern("WARN .*io\\.breaker\\.operator.*breaker=wholesaler requested=OPEN "
+                        + "from=CLOSED to=FORCED_OPEN changed=true principal=alice");
     }
 
     @Test
     void logsAnAnonymousChangeWithoutAPrincipal(CapturedOutput output) throws Exception {
         post("/actuator/breakers/wholesaler", "{\"state\":\"CLOSED\"}");
 
-        assertThat(output.getOut()).contains("breaker=wholesaler requested=CLOSED from=CLOSED to=FORCED_CLOSED "
-                + "changed=true principal=none");
+        assertThat(output.getOut())
+                .contains("breaker=wholesaler requested=CLOSED from=CLOSED to=FORCED_CLOSED "
+                        + "changed=true principal=none");
     }
 
     @Test
@@ -203,15 +226,17 @@ class BreakersEndpointHttpTest {
 
         String scrape = get("/actuator/prometheus").body();
 
-        assertThat(scrape).contains("breaker_state{name=\"wholesaler\",state=\"forced_open\"} 1.0",
-                "breaker_state{name=\"wholesaler\",state=\"closed\"} 0.0",
-                "breaker_calls_rejected_total{name=\"wholesaler\"}",
-                "breaker_transitions_total{from=\"closed\",name=\"wholesaler\",to=\"open\"} 0.0",
-                "breaker_transitions_total{from=\"closed\",name=\"wholesaler\",to=\"forced_open\"}",
-                "breaker_calls_seconds_count{name=\"wholesaler\",outcome=\"success\"}",
-                "breaker_failure_rate_percent{name=\"wholesaler\"}",
-                "breaker_slow_call_rate_percent{name=\"wholesaler\"}",
-                "# HELP breaker_calls_rejected_total Calls the breaker rejected");
+        assertThat(scrape)
+                .contains(
+                        "breaker_state{name=\"wholesaler\",state=\"forced_open\"} 1.0",
+                        "breaker_state{name=\"wholesaler\",state=\"closed\"} 0.0",
+                        "breaker_calls_rejected_total{name=\"wholesaler\"}",
+                        "breaker_transitions_total{from=\"closed\",name=\"wholesaler\",to=\"open\"} 0.0",
+                        "breaker_transitions_total{from=\"closed\",name=\"wholesaler\",to=\"forced_open\"}",
+                        "breaker_calls_seconds_count{name=\"wholesaler\",outcome=\"success\"}",
+                        "breaker_failure_rate_percent{name=\"wholesaler\"}",
+                        "breaker_slow_call_rate_percent{name=\"wholesaler\"}",
+                        "# HELP breaker_calls_rejected_total Calls the breaker rejected");
     }
 
     @Test
@@ -219,7 +244,8 @@ class BreakersEndpointHttpTest {
         CircuitBreaker other = registry.breaker("payments");
         other.release();
 
-        HttpResponse<String> response = post("/actuator/breakers/wholesaler", "{\"state\":\"OPEN\",\"name\":\"payments\"}");
+        HttpResponse<String> response =
+                post("/actuator/breakers/wholesaler", "{\"state\":\"OPEN\",\"name\":\"payments\"}");
 
         assertThat(response.statusCode()).isEqualTo(400);
         assertThat(response.body()).contains("the URL");
@@ -249,7 +275,8 @@ class BreakersEndpointHttpTest {
 
     @Test
     void aNameInTheBodyThatRepeatsTheUrlIsHarmless() throws Exception {
-        HttpResponse<String> response = post("/actuator/breakers/wholesaler", "{\"state\":\"OPEN\",\"name\":\"wholesaler\"}");
+        HttpResponse<String> response =
+                post("/actuator/breakers/wholesaler", "{\"state\":\"OPEN\",\"name\":\"wholesaler\"}");
 
         assertThat(response.statusCode()).isEqualTo(200);
         assertThat(wholesaler.getState()).isEqualTo(State.FORCED_OPEN);
@@ -271,8 +298,10 @@ class BreakersEndpointHttpTest {
     }
 
     private HttpResponse<String> post(String path, String body) throws IOException, InterruptedException {
-        HttpRequest request = HttpRequest.newBuilder(uri(path)).header("Content-Type", JSON)
-                .POST(HttpRequest.BodyPublishers.ofString(body)).build();
+        HttpRequest request = HttpRequest.newBuilder(uri(path))
+                .header("Content-Type", JSON)
+                .POST(HttpRequest.BodyPublishers.ofString(body))
+                .build();
         return http.send(request, HttpResponse.BodyHandlers.ofString());
     }
 
@@ -322,8 +351,10 @@ class BreakersEndpointHttpTest {
         @Bean
         BreakerRegistry breakerRegistry() {
             BreakerConfig config = BreakerConfig.builder()
-                    .slidingWindow(SlidingWindowType.COUNT_BASED, 4).minimumNumberOfCalls(4)
-                    .waitDurationInOpenState(Duration.ofSeconds(30)).build();
+                    .slidingWindow(SlidingWindowType.COUNT_BASED, 4)
+                    .minimumNumberOfCalls(4)
+                    .waitDurationInOpenState(Duration.ofSeconds(30))
+                    .build();
             return BreakerRegistry.of(config, Map.of());
         }
 
@@ -342,12 +373,14 @@ class BreakersEndpointHttpTest {
                     return;
                 }
                 Principal principal = () -> user;
-                chain.doFilter(new HttpServletRequestWrapper((HttpServletRequest) request) {
-                    @Override
-                    public Principal getUserPrincipal() {
-                        return principal;
-                    }
-                }, response);
+                chain.doFilter(
+                        new HttpServletRequestWrapper((HttpServletRequest) request) {
+                            @Override
+                            public Principal getUserPrincipal() {
+                                return principal;
+                            }
+                        },
+                        response);
             };
         }
     }

@@ -13,12 +13,12 @@ import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.annotation.Bean;
 
-import javax.management.MBeanServer;
-import javax.management.ObjectName;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -26,10 +26,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * The {@code breakers} endpoint over JMX: read, force, and a bad state refused with the allowed values.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE,
+@SpringBootTest(
+        webEnvironment = SpringBootTest.WebEnvironment.NONE,
         classes = BreakersEndpointJmxTest.App.class,
-        properties = {"spring.jmx.enabled=true", "management.endpoints.jmx.exposure.include=breakers",
-                "spring.jmx.unique-names=true", "management.endpoints.jmx.unique-names=true"})
+        properties = {
+            "spring.jmx.enabled=true",
+            "management.endpoints.jmx.exposure.include=breakers",
+            "spring.jmx.unique-names=true",
+            "management.endpoints.jmx.unique-names=true"
+        })
 @Tag(BootLine.TAG)
 class BreakersEndpointJmxTest {
 
@@ -47,8 +52,8 @@ class BreakersEndpointJmxTest {
         ObjectName endpoint = endpoint(server);
 
         Object all = server.invoke(endpoint, "breakers", new Object[0], new String[0]);
-        Object one = server.invoke(endpoint, "breaker", new Object[] {"wholesaler"},
-                new String[] {String.class.getName()});
+        Object one =
+                server.invoke(endpoint, "breaker", new Object[] {"wholesaler"}, new String[] {String.class.getName()});
 
         assertThat(all).asString().contains("name=wholesaler");
         assertThat(one).isInstanceOf(Map.class);
@@ -56,9 +61,10 @@ class BreakersEndpointJmxTest {
         assertThat(breaker.get("state")).isEqualTo("CLOSED");
         assertThat(breaker.get("shared")).isEqualTo(false);
         assertThat(String.valueOf(breaker.get("stateSince"))).startsWith("20");
-        assertThat(((Map<?, ?>) breaker.get("config")).get("waitDurationInOpenState")).isEqualTo("PT30S");
-        assertThat(server.invoke(endpoint, "breaker", new Object[] {"nobody"},
-                new String[] {String.class.getName()})).isNull();
+        assertThat(((Map<?, ?>) breaker.get("config")).get("waitDurationInOpenState"))
+                .isEqualTo("PT30S");
+        assertThat(server.invoke(endpoint, "breaker", new Object[] {"nobody"}, new String[] {String.class.getName()}))
+                .isNull();
     }
 
     @Test
@@ -79,7 +85,8 @@ class BreakersEndpointJmxTest {
     }
 
     private static ObjectName endpoint(MBeanServer server) throws Exception {
-        Set<ObjectName> names = server.queryNames(new ObjectName("org.springframework.boot:type=Endpoint,name=Breakers,*"), null);
+        Set<ObjectName> names =
+                server.queryNames(new ObjectName("org.springframework.boot:type=Endpoint,name=Breakers,*"), null);
         assertThat(names).as("the breakers endpoint's MBean").isNotEmpty();
         return names.iterator().next();
     }
@@ -91,8 +98,10 @@ class BreakersEndpointJmxTest {
         @Bean
         BreakerRegistry breakerRegistry() {
             BreakerConfig config = BreakerConfig.builder()
-                    .slidingWindow(SlidingWindowType.COUNT_BASED, 4).minimumNumberOfCalls(4)
-                    .waitDurationInOpenState(Duration.ofSeconds(30)).build();
+                    .slidingWindow(SlidingWindowType.COUNT_BASED, 4)
+                    .minimumNumberOfCalls(4)
+                    .waitDurationInOpenState(Duration.ofSeconds(30))
+                    .build();
             BreakerRegistry registry = BreakerRegistry.of(config, Map.of());
             registry.breaker("wholesaler");
             return registry;

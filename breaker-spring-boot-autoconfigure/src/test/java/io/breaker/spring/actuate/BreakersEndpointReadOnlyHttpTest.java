@@ -17,10 +17,13 @@ import java.net.http.HttpResponse;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** {@code management.endpoint.breakers.access=read-only}, as the operations guide recommends for a public port. */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+@SpringBootTest(
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         classes = BreakersEndpointHttpTest.App.class,
-        properties = {"management.endpoints.web.exposure.include=breakers",
-                "management.endpoint.breakers.access=read-only"})
+        properties = {
+            "management.endpoints.web.exposure.include=breakers",
+            "management.endpoint.breakers.access=read-only"
+        })
 @Tag(BootLine.TAG)
 class BreakersEndpointReadOnlyHttpTest {
 
@@ -37,10 +40,13 @@ class BreakersEndpointReadOnlyHttpTest {
         registry.breaker("wholesaler");
         URI uri = URI.create("http://localhost:" + port + "/actuator/breakers/wholesaler");
 
-        HttpResponse<String> read = http.send(HttpRequest.newBuilder(uri).GET().build(),
-                HttpResponse.BodyHandlers.ofString());
-        HttpResponse<String> write = http.send(HttpRequest.newBuilder(uri).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString("{\"state\":\"OPEN\"}")).build(),
+        HttpResponse<String> read =
+                http.send(HttpRequest.newBuilder(uri).GET().build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> write = http.send(
+                HttpRequest.newBuilder(uri)
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString("{\"state\":\"OPEN\"}"))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
 
         assertThat(read.statusCode()).isEqualTo(200);
@@ -53,17 +59,21 @@ class BreakersEndpointReadOnlyHttpTest {
         registry.breaker("wholesaler");
         URI uri = URI.create("http://localhost:" + port + "/actuator/breakers/wholesaler/config");
 
-        HttpResponse<String> read = http.send(HttpRequest.newBuilder(uri).GET().build(),
+        HttpResponse<String> read =
+                http.send(HttpRequest.newBuilder(uri).GET().build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> write = http.send(
+                HttpRequest.newBuilder(uri)
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString("{\"failure-rate-threshold\": 10}"))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
-        HttpResponse<String> write = http.send(HttpRequest.newBuilder(uri).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString("{\"failure-rate-threshold\": 10}")).build(),
-                HttpResponse.BodyHandlers.ofString());
-        HttpResponse<String> reset = http.send(HttpRequest.newBuilder(uri).DELETE().build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> reset =
+                http.send(HttpRequest.newBuilder(uri).DELETE().build(), HttpResponse.BodyHandlers.ofString());
 
         assertThat(read.statusCode()).isEqualTo(200);
         assertThat(write.statusCode()).isEqualTo(405);
         assertThat(reset.statusCode()).isEqualTo(405);
-        assertThat(registry.breaker("wholesaler").getConfig().getFailureRateThreshold()).isEqualTo(50f);
+        assertThat(registry.breaker("wholesaler").getConfig().getFailureRateThreshold())
+                .isEqualTo(50f);
     }
 }

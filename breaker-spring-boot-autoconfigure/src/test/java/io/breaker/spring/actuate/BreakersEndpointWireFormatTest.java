@@ -30,10 +30,13 @@ import static org.assertj.core.api.Assertions.assertThat;
  * snake_case names, dates and durations as numbers); as in Spring Boot's own endpoints, a field
  * whose value does not apply is left out.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+@SpringBootTest(
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         classes = BreakersEndpointWireFormatTest.App.class,
-        properties = {"management.endpoints.web.exposure.include=breakers",
-                "spring.jackson.property-naming-strategy=SNAKE_CASE"})
+        properties = {
+            "management.endpoints.web.exposure.include=breakers",
+            "spring.jackson.property-naming-strategy=SNAKE_CASE"
+        })
 @Tag(BootLine.TAG)
 class BreakersEndpointWireFormatTest {
 
@@ -61,11 +64,18 @@ class BreakersEndpointWireFormatTest {
     void theApplicationsJacksonSettingsDoNotChangeTheWireFormat() throws Exception {
         registry.breaker("wholesaler").forceOpen();
 
-        String body = http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port
-                + "/actuator/breakers/wholesaler")).build(), HttpResponse.BodyHandlers.ofString()).body();
+        String body = http.send(
+                        HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/actuator/breakers/wholesaler"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString())
+                .body();
 
-        assertThat(body).contains("\"stateSince\":\"20", "\"waitDurationInOpenState\":\"PT30S\"",
-                "\"shared\":false", "{\"from\":\"CLOSED\",\"to\":\"FORCED_OPEN\",\"cause\":\"OPERATOR\",\"at\":\"20");
+        assertThat(body)
+                .contains(
+                        "\"stateSince\":\"20",
+                        "\"waitDurationInOpenState\":\"PT30S\"",
+                        "\"shared\":false",
+                        "{\"from\":\"CLOSED\",\"to\":\"FORCED_OPEN\",\"cause\":\"OPERATOR\",\"at\":\"20");
         assertThat(body).doesNotContain("state_since", "wait_duration", "\"store\"", "\"openedAt\"");
     }
 
@@ -76,8 +86,10 @@ class BreakersEndpointWireFormatTest {
         @Bean
         BreakerRegistry breakerRegistry() {
             BreakerConfig config = BreakerConfig.builder()
-                    .slidingWindow(SlidingWindowType.COUNT_BASED, 4).minimumNumberOfCalls(4)
-                    .waitDurationInOpenState(Duration.ofSeconds(30)).build();
+                    .slidingWindow(SlidingWindowType.COUNT_BASED, 4)
+                    .minimumNumberOfCalls(4)
+                    .waitDurationInOpenState(Duration.ofSeconds(30))
+                    .build();
             BreakerRegistry registry = BreakerRegistry.of(config, Map.of());
             registry.breaker("wholesaler");
             return registry;

@@ -52,14 +52,20 @@ class BreakersHealthTest {
         registry.breaker("wholesaler").forceOpen();
         registry.breaker("payments");
 
-        assertThat(new BreakersHealth(registry, Set.of("payments")).check().up()).isTrue();
+        assertThat(new BreakersHealth(registry, Set.of("payments")).check().up())
+                .isTrue();
     }
 
     @Test
     void anOpenBreakerWhoseWaitElapsedIsReadyToProbeAndNoLongerHoldsTheApplicationDown() {
         AtomicLong now = new AtomicLong();
-        BreakerRegistry timed = BreakerRegistry.of(BreakerConfig.builder().minimumNumberOfCalls(1)
-                .waitDurationInOpenState(Duration.ofSeconds(10)).build(), Map.of(), now::get);
+        BreakerRegistry timed = BreakerRegistry.of(
+                BreakerConfig.builder()
+                        .minimumNumberOfCalls(1)
+                        .waitDurationInOpenState(Duration.ofSeconds(10))
+                        .build(),
+                Map.of(),
+                now::get);
         CircuitBreaker breaker = timed.breaker("wholesaler");
         breaker.onError(breaker.tryAcquirePermit(), 0L, new IllegalStateException("down"));
         BreakersHealth health = new BreakersHealth(timed, Set.of("wholesaler"));
@@ -76,8 +82,13 @@ class BreakersHealthTest {
     @Test
     void aHalfOpenBreakerIsProbingAndDoesNotHoldTheApplicationDown() {
         AtomicLong now = new AtomicLong();
-        BreakerRegistry timed = BreakerRegistry.of(BreakerConfig.builder().minimumNumberOfCalls(1)
-                .waitDurationInOpenState(Duration.ofSeconds(10)).build(), Map.of(), now::get);
+        BreakerRegistry timed = BreakerRegistry.of(
+                BreakerConfig.builder()
+                        .minimumNumberOfCalls(1)
+                        .waitDurationInOpenState(Duration.ofSeconds(10))
+                        .build(),
+                Map.of(),
+                now::get);
         CircuitBreaker breaker = timed.breaker("wholesaler");
         breaker.onError(breaker.tryAcquirePermit(), 0L, new IllegalStateException("down"));
         now.addAndGet(Duration.ofSeconds(10).toNanos());
@@ -91,14 +102,18 @@ class BreakersHealthTest {
     void aForcedClosedBreakerNeverMakesTheApplicationDown() {
         registry.breaker("wholesaler").forceClosed();
 
-        assertThat(new BreakersHealth(registry, Set.of("wholesaler")).check().up()).isTrue();
+        assertThat(new BreakersHealth(registry, Set.of("wholesaler")).check().up())
+                .isTrue();
     }
 
     @Test
     void theStarStandsForEveryBreaker() {
         registry.breaker("payments").forceOpen();
 
-        assertThat(new BreakersHealth(registry, Set.of(BreakersHealth.ALL)).check().up()).isFalse();
+        assertThat(new BreakersHealth(registry, Set.of(BreakersHealth.ALL))
+                        .check()
+                        .up())
+                .isFalse();
     }
 
     @Test

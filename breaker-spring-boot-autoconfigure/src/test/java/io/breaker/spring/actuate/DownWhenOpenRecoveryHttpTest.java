@@ -28,15 +28,16 @@ import static org.assertj.core.api.Assertions.assertThat;
  * takes the instance out of the load balancer, so no call arrives; without a timer the breaker stays
  * OPEN. Once its wait has elapsed it must report UP, so that traffic comes back and a call can probe.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+@SpringBootTest(
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         classes = DownWhenOpenRecoveryHttpTest.App.class,
         properties = {
-                "management.endpoints.web.exposure.include=health",
-                "management.endpoint.health.show-details=always",
-                "breakers.health.down-when-open=wholesaler",
-                "breakers.instances.wholesaler.sliding-window-size=4",
-                "breakers.instances.wholesaler.minimum-number-of-calls=4",
-                "breakers.instances.wholesaler.wait-duration-in-open-state=30s"
+            "management.endpoints.web.exposure.include=health",
+            "management.endpoint.health.show-details=always",
+            "breakers.health.down-when-open=wholesaler",
+            "breakers.instances.wholesaler.sliding-window-size=4",
+            "breakers.instances.wholesaler.minimum-number-of-calls=4",
+            "breakers.instances.wholesaler.wait-duration-in-open-state=30s"
         })
 @Tag(BootLine.TAG)
 class DownWhenOpenRecoveryHttpTest {
@@ -70,7 +71,9 @@ class DownWhenOpenRecoveryHttpTest {
         HttpResponse<String> ready = health();
         assertThat(ready.statusCode()).as("the wait elapsed: ready to probe").isEqualTo(200);
         assertThat(ready.body()).contains("\"state\":\"OPEN\"", "\"readyToProbe\":true");
-        assertThat(registry.breaker("wholesaler").getState()).as("health changes nothing").isEqualTo(State.OPEN);
+        assertThat(registry.breaker("wholesaler").getState())
+                .as("health changes nothing")
+                .isEqualTo(State.OPEN);
 
         wholesaler.setFailing(false);
         assertThat(wholesaler.deliveryDays()).isEqualTo(3); // traffic is back: this call is the probe
@@ -80,7 +83,9 @@ class DownWhenOpenRecoveryHttpTest {
     }
 
     private HttpResponse<String> health() throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/actuator/health")).build(),
+        return http.send(
+                HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/actuator/health"))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 

@@ -33,13 +33,16 @@ import java.util.concurrent.atomic.AtomicReference;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** {@code /actuator/breakers/{name}/config} over real HTTP: settings changed at runtime. */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+@SpringBootTest(
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         classes = RuntimeSettingsHttpTest.App.class,
-        properties = {"management.endpoints.web.exposure.include=breakers",
-                "breakers.instances.wholesaler.sliding-window-size=4",
-                "breakers.instances.wholesaler.minimum-number-of-calls=4",
-                "breakers.instances.wholesaler.failure-rate-threshold=50",
-                "spring.jackson.property-naming-strategy=SNAKE_CASE"})
+        properties = {
+            "management.endpoints.web.exposure.include=breakers",
+            "breakers.instances.wholesaler.sliding-window-size=4",
+            "breakers.instances.wholesaler.minimum-number-of-calls=4",
+            "breakers.instances.wholesaler.failure-rate-threshold=50",
+            "spring.jackson.property-naming-strategy=SNAKE_CASE"
+        })
 @ExtendWith(OutputCaptureExtension.class)
 @Tag(BootLine.TAG)
 class RuntimeSettingsHttpTest {
@@ -64,53 +67,70 @@ class RuntimeSettingsHttpTest {
         HttpResponse<String> response = send("GET", CONFIG, null, null);
 
         assertThat(response.statusCode()).isEqualTo(200);
-        assertThat(response.body()).contains("\"name\":\"wholesaler\"", "\"version\":",
-                "\"failure-rate-threshold\":{\"value\":50.0,\"source\":\"YAML\",\"configured\":50.0}",
-                "\"wait-duration-in-open-state\":{\"value\":\"PT30S\",\"source\":\"DEFAULT\",\"configured\":\"PT30S\"}");
+        assertThat(response.body())
+                .contains(
+                        "\"name\":\"wholesaler\"",
+                        "\"version\":",
+                        "\"failure-rate-threshold\":{\"value\":50.0,\"source\":\"YAML\",\"configured\":50.0}",
+                        "\"wait-duration-in-open-state\":{\"value\":\"PT30S\",\"source\":\"DEFAULT\",\"configured\":\"PT30S\"}");
         assertThat(response.body()).doesNotContain("failure_rate", "\"value\":60");
     }
 
     @Test
-    void changesTheRunningBreakerAuditsTheChangeAndReturnsToTheConfiguredValues(CapturedOutput output) throws Exception {
+    void changesTheRunningBreakerAuditsTheChangeAndReturnsToTheConfiguredValues(CapturedOutput output)
+            throws Exception {
         CircuitBreaker breaker = registry.breaker("wholesaler");
         long before = version();
 
-        HttpResponse<String> changed = send("POST", CONFIG,
-                "{\"failure-rate-threshold\": 30, \"wait-duration-in-open-state\": \"10s\"}", "alice");
+        HttpResponse<String> changed = send(
+                "POST", CONFIG, "{\"failure-rate-threshold\": 30, \"wait-duration-in-open-state\": \"10s\"}", "alice");
 
         assertThat(changed.statusCode()).isEqualTo(200);
-        assertThat(changed.body()).contains("\"version\":" + (before + 1), "\"principal\":\"alice\"",
-                "\"failure-rate-threshold\":{\"value\":30.0,\"source\":\"RUNTIME\",\"configured\":50.0}",
-                "\"wait-duration-in-open-state\":{\"value\":\"PT10S\",\"source\":\"RUNTIME\",\"configured\":\"PT30S\"}");
+        assertThat(changed.body())
+                .contains(
+                        "\"version\":" + (before + 1),
+                        "\"principal\":\"alice\"",
+                        "\"failure-rate-threshold\":{\"value\":30.0,\"source\":\"RUNTIME\",\"configured\":50.0}",
+                        "\"wait-duration-in-open-state\":{\"value\":\"PT10S\",\"source\":\"RUNTIME\",\"configured\":\"PT30S\"}");
         assertThat(breaker.getConfig().getFailureRateThreshold()).isEqualTo(30f);
         assertThat(breaker.getConfig().getWaitDurationInOpenState()).isEqualTo(Duration.ofSeconds(10));
-        assertThat(output).contains("io.breaker.operator", "breaker=wholesaler settings={failure-rate-threshold=30, "
-                + "wait-duration-in-open-state=10s} version=" + (before + 1) + " principal=alice fleetChanged=none");
-        assertThat(send("GET", "/actuator/breakers/wholesaler", null, null).body()).contains(
-                "\"from\":\"CLOSED\",\"to\":\"CLOSED\",\"cause\":\"OPERATOR\"", "\"principal\":\"alice\"",
-                "\"settings\":{\"failure-rate-threshold\":\"30\",\"wait-duration-in-open-state\":\"10s\"}");
+        assertThat(output)
+                .contains(
+                        "io.breaker.operator",
+                        "breaker=wholesaler settings={failure-rate-threshold=30, "
+                                + "wait-duration-in-open-state=10s} version=" + (before + 1)
+                                + " principal=alice fleetChanged=none");
+        assertThat(send("GET", "/actuator/breakers/wholesaler", null, null).body())
+                .contains(
+                        "\"from\":\"CLOSED\",\"to\":\"CLOSED\",\"cause\":\"OPERATOR\"",
+                        "\"principal\":\"alice\"",
+                        "\"settings\":{\"failure-rate-threshold\":\"30\",\"wait-duration-in-open-state\":\"10s\"}");
 
         HttpResponse<String> reset = send("DELETE", CONFIG, null, "bob");
 
         assertThat(reset.statusCode()).isEqualTo(200);
-        assertThat(reset.body()).contains("\"version\":" + (before + 2),
-                "\"failure-rate-threshold\":{\"value\":50.0,\"source\":\"YAML\"");
+        assertThat(reset.body())
+                .contains(
+                        "\"version\":" + (before + 2),
+                        "\"failure-rate-threshold\":{\"value\":50.0,\"source\":\"YAML\"");
         assertThat(breaker.getConfig().getFailureRateThreshold()).isEqualTo(50f);
         assertThat(breaker.getConfig().getWaitDurationInOpenState()).isEqualTo(Duration.ofSeconds(30));
-        assertThat(output).contains("breaker=wholesaler settings={failure-rate-threshold=configured, "
-                + "wait-duration-in-open-state=configured} version=" + (before + 2) + " principal=bob");
+        assertThat(output)
+                .contains("breaker=wholesaler settings={failure-rate-threshold=configured, "
+                        + "wait-duration-in-open-state=configured} version=" + (before + 2) + " principal=bob");
     }
 
     @Test
     void aBadValueIsRefusedWithTheStartUpMessageAndChangesNothing() throws Exception {
         long before = version();
 
-        HttpResponse<String> response = send("POST", CONFIG,
-                "{\"wait-duration-in-open-state\": \"5s\", \"failure-rate-threshold\": 150}", "alice");
+        HttpResponse<String> response = send(
+                "POST", CONFIG, "{\"wait-duration-in-open-state\": \"5s\", \"failure-rate-threshold\": 150}", "alice");
 
         assertThat(response.statusCode()).isEqualTo(400);
-        assertThat(response.body()).contains("\"message\":\"" + startUpMessage(
-                "breakers.instances.wholesaler.failure-rate-threshold=150") + "\"");
+        assertThat(response.body())
+                .contains("\"message\":\"" + startUpMessage("breakers.instances.wholesaler.failure-rate-threshold=150")
+                        + "\"");
         assertThat(registry.breaker("wholesaler").getConfig().getWaitDurationInOpenState())
                 .isEqualTo(Duration.ofSeconds(30));
         assertThat(version()).isEqualTo(before);
@@ -121,16 +141,17 @@ class RuntimeSettingsHttpTest {
         HttpResponse<String> response = send("POST", CONFIG, "{\"minimum-number-of-calls\": 10}", null);
 
         assertThat(response.statusCode()).isEqualTo(400);
-        assertThat(response.body()).contains("breakers.instances.wholesaler.minimum-number-of-calls must be",
-                "sliding-window-size (4)");
+        assertThat(response.body())
+                .contains("breakers.instances.wholesaler.minimum-number-of-calls must be", "sliding-window-size (4)");
     }
 
     @Test
     void unknownSettingsTheWindowTypeBadBodiesAndUnknownBreakersAreRefused() throws Exception {
         HttpResponse<String> unknown = send("POST", CONFIG, "{\"failure-rate-treshold\": 30}", null);
         assertThat(unknown.statusCode()).isEqualTo(400);
-        assertThat(unknown.body()).contains("breakers.instances.wholesaler.failure-rate-treshold must be one of "
-                + "sliding-window-size, minimum-number-of-calls, failure-rate-threshold");
+        assertThat(unknown.body())
+                .contains("breakers.instances.wholesaler.failure-rate-treshold must be one of "
+                        + "sliding-window-size, minimum-number-of-calls, failure-rate-threshold");
 
         HttpResponse<String> windowType = send("POST", CONFIG, "{\"sliding-window-type\": \"time-based\"}", null);
         assertThat(windowType.statusCode()).isEqualTo(400);
@@ -138,21 +159,23 @@ class RuntimeSettingsHttpTest {
 
         HttpResponse<String> unreadable = send("POST", CONFIG, "{\"wait-duration-in-open-state\": \"soon\"}", null);
         assertThat(unreadable.statusCode()).isEqualTo(400);
-        assertThat(unreadable.body()).contains("breakers.instances.wholesaler.wait-duration-in-open-state must be",
-                "was soon");
+        assertThat(unreadable.body())
+                .contains("breakers.instances.wholesaler.wait-duration-in-open-state must be", "was soon");
 
         assertThat(send("POST", CONFIG, "not json", null).statusCode()).isEqualTo(400);
         assertThat(send("POST", CONFIG, "{}", null).statusCode()).isEqualTo(400);
-        assertThat(send("GET", "/actuator/breakers/nobody/config", null, null).statusCode()).isEqualTo(404);
+        assertThat(send("GET", "/actuator/breakers/nobody/config", null, null).statusCode())
+                .isEqualTo(404);
         assertThat(send("POST", "/actuator/breakers/nobody/config", "{\"failure-rate-threshold\": 30}", null)
-                .statusCode()).isEqualTo(404);
+                        .statusCode())
+                .isEqualTo(404);
         assertThat(registry.find("nobody")).isEmpty();
     }
 
     @Test
     void exceptionsAreChangedByClassName() throws Exception {
-        HttpResponse<String> response = send("POST", CONFIG,
-                "{\"ignore-exceptions\": [\"java.lang.IllegalArgumentException\"]}", null);
+        HttpResponse<String> response =
+                send("POST", CONFIG, "{\"ignore-exceptions\": [\"java.lang.IllegalArgumentException\"]}", null);
 
         assertThat(response.statusCode()).isEqualTo(200);
         assertThat(registry.breaker("wholesaler").getConfig().getIgnoreExceptions())
@@ -164,15 +187,18 @@ class RuntimeSettingsHttpTest {
 
     private long version() throws Exception {
         String body = send("GET", CONFIG, null, null).body();
-        java.util.regex.Matcher version = java.util.regex.Pattern.compile("\"version\":(\\d+)").matcher(body);
+        java.util.regex.Matcher version =
+                java.util.regex.Pattern.compile("\"version\":(\\d+)").matcher(body);
         assertThat(version.find()).isTrue();
         return Long.parseLong(version.group(1));
     }
 
     private static String startUpMessage(String property) {
         AtomicReference<String> message = new AtomicReference<>();
-        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(BreakerAutoConfiguration.class))
-                .withPropertyValues(property).run(context -> {
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(BreakerAutoConfiguration.class))
+                .withPropertyValues(property)
+                .run(context -> {
                     Throwable failure = context.getStartupFailure();
                     while (failure.getCause() != null
                             && !(failure instanceof io.breaker.spring.config.InvalidBreakerPropertyException)) {
@@ -185,8 +211,9 @@ class RuntimeSettingsHttpTest {
 
     private HttpResponse<String> send(String method, String path, String body, String user) throws Exception {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofString(body));
+                .method(
+                        method,
+                        body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
         if (body != null) {
             request.header("Content-Type", "application/json");
         }
@@ -210,12 +237,14 @@ class RuntimeSettingsHttpTest {
                     return;
                 }
                 Principal principal = () -> user;
-                chain.doFilter(new HttpServletRequestWrapper((HttpServletRequest) request) {
-                    @Override
-                    public Principal getUserPrincipal() {
-                        return principal;
-                    }
-                }, response);
+                chain.doFilter(
+                        new HttpServletRequestWrapper((HttpServletRequest) request) {
+                            @Override
+                            public Principal getUserPrincipal() {
+                                return principal;
+                            }
+                        },
+                        response);
             };
         }
     }

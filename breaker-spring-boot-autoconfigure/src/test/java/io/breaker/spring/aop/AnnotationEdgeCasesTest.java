@@ -23,8 +23,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class AnnotationEdgeCasesTest {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, BreakerAutoConfiguration.class,
-                    BootLine.healthAutoConfiguration()));
+            .withConfiguration(AutoConfigurations.of(
+                    AopAutoConfiguration.class, BreakerAutoConfiguration.class, BootLine.healthAutoConfiguration()));
 
     static class QualifiedFallback {
         @CircuitProtected(name = "dep", fallbackMethod = "Helper.fb")
@@ -56,7 +56,8 @@ class AnnotationEdgeCasesTest {
     @Test
     void aFallbackMayBeAnInterfacesDefaultMethod() {
         runner.withUserConfiguration(Beans.of(UsesTheDefault.class))
-                .run(context -> assertThat(context.getBean(UsesTheDefault.class).call("x")).isEqualTo("default:x"));
+                .run(context -> assertThat(context.getBean(UsesTheDefault.class).call("x"))
+                        .isEqualTo("default:x"));
     }
 
     static final class FinalService {
@@ -106,7 +107,8 @@ class AnnotationEdgeCasesTest {
 
     @Test
     void aNameWithBlanksAroundItOrACharacterNoUrlCanCarryStopsStartUp() {
-        assertThat(failureWith(BlankAroundTheName.class).getDescription()).contains("' dep ' starts or ends with a blank");
+        assertThat(failureWith(BlankAroundTheName.class).getDescription())
+                .contains("' dep ' starts or ends with a blank");
         assertThat(failureWith(SlashInTheName.class).getDescription()).contains("'a/b' holds '/'");
     }
 
@@ -121,8 +123,10 @@ class AnnotationEdgeCasesTest {
     void lettersOfAnyScriptMakeAValidName() {
         runner.withUserConfiguration(Beans.of(ForeignName.class))
                 .withPropertyValues("breakers.instances[zahlung-ü-支付].failure-rate-threshold=30")
-                .run(context -> assertThat(context.getBean(BreakerRegistry.class).configFor("zahlung-ü-支付")
-                        .getFailureRateThreshold()).isEqualTo(30f));
+                .run(context -> assertThat(context.getBean(BreakerRegistry.class)
+                                .configFor("zahlung-ü-支付")
+                                .getFailureRateThreshold())
+                        .isEqualTo(30f));
     }
 
     static class CasedName {
@@ -143,7 +147,8 @@ class AnnotationEdgeCasesTest {
     void aConfiguredNameRewrittenByBindingStopsStartUpWithTheBracketSyntax() {
         FailureAnalysis foreign = failure(runner.withUserConfiguration(Beans.of(ForeignName.class))
                 .withPropertyValues("breakers.instances.zahlung-ü-支付.failure-rate-threshold=30"));
-        assertThat(foreign.getDescription()).contains("'zahlung-ü-支付' has no configuration", "breakers.instances.zahlung--");
+        assertThat(foreign.getDescription())
+                .contains("'zahlung-ü-支付' has no configuration", "breakers.instances.zahlung--");
         assertThat(foreign.getAction()).contains("breakers.instances.[zahlung-ü-支付].<setting>");
 
         FailureAnalysis cased = failure(runner.withUserConfiguration(Beans.of(CasedName.class))
@@ -152,20 +157,25 @@ class AnnotationEdgeCasesTest {
 
         runner.withUserConfiguration(Beans.of(UnderscoredName.class))
                 .withPropertyValues("breakers.instances.my_breaker.failure-rate-threshold=30")
-                .run(context -> assertThat(context.getBean(BreakerRegistry.class).configFor("my_breaker")
-                        .getFailureRateThreshold()).isEqualTo(30f));
+                .run(context -> assertThat(context.getBean(BreakerRegistry.class)
+                                .configFor("my_breaker")
+                                .getFailureRateThreshold())
+                        .isEqualTo(30f));
     }
 
     @Test
     void aConfiguredKeyThatIsNoValidNameStopsStartUp() {
-        FailureAnalysis analysis = failure(runner.withPropertyValues("breakers.instances[a/b].failure-rate-threshold=30"));
-        assertThat(analysis.getDescription()).contains("'breakers.instances.[a/b]'").contains("holds '/'");
+        FailureAnalysis analysis =
+                failure(runner.withPropertyValues("breakers.instances[a/b].failure-rate-threshold=30"));
+        assertThat(analysis.getDescription())
+                .contains("'breakers.instances.[a/b]'")
+                .contains("holds '/'");
     }
 
     @Test
     void aMisspeltBreakerInDownWhenOpenStopsStartUpNamingTheNearestBreaker() {
-        FailureAnalysis analysis = failure(runner.withPropertyValues("breakers.instances.wholesaler.probe-lease=5s",
-                "breakers.health.down-when-open=wholesailer"));
+        FailureAnalysis analysis = failure(runner.withPropertyValues(
+                "breakers.instances.wholesaler.probe-lease=5s", "breakers.health.down-when-open=wholesailer"));
         assertThat(analysis.getDescription()).contains("'breakers.health.down-when-open'", "'wholesailer'");
         assertThat(analysis.getAction()).contains("'wholesaler'");
     }

@@ -17,8 +17,8 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
-import java.io.UncheckedIOException;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -49,7 +49,8 @@ class CircuitProtectedAspectTest {
             assertThat(AopUtils.isAopProxy(wholesaler)).isTrue();
             assertThat(wholesaler.deliveryDays("isbn")).isEqualTo(3);
             assertThat(breaker(context, "wholesaler").getMetrics().calls()).isEqualTo(1);
-            assertThat(breaker(context, "wholesaler").getMetrics().failedCalls()).isZero();
+            assertThat(breaker(context, "wholesaler").getMetrics().failedCalls())
+                    .isZero();
         });
     }
 
@@ -70,9 +71,11 @@ class CircuitProtectedAspectTest {
             wholesaler.failWith(new IllegalStateException("wholesaler down"));
             assertThat(wholesaler.deliveryDays("isbn")).isEqualTo(21);
             wholesaler.failWith(new UncheckedIOException(new IOException("timeout")));
-            assertThat(wholesaler.deliveryDays("isbn")).as("no overload for UncheckedIOException: the plain one")
+            assertThat(wholesaler.deliveryDays("isbn"))
+                    .as("no overload for UncheckedIOException: the plain one")
                     .isEqualTo(30);
-            assertThat(breaker(context, "wholesaler").getMetrics().failedCalls()).isEqualTo(2);
+            assertThat(breaker(context, "wholesaler").getMetrics().failedCalls())
+                    .isEqualTo(2);
         });
     }
 
@@ -95,8 +98,10 @@ class CircuitProtectedAspectTest {
             catalogue.failWith(down);
             assertThatThrownBy(() -> catalogue.title("isbn")).isSameAs(down);
             breaker(context, "catalogue").forceOpen();
-            assertThatThrownBy(() -> catalogue.title("isbn")).isInstanceOf(CircuitOpenException.class)
-                    .satisfies(e -> assertThat(((CircuitOpenException) e).getBreakerName()).isEqualTo("catalogue"));
+            assertThatThrownBy(() -> catalogue.title("isbn"))
+                    .isInstanceOf(CircuitOpenException.class)
+                    .satisfies(e -> assertThat(((CircuitOpenException) e).getBreakerName())
+                            .isEqualTo("catalogue"));
         });
     }
 
@@ -110,8 +115,8 @@ class CircuitProtectedAspectTest {
             breaker(context, "notifier").forceOpen();
             notifier.notify("lost");
             assertThat(notifier.sent()).containsExactly("shipped");
-            assertThat(notifier.deferred()).containsExactly("delayed after IllegalStateException",
-                    "lost after CircuitOpenException");
+            assertThat(notifier.deferred())
+                    .containsExactly("delayed after IllegalStateException", "lost after CircuitOpenException");
         });
     }
 
@@ -135,7 +140,9 @@ class CircuitProtectedAspectTest {
         runner.run(context -> {
             Services.Quotes quotes = context.getBean(Services.Quotes.class);
             CompletableFuture<Integer> result = quotes.quote("isbn");
-            assertThat(breaker(context, "quotes").getMetrics().calls()).as("not complete yet").isZero();
+            assertThat(breaker(context, "quotes").getMetrics().calls())
+                    .as("not complete yet")
+                    .isZero();
             quotes.next().completeExceptionally(new IllegalStateException("pricing down"));
             assertThat(result.get()).as("the fallback's value").isEqualTo(-1);
             assertThat(breaker(context, "quotes").getMetrics().failedCalls()).isEqualTo(1);
@@ -168,7 +175,8 @@ class CircuitProtectedAspectTest {
             breaker(context, "stages").forceOpen();
             CompletableFuture<Integer> rejected = quotes.stage("isbn").toCompletableFuture();
             assertThat(quotes.calls()).isEqualTo(1);
-            assertThatThrownBy(rejected::get).isInstanceOf(ExecutionException.class)
+            assertThatThrownBy(rejected::get)
+                    .isInstanceOf(ExecutionException.class)
                     .hasCauseInstanceOf(CircuitOpenException.class);
         });
     }
@@ -201,7 +209,9 @@ class CircuitProtectedAspectTest {
             breaker(context, "reviews").forceOpen();
             int before = reviews.subscriptions();
             assertThat(reviews.rating("isbn").block()).isEqualTo(0);
-            assertThat(reviews.subscriptions()).as("the source is not subscribed when rejected").isEqualTo(before);
+            assertThat(reviews.subscriptions())
+                    .as("the source is not subscribed when rejected")
+                    .isEqualTo(before);
         });
     }
 
@@ -222,7 +232,9 @@ class CircuitProtectedAspectTest {
             Flux<String> feed = reviews.feed("isbn");
             assertThat(feed.collectList().block()).containsExactly("great", "long", "sandy");
             assertThat(breaker(context, "review-feed").getMetrics().calls()).isEqualTo(1);
-            assertThat(feed.collectList().block()).as("each subscription passes the breaker").hasSize(3);
+            assertThat(feed.collectList().block())
+                    .as("each subscription passes the breaker")
+                    .hasSize(3);
             assertThat(breaker(context, "review-feed").getMetrics().calls()).isEqualTo(2);
 
             breaker(context, "review-feed").forceOpen();
@@ -238,7 +250,8 @@ class CircuitProtectedAspectTest {
             IllegalStateException down = new IllegalStateException("feed down");
             reviews.failWith(down);
             assertThatThrownBy(() -> reviews.feed("isbn").blockLast()).isSameAs(down);
-            assertThat(breaker(context, "review-feed").getMetrics().failedCalls()).isEqualTo(1);
+            assertThat(breaker(context, "review-feed").getMetrics().failedCalls())
+                    .isEqualTo(1);
         });
     }
 
@@ -250,28 +263,38 @@ class CircuitProtectedAspectTest {
                     Services.Shipping shipping = context.getBean(Services.Shipping.class);
                     assertThat(AopUtils.isJdkDynamicProxy(shipping)).isTrue();
                     assertThat(shipping.carrier("isbn")).isEqualTo("post");
-                    assertThat(breaker(context, "shipping").getMetrics().failedCalls()).isEqualTo(1);
+                    assertThat(breaker(context, "shipping").getMetrics().failedCalls())
+                            .isEqualTo(1);
                 });
     }
 
     @Test
     void aNameUsedOnlyInAnAnnotationGetsTheDefaultsAndIsLoggedOnce(CapturedOutput output) {
-        runner.withPropertyValues("breakers.defaults.failure-rate-threshold=35",
+        runner.withPropertyValues(
+                        "breakers.defaults.failure-rate-threshold=35",
                         "breakers.instances.wholesaler.failure-rate-threshold=60")
                 .withBean(Services.Unconfigured.class)
                 .run(context -> {
                     BreakerRegistry registry = context.getBean(BreakerRegistry.class);
-                    assertThat(registry.find("typo-wholesailer")).as("created at start-up").isPresent();
+                    assertThat(registry.find("typo-wholesailer"))
+                            .as("created at start-up")
+                            .isPresent();
                     assertThat(registry.find("typo-wholesailer").orElseThrow().getConfig())
                             .isSameAs(registry.getDefaultConfig());
-                    assertThat(registry.getDefaultConfig().getFailureRateThreshold()).isEqualTo(35f);
-                    assertThat(context.getBean(Services.Unconfigured.class).ping()).isEqualTo(1);
+                    assertThat(registry.getDefaultConfig().getFailureRateThreshold())
+                            .isEqualTo(35f);
+                    assertThat(context.getBean(Services.Unconfigured.class).ping())
+                            .isEqualTo(1);
                 });
-        List<String> lines = output.getAll().lines().filter(line -> line.contains("named only in @CircuitProtected"))
+        List<String> lines = output.getAll()
+                .lines()
+                .filter(line -> line.contains("named only in @CircuitProtected"))
                 .toList();
         assertThat(lines).hasSize(1);
-        assertThat(lines.get(0)).as("sorted, without the configured 'wholesaler'").contains(
-                ": catalogue, inventory, inventory-audit, notifier, quotes, review-feed, reviews, stages, typo-wholesailer (");
+        assertThat(lines.get(0))
+                .as("sorted, without the configured 'wholesaler'")
+                .contains(
+                        ": catalogue, inventory, inventory-audit, notifier, quotes, review-feed, reviews, stages, typo-wholesailer (");
     }
 
     private static CircuitBreaker breaker(org.springframework.context.ApplicationContext context, String name) {

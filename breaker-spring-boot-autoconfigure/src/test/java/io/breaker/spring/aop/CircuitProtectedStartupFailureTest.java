@@ -93,26 +93,33 @@ class CircuitProtectedStartupFailureTest {
     @Test
     void fallbackThatDoesNotExist() {
         FailureAnalysis analysis = failureWith(MissingFallback.class);
-        assertThat(analysis.getDescription()).contains(MissingFallback.class.getName())
-                .contains("deliveryDays(String)").contains("fallbackMethod 'deliveryFallbak' does not exist");
-        assertThat(analysis.getAction()).contains("int deliveryFallbak(String)")
+        assertThat(analysis.getDescription())
+                .contains(MissingFallback.class.getName())
+                .contains("deliveryDays(String)")
+                .contains("fallbackMethod 'deliveryFallbak' does not exist");
+        assertThat(analysis.getAction())
+                .contains("int deliveryFallbak(String)")
                 .contains("int deliveryFallbak(String, Throwable)");
     }
 
     @Test
     void fallbackWhoseParametersDoNotFit() {
         FailureAnalysis analysis = failureWith(WrongParameters.class);
-        assertThat(analysis.getDescription()).contains(WrongParameters.class.getName())
-                .contains("deliveryDays(String, int)").contains("has fitting parameters")
+        assertThat(analysis.getDescription())
+                .contains(WrongParameters.class.getName())
+                .contains("deliveryDays(String, int)")
+                .contains("has fitting parameters")
                 .contains("int deliveryFallback(String, long)");
-        assertThat(analysis.getAction()).contains("int deliveryFallback(String, int)")
+        assertThat(analysis.getAction())
+                .contains("int deliveryFallback(String, int)")
                 .contains("int deliveryFallback(String, int, Throwable)");
     }
 
     @Test
     void fallbackWhoseLastParameterIsNotAThrowable() {
         FailureAnalysis analysis = failureWith(ExceptionParameterThatIsNotAThrowable.class);
-        assertThat(analysis.getDescription()).contains("has fitting parameters")
+        assertThat(analysis.getDescription())
+                .contains("has fitting parameters")
                 .contains("int deliveryFallback(String, String)");
         assertThat(analysis.getAction()).contains("int deliveryFallback(String, Throwable)");
     }
@@ -120,8 +127,10 @@ class CircuitProtectedStartupFailureTest {
     @Test
     void fallbackWithAReturnTypeTheMethodCannotReturn() {
         FailureAnalysis analysis = failureWith(WrongReturnType.class);
-        assertThat(analysis.getDescription()).contains(WrongReturnType.class.getName())
-                .contains("deliveryDays(String)").contains("returns String, which deliveryDays cannot return");
+        assertThat(analysis.getDescription())
+                .contains(WrongReturnType.class.getName())
+                .contains("deliveryDays(String)")
+                .contains("returns String, which deliveryDays cannot return");
         assertThat(analysis.getAction()).contains("int deliveryFallback(String, Throwable)");
     }
 
@@ -135,7 +144,9 @@ class CircuitProtectedStartupFailureTest {
     @Test
     void finalMethodThatAProxyCannotIntercept() {
         FailureAnalysis analysis = failureWith(FinalMethod.class);
-        assertThat(analysis.getDescription()).contains(FinalMethod.class.getName()).contains("deliveryDays(String)")
+        assertThat(analysis.getDescription())
+                .contains(FinalMethod.class.getName())
+                .contains("deliveryDays(String)")
                 .contains("a final method cannot be intercepted");
     }
 

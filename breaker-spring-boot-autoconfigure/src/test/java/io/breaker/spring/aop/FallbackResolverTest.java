@@ -72,7 +72,8 @@ class FallbackResolverTest {
         assertThat(fallback.invoke(shop, args, new FileNotFoundException())).isEqualTo("file");
         assertThat(fallback.invoke(shop, args, new IOException())).isEqualTo("io");
         assertThat(fallback.invoke(shop, args, new IllegalStateException())).isEqualTo("exception");
-        assertThat(fallback.invoke(shop, args, new CircuitOpenException("shop", State.OPEN, 0))).isEqualTo("exception");
+        assertThat(fallback.invoke(shop, args, new CircuitOpenException("shop", State.OPEN, 0)))
+                .isEqualTo("exception");
     }
 
     @Test
@@ -81,14 +82,17 @@ class FallbackResolverTest {
         IllegalStateException bug = new IllegalStateException();
         assertThat(fallback.serves(bug)).isFalse();
         assertThat(fallback.selectFor(CircuitOpenException.class)).isNull();
-        assertThatThrownBy(() -> fallback.invoke(new Shop(), new Object[]{"isbn"}, bug)).isSameAs(bug);
+        assertThatThrownBy(() -> fallback.invoke(new Shop(), new Object[] {"isbn"}, bug))
+                .isSameAs(bug);
     }
 
     @Test
     void overloadsInSuperclassesCountAndTheOneWithoutExceptionServesEverythingElse() throws Throwable {
         Fallback fallback = FallbackResolver.resolve(Shop.class, title, "inherited");
-        assertThat(fallback.invoke(new Shop(), new Object[]{"isbn"}, new IOException())).isEqualTo("base io");
-        assertThat(fallback.invoke(new Shop(), new Object[]{"isbn"}, new IllegalStateException())).isEqualTo("plain");
+        assertThat(fallback.invoke(new Shop(), new Object[] {"isbn"}, new IOException()))
+                .isEqualTo("base io");
+        assertThat(fallback.invoke(new Shop(), new Object[] {"isbn"}, new IllegalStateException()))
+                .isEqualTo("plain");
     }
 
     @Test
@@ -101,7 +105,8 @@ class FallbackResolverTest {
     @Test
     void staticFallbacksAreAcceptedButNotABoxedOneForAPrimitiveMethod() throws Throwable {
         assertThat(FallbackResolver.resolve(Shop.class, title, "statically")
-                .invoke(new Shop(), new Object[]{"isbn"}, new IOException())).isEqualTo("static");
+                        .invoke(new Shop(), new Object[] {"isbn"}, new IOException()))
+                .isEqualTo("static");
         // An Integer fallback may return null, which an int method cannot: refused at start-up, not at call time.
         assertThatThrownBy(() -> FallbackResolver.resolve(Shop.class, method("count"), "boxed"))
                 .isInstanceOf(InvalidCircuitProtectedException.class)

@@ -31,9 +31,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class ProtectedMethodsTest {
 
     private final AtomicLong now = new AtomicLong();
-    private final BreakerRegistry registry = BreakerRegistry.of(BreakerConfig.builder()
-            .slidingWindow(io.breaker.SlidingWindowType.COUNT_BASED, 2).minimumNumberOfCalls(2)
-            .failureRateThreshold(50).waitDurationInOpenState(Duration.ofSeconds(1)).build(), Map.of(), now::get);
+    private final BreakerRegistry registry = BreakerRegistry.of(
+            BreakerConfig.builder()
+                    .slidingWindow(io.breaker.SlidingWindowType.COUNT_BASED, 2)
+                    .minimumNumberOfCalls(2)
+                    .failureRateThreshold(50)
+                    .waitDurationInOpenState(Duration.ofSeconds(1))
+                    .build(),
+            Map.of(),
+            now::get);
     private final ProtectedMethods methods = new ProtectedMethods(() -> registry);
 
     static class Shop {
@@ -70,7 +76,9 @@ class ProtectedMethodsTest {
 
         Disposable probe = shop.never().subscribe();
         assertThat(breaker.getState()).isEqualTo(State.HALF_OPEN);
-        assertThat(breaker.tryAcquirePermit()).as("the only permit is taken by the probe").isEqualTo(CircuitBreaker.NO_PERMIT);
+        assertThat(breaker.tryAcquirePermit())
+                .as("the only permit is taken by the probe")
+                .isEqualTo(CircuitBreaker.NO_PERMIT);
         probe.dispose();
 
         assertThat(breaker.getState()).isEqualTo(State.HALF_OPEN);
@@ -222,11 +230,15 @@ class ProtectedMethodsTest {
     @Test
     void failurePredicateIsAskedOncePerFailedCallAndDecidesTheFallback() {
         AtomicLong asked = new AtomicLong();
-        BreakerRegistry counting = BreakerRegistry.of(BreakerConfig.builder()
-                .recordFailurePredicate(error -> {
-                    asked.incrementAndGet();
-                    return !"business".equals(error.getMessage());
-                }).build(), Map.of(), now::get);
+        BreakerRegistry counting = BreakerRegistry.of(
+                BreakerConfig.builder()
+                        .recordFailurePredicate(error -> {
+                            asked.incrementAndGet();
+                            return !"business".equals(error.getMessage());
+                        })
+                        .build(),
+                Map.of(),
+                now::get);
         ProxyFactory factory = new ProxyFactory(new Counter());
         factory.setProxyTargetClass(true);
         factory.addAdvisor(new CircuitProtectedAdvisor(new ProtectedMethods(() -> counting), 0));
@@ -234,11 +246,13 @@ class ProtectedMethodsTest {
 
         assertThat(counter.fail(new IllegalStateException("down"))).isEqualTo(-1);
         assertThat(counter.failLater(new IllegalStateException("down")).join()).isEqualTo(-1);
-        assertThat(counter.failReactively(new IllegalArgumentException("down")).block()).isEqualTo(-1);
+        assertThat(counter.failReactively(new IllegalArgumentException("down")).block())
+                .isEqualTo(-1);
         assertThat(asked).as("one classification per failed call").hasValue(3);
 
         assertThatThrownBy(() -> counter.fail(new IllegalStateException("business")))
-                .as("an ignored error is rethrown, not answered by the fallback").hasMessage("business");
+                .as("an ignored error is rethrown, not answered by the fallback")
+                .hasMessage("business");
         assertThat(asked).hasValue(4);
         assertThat(counting.breaker("counted").getMetrics().failedCalls()).isEqualTo(3);
     }
@@ -264,9 +278,14 @@ class ProtectedMethodsTest {
     @Test
     void aTimedCallOnATimeWindowReadsTheClockOnlyAtItsStartAndItsEnd() {
         AtomicLong reads = new AtomicLong();
-        BreakerRegistry timeWindows = BreakerRegistry.of(BreakerConfig.builder()
-                .slidingWindow(io.breaker.SlidingWindowType.TIME_BASED, 10).minimumNumberOfCalls(100)
-                .slowCallDurationThreshold(Duration.ofSeconds(1)).build(), Map.of(), () -> {
+        BreakerRegistry timeWindows = BreakerRegistry.of(
+                BreakerConfig.builder()
+                        .slidingWindow(io.breaker.SlidingWindowType.TIME_BASED, 10)
+                        .minimumNumberOfCalls(100)
+                        .slowCallDurationThreshold(Duration.ofSeconds(1))
+                        .build(),
+                Map.of(),
+                () -> {
                     reads.incrementAndGet();
                     return now.get();
                 });
@@ -293,9 +312,15 @@ class ProtectedMethodsTest {
     @Test
     void anOpenRejectionThroughTheAspectReadsTheClockOnce() {
         AtomicLong reads = new AtomicLong();
-        BreakerRegistry counted = BreakerRegistry.of(BreakerConfig.builder()
-                .slidingWindow(io.breaker.SlidingWindowType.COUNT_BASED, 2).minimumNumberOfCalls(2)
-                .failureRateThreshold(50).waitDurationInOpenState(Duration.ofSeconds(10)).build(), Map.of(), () -> {
+        BreakerRegistry counted = BreakerRegistry.of(
+                BreakerConfig.builder()
+                        .slidingWindow(io.breaker.SlidingWindowType.COUNT_BASED, 2)
+                        .minimumNumberOfCalls(2)
+                        .failureRateThreshold(50)
+                        .waitDurationInOpenState(Duration.ofSeconds(10))
+                        .build(),
+                Map.of(),
+                () -> {
                     reads.incrementAndGet();
                     return now.get();
                 });
@@ -309,8 +334,11 @@ class ProtectedMethodsTest {
         now.addAndGet(Duration.ofSeconds(3).toNanos());
 
         long before = reads.get();
-        assertThatThrownBy(timed::answer).isInstanceOfSatisfying(CircuitOpenException.class,
-                rejection -> assertThat(rejection.getRetryAfterNanos()).isEqualTo(Duration.ofSeconds(7).toNanos()));
+        assertThatThrownBy(timed::answer)
+                .isInstanceOfSatisfying(
+                        CircuitOpenException.class,
+                        rejection -> assertThat(rejection.getRetryAfterNanos())
+                                .isEqualTo(Duration.ofSeconds(7).toNanos()));
         CompletableFuture<Integer> rejected = timed.later(new CompletableFuture<>());
 
         assertThat(reads.get() - before).as("one clock reading per rejection").isEqualTo(2);

@@ -37,13 +37,21 @@ class ReactiveOutcomesTest {
     private static final Duration SLOW = Duration.ofMillis(100);
 
     private final AtomicLong now = new AtomicLong();
-    private final BreakerRegistry registry = BreakerRegistry.of(BreakerConfig.builder()
-            .slidingWindow(SlidingWindowType.COUNT_BASED, 20).minimumNumberOfCalls(10)
-            .failureRateThreshold(50).waitDurationInOpenState(WAIT)
-            .slowCallDurationThreshold(SLOW).slowCallRateThreshold(50)
-            .ignoreExceptions(IllegalArgumentException.class).build(), Map.of(), now::get);
+    private final BreakerRegistry registry = BreakerRegistry.of(
+            BreakerConfig.builder()
+                    .slidingWindow(SlidingWindowType.COUNT_BASED, 20)
+                    .minimumNumberOfCalls(10)
+                    .failureRateThreshold(50)
+                    .waitDurationInOpenState(WAIT)
+                    .slowCallDurationThreshold(SLOW)
+                    .slowCallRateThreshold(50)
+                    .ignoreExceptions(IllegalArgumentException.class)
+                    .build(),
+            Map.of(),
+            now::get);
     /** The target: a CGLIB proxy's own fields are not the target's, so the test reads and writes these. */
     private final Feed target = new Feed();
+
     private final Feed feed = proxy(target, registry);
     private final CircuitBreaker breaker = registry.breaker("feed");
 
@@ -146,7 +154,8 @@ class ReactiveOutcomesTest {
     void aFluxThatFailsAfterItsFirstElementIsAFailure() {
         RuntimeException down = new IllegalStateException("down mid-stream");
 
-        assertThatThrownBy(() -> proxy(new MidStream(down), registry).reviews().blockLast()).isSameAs(down);
+        assertThatThrownBy(() -> proxy(new MidStream(down), registry).reviews().blockLast())
+                .isSameAs(down);
 
         assertThat(breaker.getMetrics().calls()).isEqualTo(1);
         assertThat(breaker.getMetrics().failedCalls()).isEqualTo(1);
@@ -191,13 +200,20 @@ class ReactiveOutcomesTest {
 
     @Test
     void aHungDependencyBehindTheCallersTimeoutTripsTheBreaker() {
-        BreakerRegistry realTime = BreakerRegistry.of(BreakerConfig.builder()
-                .slidingWindow(SlidingWindowType.COUNT_BASED, 4).minimumNumberOfCalls(4)
-                .slowCallDurationThreshold(Duration.ofMillis(20)).slowCallRateThreshold(100).build(), Map.of());
+        BreakerRegistry realTime = BreakerRegistry.of(
+                BreakerConfig.builder()
+                        .slidingWindow(SlidingWindowType.COUNT_BASED, 4)
+                        .minimumNumberOfCalls(4)
+                        .slowCallDurationThreshold(Duration.ofMillis(20))
+                        .slowCallRateThreshold(100)
+                        .build(),
+                Map.of());
         Feed hanging = proxy(new Feed(), realTime);
 
         for (int i = 0; i < 4; i++) {
-            assertThatThrownBy(() -> hanging.hangingRating().timeout(Duration.ofMillis(40)).block())
+            assertThatThrownBy(() -> hanging.hangingRating()
+                            .timeout(Duration.ofMillis(40))
+                            .block())
                     .hasCauseInstanceOf(TimeoutException.class);
         }
 

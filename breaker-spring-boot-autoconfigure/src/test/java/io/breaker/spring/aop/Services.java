@@ -14,8 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 /** Beans protected by {@code @CircuitProtected}, shared by the aspect tests. */
 final class Services {
 
-    private Services() {
-    }
+    private Services() {}
 
     /** Overloaded fallbacks: the most specific exception type wins. */
     static class Wholesaler {

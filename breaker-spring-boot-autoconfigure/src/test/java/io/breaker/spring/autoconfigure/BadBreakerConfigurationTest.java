@@ -23,23 +23,28 @@ class BadBreakerConfigurationTest {
     @Test
     void thresholdAbove100() {
         FailureAnalysis analysis = failureFor("breakers.instances.wholesaler.failure-rate-threshold=150");
-        assertThat(analysis.getDescription()).contains("'breakers.instances.wholesaler.failure-rate-threshold'")
+        assertThat(analysis.getDescription())
+                .contains("'breakers.instances.wholesaler.failure-rate-threshold'")
                 .contains("'150'");
-        assertThat(analysis.getAction()).contains("breakers.instances.wholesaler.failure-rate-threshold")
+        assertThat(analysis.getAction())
+                .contains("breakers.instances.wholesaler.failure-rate-threshold")
                 .contains("a number in (0, 100]");
     }
 
     @Test
     void thresholdInTheDefaultsNamesTheDefaultsProperty() {
         FailureAnalysis analysis = failureFor("breakers.defaults.slow-call-rate-threshold=0");
-        assertThat(analysis.getDescription()).contains("'breakers.defaults.slow-call-rate-threshold'").contains("'0'");
+        assertThat(analysis.getDescription())
+                .contains("'breakers.defaults.slow-call-rate-threshold'")
+                .contains("'0'");
         assertThat(analysis.getAction()).contains("a number in (0, 100]");
     }
 
     @Test
     void zeroDuration() {
         FailureAnalysis analysis = failureFor("breakers.instances.wholesaler.wait-duration-in-open-state=0s");
-        assertThat(analysis.getDescription()).contains("'breakers.instances.wholesaler.wait-duration-in-open-state'")
+        assertThat(analysis.getDescription())
+                .contains("'breakers.instances.wholesaler.wait-duration-in-open-state'")
                 .contains("'0ms'");
         assertThat(analysis.getAction()).contains("a positive duration of at most 106751d");
     }
@@ -47,7 +52,8 @@ class BadBreakerConfigurationTest {
     @Test
     void negativeDuration() {
         FailureAnalysis analysis = failureFor("breakers.defaults.slow-call-duration-threshold=-500ms");
-        assertThat(analysis.getDescription()).contains("'breakers.defaults.slow-call-duration-threshold'")
+        assertThat(analysis.getDescription())
+                .contains("'breakers.defaults.slow-call-duration-threshold'")
                 .contains("'-500ms'");
         assertThat(analysis.getAction()).contains("a positive duration");
     }
@@ -56,24 +62,30 @@ class BadBreakerConfigurationTest {
     void classThatDoesNotExist() {
         FailureAnalysis analysis = failureFor(
                 "breakers.instances.wholesaler.record-exceptions=java.io.IOException,com.example.NoSuchException");
-        assertThat(analysis.getDescription()).contains("'breakers.instances.wholesaler.record-exceptions[1]'")
-                .contains("'com.example.NoSuchException'").contains("no such class");
+        assertThat(analysis.getDescription())
+                .contains("'breakers.instances.wholesaler.record-exceptions[1]'")
+                .contains("'com.example.NoSuchException'")
+                .contains("no such class");
         assertThat(analysis.getAction()).contains("extend java.lang.Throwable");
     }
 
     @Test
     void classThatIsNotAThrowable() {
         FailureAnalysis analysis = failureFor("breakers.defaults.ignore-exceptions=java.lang.String");
-        assertThat(analysis.getDescription()).contains("'breakers.defaults.ignore-exceptions[0]'")
-                .contains("'java.lang.String'").contains("not a Throwable");
+        assertThat(analysis.getDescription())
+                .contains("'breakers.defaults.ignore-exceptions[0]'")
+                .contains("'java.lang.String'")
+                .contains("not a Throwable");
         assertThat(analysis.getAction()).contains("extend java.lang.Throwable");
     }
 
     @Test
     void minimumNumberOfCallsLargerThanACountWindow() {
-        FailureAnalysis analysis = failureFor("breakers.instances.wholesaler.sliding-window-size=20",
+        FailureAnalysis analysis = failureFor(
+                "breakers.instances.wholesaler.sliding-window-size=20",
                 "breakers.instances.wholesaler.minimum-number-of-calls=50");
-        assertThat(analysis.getDescription()).contains("'breakers.instances.wholesaler.minimum-number-of-calls'")
+        assertThat(analysis.getDescription())
+                .contains("'breakers.instances.wholesaler.minimum-number-of-calls'")
                 .contains("'50'");
         assertThat(analysis.getAction()).contains("at most sliding-window-size (20) for a count-based window");
     }
@@ -81,16 +93,19 @@ class BadBreakerConfigurationTest {
     @Test
     void aCountWindowSmallerThanTheInheritedMinimumNamesTheWindowSize() {
         FailureAnalysis analysis = failureFor("breakers.instances.wholesaler.sliding-window-size=5");
-        assertThat(analysis.getDescription()).contains("'breakers.instances.wholesaler.sliding-window-size'")
+        assertThat(analysis.getDescription())
+                .contains("'breakers.instances.wholesaler.sliding-window-size'")
                 .contains("'5'");
         assertThat(analysis.getAction()).contains("at least minimum-number-of-calls (10)");
     }
 
     @Test
     void windowSizeOutOfRangeForItsType() {
-        FailureAnalysis analysis = failureFor("breakers.instances.wholesaler.sliding-window-type=TIME_BASED",
+        FailureAnalysis analysis = failureFor(
+                "breakers.instances.wholesaler.sliding-window-type=TIME_BASED",
                 "breakers.instances.wholesaler.sliding-window-size=7200");
-        assertThat(analysis.getDescription()).contains("'breakers.instances.wholesaler.sliding-window-size'")
+        assertThat(analysis.getDescription())
+                .contains("'breakers.instances.wholesaler.sliding-window-size'")
                 .contains("'7200'");
         assertThat(analysis.getAction()).contains("in [1, 3600] (seconds) for a time-based window");
     }
@@ -98,24 +113,31 @@ class BadBreakerConfigurationTest {
     @Test
     void unknownWindowType() {
         FailureAnalysis analysis = failureFor("breakers.instances.wholesaler.sliding-window-type=COUNTED");
-        assertThat(analysis.getDescription()).contains("'breakers.instances.wholesaler.sliding-window-type'")
-                .contains("'COUNTED'").contains("not one of the allowed values");
+        assertThat(analysis.getDescription())
+                .contains("'breakers.instances.wholesaler.sliding-window-type'")
+                .contains("'COUNTED'")
+                .contains("not one of the allowed values");
         assertThat(analysis.getAction()).contains("one of count-based, time-based");
     }
 
     @Test
     void valueThatIsNotADuration() {
         FailureAnalysis analysis = failureFor("breakers.defaults.probe-lease=soon");
-        assertThat(analysis.getDescription()).contains("'breakers.defaults.probe-lease'").contains("'soon'");
+        assertThat(analysis.getDescription())
+                .contains("'breakers.defaults.probe-lease'")
+                .contains("'soon'");
         assertThat(analysis.getAction()).contains("such as 800ms or 30s");
     }
 
     @Test
     void misspeltSettingOfAnInstance() {
         FailureAnalysis analysis = failureFor("breakers.instances.wholesaler.failure-rate-treshold=30");
-        assertThat(analysis.getDescription()).contains("'breakers.instances.wholesaler.failure-rate-treshold'")
-                .contains("'30'").contains("not read by any breaker module");
-        assertThat(analysis.getAction()).contains("'breakers.instances.wholesaler.failure-rate-threshold'")
+        assertThat(analysis.getDescription())
+                .contains("'breakers.instances.wholesaler.failure-rate-treshold'")
+                .contains("'30'")
+                .contains("not read by any breaker module");
+        assertThat(analysis.getAction())
+                .contains("'breakers.instances.wholesaler.failure-rate-threshold'")
                 .contains("check the spelling");
     }
 
@@ -128,12 +150,14 @@ class BadBreakerConfigurationTest {
 
     @Test
     void keysOfOtherModulesAreUnknownUntilThatModuleIsOnTheClassPath() {
-        runner.withPropertyValues("breakers.health.down-when-open=*",
+        runner.withPropertyValues(
+                        "breakers.health.down-when-open=*",
                         "breakers.instances.wholesaler.record-exceptions[0]=java.io.IOException")
                 .run(context -> assertThat(context).hasNotFailed());
         // The Boot 4 starter's suite has breaker-redis on its class path (for its optional store health).
         if (ClassUtils.isPresent("io.breaker.redis.RedisStateStore", getClass().getClassLoader())) {
-            runner.withPropertyValues("breakers.store.type=memory").run(context -> assertThat(context).hasNotFailed());
+            runner.withPropertyValues("breakers.store.type=memory")
+                    .run(context -> assertThat(context).hasNotFailed());
         } else {
             assertThat(failureFor("breakers.store.type=redis").getDescription()).contains("'breakers.store.type'");
         }
@@ -141,7 +165,8 @@ class BadBreakerConfigurationTest {
 
     @Test
     void ignoresFailuresThatAreNotAboutBreakers() {
-        assertThat(new BreakerFailureAnalyzer().analyze(new IllegalStateException("something else"))).isNull();
+        assertThat(new BreakerFailureAnalyzer().analyze(new IllegalStateException("something else")))
+                .isNull();
     }
 
     private FailureAnalysis failureFor(String... properties) {

@@ -15,8 +15,8 @@ import org.springframework.context.support.GenericApplicationContext;
 import org.springframework.core.io.support.SpringFactoriesLoader;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.assertThatNoException;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Each starter on its own line starts; the other line's starter stops start-up with a message that
@@ -28,13 +28,13 @@ import static org.assertj.core.api.Assertions.assertThatNoException;
 class BootLineCheckTest {
 
     @Configuration(proxyBeanMethods = false)
-    static class App {
-    }
+    static class App {}
 
     @Test
     void theStarterOfThisLineRegistersItsCheck() {
         assertThat(SpringFactoriesLoader.forDefaultResourceLocation(getClass().getClassLoader())
-                .load(ApplicationContextInitializer.class)).hasAtLeastOneElementOfType(BootLine.lineCheck());
+                        .load(ApplicationContextInitializer.class))
+                .hasAtLeastOneElementOfType(BootLine.lineCheck());
     }
 
     @Test
@@ -54,15 +54,18 @@ class BootLineCheckTest {
 
         assertThatThrownBy(() -> close(application.run())).isInstanceOf(WrongBootLineException.class);
 
-        assertThat(output).contains("APPLICATION FAILED TO START",
-                "The breaker starter " + BootLine.OTHER_STARTER + " is built for Spring Boot " + otherLine
-                        + ".x, but this application runs Spring Boot " + BootLine.MAJOR,
-                "Replace " + BootLine.OTHER_STARTER + " with " + BootLine.STARTER);
+        assertThat(output)
+                .contains(
+                        "APPLICATION FAILED TO START",
+                        "The breaker starter " + BootLine.OTHER_STARTER + " is built for Spring Boot " + otherLine
+                                + ".x, but this application runs Spring Boot " + BootLine.MAJOR,
+                        "Replace " + BootLine.OTHER_STARTER + " with " + BootLine.STARTER);
     }
 
     @Test
     void onlyTheTwoLinesAreKnown() {
-        assertThatThrownBy(() -> new BootLineCheck(5)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> new BootLineCheck(5))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("line must be 3 or 4, was 5");
     }
 

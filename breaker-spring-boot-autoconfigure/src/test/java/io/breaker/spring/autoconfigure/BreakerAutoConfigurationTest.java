@@ -35,12 +35,14 @@ class BreakerAutoConfigurationTest {
 
     @Test
     void createsOneRegistryWithEveryConfiguredInstanceFromStartUp() {
-        runner.withPropertyValues("breakers.instances.wholesaler.failure-rate-threshold=25",
+        runner.withPropertyValues(
+                        "breakers.instances.wholesaler.failure-rate-threshold=25",
                         "breakers.instances.payments.minimum-number-of-calls=5")
                 .run(context -> {
                     assertThat(context).hasSingleBean(BreakerRegistry.class);
                     BreakerRegistry registry = context.getBean(BreakerRegistry.class);
-                    assertThat(registry.all()).extracting(CircuitBreaker::getName)
+                    assertThat(registry.all())
+                            .extracting(CircuitBreaker::getName)
                             .containsExactly("payments", "wholesaler");
                     assertThat(registry.configuredNames()).containsExactlyInAnyOrder("payments", "wholesaler");
                 });
@@ -49,19 +51,21 @@ class BreakerAutoConfigurationTest {
     @Test
     void bindsEverySettingOfAnInstance() {
         runner.withPropertyValues(
-                "breakers.instances.wholesaler.sliding-window-type=TIME_BASED",
-                "breakers.instances.wholesaler.sliding-window-size=60",
-                "breakers.instances.wholesaler.minimum-number-of-calls=200",
-                "breakers.instances.wholesaler.failure-rate-threshold=25",
-                "breakers.instances.wholesaler.slow-call-rate-threshold=80",
-                "breakers.instances.wholesaler.slow-call-duration-threshold=800ms",
-                "breakers.instances.wholesaler.wait-duration-in-open-state=45s",
-                "breakers.instances.wholesaler.permitted-calls-in-half-open-state=3",
-                "breakers.instances.wholesaler.probe-lease=5s",
-                "breakers.instances.wholesaler.record-exceptions=java.io.IOException,java.util.concurrent.TimeoutException",
-                "breakers.instances.wholesaler.ignore-exceptions=java.lang.IllegalArgumentException")
+                        "breakers.instances.wholesaler.sliding-window-type=TIME_BASED",
+                        "breakers.instances.wholesaler.sliding-window-size=60",
+                        "breakers.instances.wholesaler.minimum-number-of-calls=200",
+                        "breakers.instances.wholesaler.failure-rate-threshold=25",
+                        "breakers.instances.wholesaler.slow-call-rate-threshold=80",
+                        "breakers.instances.wholesaler.slow-call-duration-threshold=800ms",
+                        "breakers.instances.wholesaler.wait-duration-in-open-state=45s",
+                        "breakers.instances.wholesaler.permitted-calls-in-half-open-state=3",
+                        "breakers.instances.wholesaler.probe-lease=5s",
+                        "breakers.instances.wholesaler.record-exceptions=java.io.IOException,java.util.concurrent.TimeoutException",
+                        "breakers.instances.wholesaler.ignore-exceptions=java.lang.IllegalArgumentException")
                 .run(context -> {
-                    BreakerConfig config = context.getBean(BreakerRegistry.class).find("wholesaler").orElseThrow()
+                    BreakerConfig config = context.getBean(BreakerRegistry.class)
+                            .find("wholesaler")
+                            .orElseThrow()
                             .getConfig();
                     assertThat(config.getSlidingWindowType()).isEqualTo(SlidingWindowType.TIME_BASED);
                     assertThat(config.getSlidingWindowSize()).isEqualTo(60);
@@ -80,16 +84,17 @@ class BreakerAutoConfigurationTest {
     @Test
     void instanceInheritsEveryDefaultItDoesNotSet() {
         runner.withPropertyValues(
-                "breakers.defaults.sliding-window-size=20",
-                "breakers.defaults.minimum-number-of-calls=4",
-                "breakers.defaults.failure-rate-threshold=40",
-                "breakers.defaults.slow-call-duration-threshold=2s",
-                "breakers.defaults.ignore-exceptions=java.lang.IllegalArgumentException",
-                "breakers.instances.wholesaler.wait-duration-in-open-state=10s",
-                "breakers.instances.wholesaler.failure-rate-threshold=60")
+                        "breakers.defaults.sliding-window-size=20",
+                        "breakers.defaults.minimum-number-of-calls=4",
+                        "breakers.defaults.failure-rate-threshold=40",
+                        "breakers.defaults.slow-call-duration-threshold=2s",
+                        "breakers.defaults.ignore-exceptions=java.lang.IllegalArgumentException",
+                        "breakers.instances.wholesaler.wait-duration-in-open-state=10s",
+                        "breakers.instances.wholesaler.failure-rate-threshold=60")
                 .run(context -> {
                     BreakerRegistry registry = context.getBean(BreakerRegistry.class);
-                    BreakerConfig config = registry.find("wholesaler").orElseThrow().getConfig();
+                    BreakerConfig config =
+                            registry.find("wholesaler").orElseThrow().getConfig();
                     assertThat(config.getWaitDurationInOpenState()).isEqualTo(Duration.ofSeconds(10));
                     assertThat(config.getFailureRateThreshold()).isEqualTo(60f);
                     assertThat(config.getSlidingWindowSize()).isEqualTo(20);
@@ -97,8 +102,10 @@ class BreakerAutoConfigurationTest {
                     assertThat(config.getSlowCallDurationThreshold()).isEqualTo(Duration.ofSeconds(2));
                     assertThat(config.getIgnoreExceptions()).containsExactly(IllegalArgumentException.class);
                     assertThat(config.getProbeLease()).isEqualTo(Duration.ofSeconds(60));
-                    assertThat(registry.getDefaultConfig().getFailureRateThreshold()).isEqualTo(40f);
-                    assertThat(registry.getDefaultConfig().getWaitDurationInOpenState()).isEqualTo(Duration.ofSeconds(30));
+                    assertThat(registry.getDefaultConfig().getFailureRateThreshold())
+                            .isEqualTo(40f);
+                    assertThat(registry.getDefaultConfig().getWaitDurationInOpenState())
+                            .isEqualTo(Duration.ofSeconds(30));
                 });
     }
 
@@ -142,48 +149,75 @@ class BreakerAutoConfigurationTest {
 
     @Test
     void aspectOrderDefaultsToLowestPrecedenceSoThatRetryWrapsTheBreaker() {
-        runner.run(context -> assertThat(context.getBean(CircuitProtectedAdvisor.class).getOrder())
+        runner.run(context -> assertThat(
+                        context.getBean(CircuitProtectedAdvisor.class).getOrder())
                 .isEqualTo(Ordered.LOWEST_PRECEDENCE));
     }
 
     @Test
     void aspectOrderComesFromTheProperty() {
         runner.withPropertyValues("breakers.aspect-order=5")
-                .run(context -> assertThat(context.getBean(CircuitProtectedAdvisor.class).getOrder()).isEqualTo(5));
+                .run(context -> assertThat(
+                                context.getBean(CircuitProtectedAdvisor.class).getOrder())
+                        .isEqualTo(5));
     }
 
     @Test
     void customizersRunForAllOrForTheirNameOnlyInOrder() {
-        runner.withPropertyValues("breakers.instances.wholesaler.failure-rate-threshold=25",
+        runner.withPropertyValues(
+                        "breakers.instances.wholesaler.failure-rate-threshold=25",
                         "breakers.instances.payments.failure-rate-threshold=25")
-                .withBean("all", BreakerConfigCustomizer.class,
+                .withBean(
+                        "all",
+                        BreakerConfigCustomizer.class,
                         () -> builder -> builder.waitDurationInOpenState(Duration.ofSeconds(7)))
-                .withBean("wholesalerOnly", BreakerConfigCustomizer.class, () -> BreakerConfigCustomizer.of("wholesaler",
-                        builder -> builder.failureRateThreshold(90)))
+                .withBean(
+                        "wholesalerOnly",
+                        BreakerConfigCustomizer.class,
+                        () -> BreakerConfigCustomizer.of("wholesaler", builder -> builder.failureRateThreshold(90)))
                 .withBean("second", SecondCustomizer.class, SecondCustomizer::new)
                 .withBean("first", FirstCustomizer.class, FirstCustomizer::new)
                 .run(context -> {
                     BreakerRegistry registry = context.getBean(BreakerRegistry.class);
-                    assertThat(registry.find("wholesaler").orElseThrow().getConfig().getFailureRateThreshold())
+                    assertThat(registry.find("wholesaler")
+                                    .orElseThrow()
+                                    .getConfig()
+                                    .getFailureRateThreshold())
                             .isEqualTo(90f);
-                    assertThat(registry.find("payments").orElseThrow().getConfig().getFailureRateThreshold())
+                    assertThat(registry.find("payments")
+                                    .orElseThrow()
+                                    .getConfig()
+                                    .getFailureRateThreshold())
                             .isEqualTo(25f);
-                    assertThat(registry.getDefaultConfig().getWaitDurationInOpenState()).isEqualTo(Duration.ofSeconds(7));
-                    assertThat(registry.find("payments").orElseThrow().getConfig().getWaitDurationInOpenState())
+                    assertThat(registry.getDefaultConfig().getWaitDurationInOpenState())
                             .isEqualTo(Duration.ofSeconds(7));
-                    assertThat(registry.find("wholesaler").orElseThrow().getConfig().getPermittedCallsInHalfOpenState())
-                            .as("the customizer with the higher order runs last").isEqualTo(4);
+                    assertThat(registry.find("payments")
+                                    .orElseThrow()
+                                    .getConfig()
+                                    .getWaitDurationInOpenState())
+                            .isEqualTo(Duration.ofSeconds(7));
+                    assertThat(registry.find("wholesaler")
+                                    .orElseThrow()
+                                    .getConfig()
+                                    .getPermittedCallsInHalfOpenState())
+                            .as("the customizer with the higher order runs last")
+                            .isEqualTo(4);
                 });
     }
 
     @Test
     void customizerForAnUnconfiguredNameCreatesThatBreakerAtStartUp() {
-        runner.withBean(BreakerConfigCustomizer.class, () -> BreakerConfigCustomizer.of("inventory",
-                        builder -> builder.minimumNumberOfCalls(3)))
+        runner.withBean(
+                        BreakerConfigCustomizer.class,
+                        () -> BreakerConfigCustomizer.of("inventory", builder -> builder.minimumNumberOfCalls(3)))
                 .run(context -> {
                     BreakerRegistry registry = context.getBean(BreakerRegistry.class);
                     assertThat(registry.find("inventory")).isPresent();
-                    assertThat(registry.find("inventory").orElseThrow().getConfig().getMinimumNumberOfCalls()).isEqualTo(3);
+                    assertThat(registry.find("inventory")
+                                    .orElseThrow()
+                                    .getConfig()
+                                    .getMinimumNumberOfCalls())
+                            .isEqualTo(3);
                 });
     }
 
@@ -193,10 +227,13 @@ class BreakerAutoConfigurationTest {
                 .withBean(BreakerFailurePredicate.class, () -> error -> error instanceof UncheckedIOException)
                 .run(context -> {
                     BreakerRegistry registry = context.getBean(BreakerRegistry.class);
-                    for (BreakerConfig config : List.of(registry.getDefaultConfig(),
+                    for (BreakerConfig config : List.of(
+                            registry.getDefaultConfig(),
                             registry.find("wholesaler").orElseThrow().getConfig())) {
-                        assertThat(config.isFailure(new UncheckedIOException(new IOException("down")))).isTrue();
-                        assertThat(config.isFailure(new IllegalStateException("bug"))).isFalse();
+                        assertThat(config.isFailure(new UncheckedIOException(new IOException("down"))))
+                                .isTrue();
+                        assertThat(config.isFailure(new IllegalStateException("bug")))
+                                .isFalse();
                     }
                 });
     }
@@ -205,14 +242,13 @@ class BreakerAutoConfigurationTest {
     void datesTransitionsWithTheApplicationsClock() {
         Instant now = Instant.parse("2031-05-04T10:00:00Z");
         Clock wallClock = Clock.fixed(now, ZoneOffset.UTC);
-        runner.withBean(Clock.class, () -> wallClock)
-                .run(context -> {
-                    BreakerRegistry registry = context.getBean(BreakerRegistry.class);
-                    CircuitBreaker breaker = registry.breaker("wholesaler");
-                    breaker.forceOpen();
-                    assertThat(registry.getWallClock()).isSameAs(wallClock);
-                    assertThat(breaker.getStateSince()).isEqualTo(now);
-                });
+        runner.withBean(Clock.class, () -> wallClock).run(context -> {
+            BreakerRegistry registry = context.getBean(BreakerRegistry.class);
+            CircuitBreaker breaker = registry.breaker("wholesaler");
+            breaker.forceOpen();
+            assertThat(registry.getWallClock()).isSameAs(wallClock);
+            assertThat(breaker.getStateSince()).isEqualTo(now);
+        });
     }
 
     @Test
@@ -221,7 +257,9 @@ class BreakerAutoConfigurationTest {
         runner.withPropertyValues("breakers.instances.wholesaler.failure-rate-threshold=25")
                 .withBean(NanoClock.class, () -> clock)
                 .run(context -> assertThat(Integration.clock(context.getBean(BreakerRegistry.class)
-                        .find("wholesaler").orElseThrow())).isSameAs(clock));
+                                .find("wholesaler")
+                                .orElseThrow()))
+                        .isSameAs(clock));
     }
 
     @Order(1)

@@ -40,7 +40,9 @@ class BreakerSettingsMappingTest {
 
         written.forEach((setting, value) -> {
             assertThat(mapped.sets(setting)).as("%s is set", setting.name()).isTrue();
-            assertThat(mapped.written(setting)).as("the value the line of %s reads", setting.name()).isEqualTo(value);
+            assertThat(mapped.written(setting))
+                    .as("the value the line of %s reads", setting.name())
+                    .isEqualTo(value);
         });
     }
 
@@ -50,7 +52,8 @@ class BreakerSettingsMappingTest {
 
         for (Setting<?> setting : BreakerConfig.settings()) {
             assertThat(mapped.sets(setting)).as(setting.name()).isFalse();
-            assertThat(mapped.value(setting, "breakers.defaults." + setting.propertyName(), null)).isNull();
+            assertThat(mapped.value(setting, "breakers.defaults." + setting.propertyName(), null))
+                    .isNull();
         }
     }
 
@@ -59,8 +62,11 @@ class BreakerSettingsMappingTest {
         BreakerProperties.Settings settings = new BreakerProperties.Settings();
         settings.setIgnoreExceptions(List.of("java.lang.IllegalArgumentException", " java.io.IOException "));
 
-        assertThat(BreakerSettingsMapping.of(settings).value(BreakerConfig.IGNORE_EXCEPTIONS,
-                "breakers.defaults.ignore-exceptions", getClass().getClassLoader()))
+        assertThat(BreakerSettingsMapping.of(settings)
+                        .value(
+                                BreakerConfig.IGNORE_EXCEPTIONS,
+                                "breakers.defaults.ignore-exceptions",
+                                getClass().getClassLoader()))
                 .containsExactly(IllegalArgumentException.class, java.io.IOException.class);
     }
 
@@ -75,9 +81,12 @@ class BreakerSettingsMappingTest {
         ConfiguredSettings configured = BreakerSettingsMapping.configuredSettings(properties);
 
         assertThat(configured.sets("wholesaler", BreakerConfig.PROBE_LEASE)).isTrue();
-        assertThat(configured.sets("wholesaler", BreakerConfig.FAILURE_RATE_THRESHOLD)).isTrue();
-        assertThat(configured.sets("wholesaler", BreakerConfig.SLIDING_WINDOW_SIZE)).isFalse();
-        assertThat(configured.sets("inventory", BreakerConfig.FAILURE_RATE_THRESHOLD)).isTrue();
+        assertThat(configured.sets("wholesaler", BreakerConfig.FAILURE_RATE_THRESHOLD))
+                .isTrue();
+        assertThat(configured.sets("wholesaler", BreakerConfig.SLIDING_WINDOW_SIZE))
+                .isFalse();
+        assertThat(configured.sets("inventory", BreakerConfig.FAILURE_RATE_THRESHOLD))
+                .isTrue();
         assertThat(configured.sets("inventory", BreakerConfig.PROBE_LEASE)).isFalse();
     }
 

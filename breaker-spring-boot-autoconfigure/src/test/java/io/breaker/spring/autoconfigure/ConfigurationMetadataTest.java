@@ -36,14 +36,16 @@ class ConfigurationMetadataTest {
         Map<String, JsonNode> properties = properties();
         for (Setting<?> setting : BreakerConfig.settings()) {
             JsonNode property = properties.get(DEFAULTS + setting.propertyName());
-            assertThat(property).as("metadata for %s%s (a field in BreakerProperties.Settings)", DEFAULTS,
-                    setting.propertyName()).isNotNull();
+            assertThat(property)
+                    .as("metadata for %s%s (a field in BreakerProperties.Settings)", DEFAULTS, setting.propertyName())
+                    .isNotNull();
             assertThat(property.path("description").asText()).as(setting.name()).isEqualTo(setting.description());
             assertThat(property.path("type").asText()).as(setting.name()).isEqualTo(expectedType(setting));
             if (setting.defaultValue() == null) {
                 assertThat(property.has("defaultValue")).as(setting.name()).isFalse();
             } else {
-                assertThat(PropertyValues.of(json(property.get("defaultValue")))).as("default of " + setting.name())
+                assertThat(PropertyValues.of(json(property.get("defaultValue"))))
+                        .as("default of " + setting.name())
                         .isEqualTo(PropertyValues.of((Object) setting.defaultValue()));
             }
         }
@@ -52,25 +54,34 @@ class ConfigurationMetadataTest {
     @Test
     void everyBoundSettingHasADefinition() throws IOException {
         Set<String> bound = Arrays.stream(BeanUtils.getPropertyDescriptors(BreakerProperties.Settings.class))
-                .map(PropertyDescriptor::getName).filter(name -> !name.equals("class"))
+                .map(PropertyDescriptor::getName)
+                .filter(name -> !name.equals("class"))
                 .collect(Collectors.toCollection(TreeSet::new));
-        Set<String> inMetadata = properties().keySet().stream().filter(name -> name.startsWith(DEFAULTS))
-                .map(name -> name.substring(DEFAULTS.length())).collect(Collectors.toCollection(TreeSet::new));
+        Set<String> inMetadata = properties().keySet().stream()
+                .filter(name -> name.startsWith(DEFAULTS))
+                .map(name -> name.substring(DEFAULTS.length()))
+                .collect(Collectors.toCollection(TreeSet::new));
 
-        assertThat(bound).containsExactlyInAnyOrderElementsOf(
-                BreakerConfig.settings().stream().map(Setting::name).toList());
-        assertThat(inMetadata).containsExactlyInAnyOrderElementsOf(
-                BreakerConfig.settings().stream().map(Setting::propertyName).toList());
+        assertThat(bound)
+                .containsExactlyInAnyOrderElementsOf(
+                        BreakerConfig.settings().stream().map(Setting::name).toList());
+        assertThat(inMetadata)
+                .containsExactlyInAnyOrderElementsOf(BreakerConfig.settings().stream()
+                        .map(Setting::propertyName)
+                        .toList());
     }
 
     @Test
     void instancesAreTypedSoThatAnIdeCompletesTheirSettingsToo() throws IOException {
         assertThat(properties().get("breakers.instances").path("type").asText())
-                .isEqualTo("java.util.Map<java.lang.String,io.breaker.spring.autoconfigure.BreakerProperties$Settings>");
+                .isEqualTo(
+                        "java.util.Map<java.lang.String,io.breaker.spring.autoconfigure.BreakerProperties$Settings>");
     }
 
     private static String expectedType(Setting<?> setting) {
-        return setting.type() == List.class ? "java.util.List<java.lang.String>" : setting.type().getName();
+        return setting.type() == List.class
+                ? "java.util.List<java.lang.String>"
+                : setting.type().getName();
     }
 
     /** A metadata default as the Java value it stands for, so that it renders as the definition's does. */

@@ -42,7 +42,8 @@ class DocumentationTest {
             String documented = pattern.replace("[*]", "")
                     .replaceFirst("^breakers\\.instances\\.\\*\\..*$", "breakers.instances.<name>.<setting>");
             assertThat(rows.stream().filter(row -> row.startsWith("| `" + documented + "` |")))
-                    .as("rows documenting %s", pattern).hasSize(1);
+                    .as("rows documenting %s", pattern)
+                    .hasSize(1);
         }
     }
 
@@ -87,7 +88,9 @@ class DocumentationTest {
         }
         List<String> rows = new ArrayList<>();
         for (Path file : files) {
-            Files.readAllLines(file).stream().filter(line -> line.startsWith("| `breakers.")).forEach(rows::add);
+            Files.readAllLines(file).stream()
+                    .filter(line -> line.startsWith("| `breakers."))
+                    .forEach(rows::add);
         }
         return rows;
     }

@@ -24,8 +24,7 @@ class FailureAnalyzerRegistrationTest {
 
     @Configuration(proxyBeanMethods = false)
     @ImportAutoConfiguration({AopAutoConfiguration.class, BreakerAutoConfiguration.class})
-    static class App {
-    }
+    static class App {}
 
     @Configuration(proxyBeanMethods = false)
     @ImportAutoConfiguration({AopAutoConfiguration.class, BreakerAutoConfiguration.class})
@@ -47,23 +46,28 @@ class FailureAnalyzerRegistrationTest {
     @Test
     void badPropertyIsExplainedAtStartUp(CapturedOutput output) {
         assertThatThrownBy(() -> start(App.class, "--breakers.instances.wholesaler.failure-rate-threshold=150"));
-        assertThat(output).contains("APPLICATION FAILED TO START")
-                .contains("The breaker property 'breakers.instances.wholesaler.failure-rate-threshold' has the value '150'")
+        assertThat(output)
+                .contains("APPLICATION FAILED TO START")
+                .contains(
+                        "The breaker property 'breakers.instances.wholesaler.failure-rate-threshold' has the value '150'")
                 .contains("a number in (0, 100]");
     }
 
     @Test
     void unknownWindowTypeIsExplainedByOurAnalyzerNotTheGenericOne(CapturedOutput output) {
         assertThatThrownBy(() -> start(App.class, "--breakers.defaults.sliding-window-type=COUNTED"));
-        assertThat(output).contains("The breaker property 'breakers.defaults.sliding-window-type' has the value 'COUNTED'")
+        assertThat(output)
+                .contains("The breaker property 'breakers.defaults.sliding-window-type' has the value 'COUNTED'")
                 .contains("one of count-based, time-based");
     }
 
     @Test
     void missingFallbackIsExplainedAtStartUp(CapturedOutput output) {
         assertThatThrownBy(() -> start(AppWithBadFallback.class));
-        assertThat(output).contains("@CircuitProtected on " + Shop.class.getName() + ".deliveryDays(String) is invalid")
-                .contains("int missing(String)").contains("int missing(String, Throwable)");
+        assertThat(output)
+                .contains("@CircuitProtected on " + Shop.class.getName() + ".deliveryDays(String) is invalid")
+                .contains("int missing(String)")
+                .contains("int missing(String, Throwable)");
     }
 
     private static void start(Class<?> app, String... args) {

@@ -38,7 +38,8 @@ class PropertyValuesTest {
     void otherValues() {
         assertThat(PropertyValues.of((Object) 150f)).isEqualTo("150");
         assertThat(PropertyValues.of((Object) 12.5f)).isEqualTo("12.5");
-        assertThat(PropertyValues.of(List.of(IllegalStateException.class))).isEqualTo("java.lang.IllegalStateException");
+        assertThat(PropertyValues.of(List.of(IllegalStateException.class)))
+                .isEqualTo("java.lang.IllegalStateException");
     }
 
     @Test

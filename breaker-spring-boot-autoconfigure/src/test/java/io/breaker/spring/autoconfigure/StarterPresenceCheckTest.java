@@ -20,8 +20,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class StarterPresenceCheckTest {
 
     @Configuration(proxyBeanMethods = false)
-    static class App {
-    }
+    static class App {}
 
     @Test
     void withoutAStarterStartUpStopsAndNamesTheStarterOfTheRunningLine(CapturedOutput output) {
@@ -30,8 +29,10 @@ class StarterPresenceCheckTest {
 
         assertThatThrownBy(application::run).isInstanceOf(StarterPresenceCheck.MissingStarterException.class);
 
-        assertThat(output).contains("APPLICATION FAILED TO START",
-                "breaker-spring-boot-autoconfigure is on the class path without a breaker starter",
-                "Add io.breaker:breaker-spring-boot-starter, the starter for Spring Boot 3,");
+        assertThat(output)
+                .contains(
+                        "APPLICATION FAILED TO START",
+                        "breaker-spring-boot-autoconfigure is on the class path without a breaker starter",
+                        "Add io.breaker:breaker-spring-boot-starter, the starter for Spring Boot 3,");
     }
 }

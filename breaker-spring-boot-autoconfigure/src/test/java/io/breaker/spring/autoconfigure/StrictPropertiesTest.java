@@ -33,8 +33,8 @@ class StrictPropertiesTest {
     @Test
     void aMisspeltDefaultsSectionStopsStartUpNamingTheNearestKey() {
         FailureAnalysis analysis = failureFor("breakers.default.failure-rate-threshold=30");
-        assertThat(analysis.getDescription()).contains("'breakers.default.failure-rate-threshold'", "'30'",
-                "not read by any breaker module");
+        assertThat(analysis.getDescription())
+                .contains("'breakers.default.failure-rate-threshold'", "'30'", "not read by any breaker module");
         assertThat(analysis.getAction()).contains("'breakers.defaults.failure-rate-threshold'");
     }
 
@@ -47,7 +47,8 @@ class StrictPropertiesTest {
     @Test
     void keysAreCheckedAlsoWhenTheApplicationDefinesItsOwnRegistry() {
         assertThat(failure(runner.withBean(BreakerRegistry.class, BreakerRegistry::ofDefaults)
-                .withPropertyValues("breakers.default.failure-rate-threshold=30")).getAction())
+                                .withPropertyValues("breakers.default.failure-rate-threshold=30"))
+                        .getAction())
                 .contains("'breakers.defaults.failure-rate-threshold'");
     }
 
@@ -64,7 +65,8 @@ class StrictPropertiesTest {
 
     @Test
     void aMisspeltSettingNamesTheSettingItWasMeantToBe() {
-        assertThat(failureFor("breakers.instances.dep.record-exeptions[0]=java.io.IOException").getAction())
+        assertThat(failureFor("breakers.instances.dep.record-exeptions[0]=java.io.IOException")
+                        .getAction())
                 .contains("'breakers.instances.dep.record-exceptions[0]'");
     }
 
@@ -78,29 +80,38 @@ class StrictPropertiesTest {
     void anEnvironmentVariableWithUnderscoresForDashesIsToldTheVariableThatWorks() {
         FailureAnalysis analysis = failureWithEnvironment(Map.of("BREAKERS_DEFAULTS_FAILURE_RATE_THRESHOLD", "30"));
         assertThat(analysis.getDescription()).contains("BREAKERS_DEFAULTS_FAILURE_RATE_THRESHOLD");
-        assertThat(analysis.getAction()).contains("BREAKERS_DEFAULTS_FAILURERATETHRESHOLD",
-                "'breakers.defaults.failure-rate-threshold'");
+        assertThat(analysis.getAction())
+                .contains("BREAKERS_DEFAULTS_FAILURERATETHRESHOLD", "'breakers.defaults.failure-rate-threshold'");
     }
 
     @Test
     void theDeclaredKeysInTheRightFormStartUp() {
-        runner.withPropertyValues("breakers.enabled=true", "breakers.aspect-order=5", "breakers.health.down-when-open=*",
-                        "breakers.defaults.failure-rate-threshold=40", "breakers.instances.dep.failureRateThreshold=30",
+        runner.withPropertyValues(
+                        "breakers.enabled=true",
+                        "breakers.aspect-order=5",
+                        "breakers.health.down-when-open=*",
+                        "breakers.defaults.failure-rate-threshold=40",
+                        "breakers.instances.dep.failureRateThreshold=30",
                         "breakers.instances.dep.record-exceptions[0]=java.io.IOException",
                         "breakers.instances[a.b].probe-lease=5s")
                 .run(context -> assertThat(context).hasNotFailed());
-        runner.withInitializer(context -> context.getEnvironment().getPropertySources().addFirst(
-                        new SystemEnvironmentPropertySource("systemEnvironment",
-                                Map.of("BREAKERS_INSTANCES_DEP_FAILURERATETHRESHOLD", "30"))))
-                .run(context -> assertThat(context.getBean(BreakerRegistry.class).configFor("dep")
-                        .getFailureRateThreshold()).isEqualTo(30f));
+        runner.withInitializer(context -> context.getEnvironment()
+                        .getPropertySources()
+                        .addFirst(new SystemEnvironmentPropertySource(
+                                "systemEnvironment", Map.of("BREAKERS_INSTANCES_DEP_FAILURERATETHRESHOLD", "30"))))
+                .run(context -> assertThat(context.getBean(BreakerRegistry.class)
+                                .configFor("dep")
+                                .getFailureRateThreshold())
+                        .isEqualTo(30f));
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"false", "off", "no", "0", "OFF"})
     void everyValueThatBindsAsFalseTurnsBreakersOff(String value) {
         runner.withPropertyValues("breakers.enabled=" + value)
-                .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(BreakerRegistry.class)
+                .run(context -> assertThat(context)
+                        .hasNotFailed()
+                        .doesNotHaveBean(BreakerRegistry.class)
                         .doesNotHaveBean(CircuitProtectedAdvisor.class));
     }
 
@@ -121,7 +132,8 @@ class StrictPropertiesTest {
 
     @Test
     void aNumberThatIsNoNumberGetsTheSettingsRange() {
-        assertThat(failureFor("breakers.defaults.failure-rate-threshold=abc").getAction()).contains("(0, 100]");
+        assertThat(failureFor("breakers.defaults.failure-rate-threshold=abc").getAction())
+                .contains("(0, 100]");
     }
 
     @Test
@@ -146,18 +158,24 @@ class StrictPropertiesTest {
 
     @Test
     void theAspectOrderIsBoundLikeEveryOtherProperty() {
-        runner.withInitializer(context -> context.getEnvironment().getPropertySources().addFirst(
-                        new SystemEnvironmentPropertySource("systemEnvironment", Map.of("BREAKERS_ASPECTORDER", "42"))))
-                .run(context -> assertThat(context.getBean(CircuitProtectedAdvisor.class).getOrder()).isEqualTo(42));
+        runner.withInitializer(context -> context.getEnvironment()
+                        .getPropertySources()
+                        .addFirst(new SystemEnvironmentPropertySource(
+                                "systemEnvironment", Map.of("BREAKERS_ASPECTORDER", "42"))))
+                .run(context -> assertThat(
+                                context.getBean(CircuitProtectedAdvisor.class).getOrder())
+                        .isEqualTo(42));
     }
 
     @Test
     void theAdvisorsOrderDoesNotCreateThePropertiesBeanBeforeEveryPostProcessorCanSeeIt() {
-        runner.withUserConfiguration(Recording.class).withPropertyValues("breakers.aspect-order=7").run(context -> {
-            assertThat(context.getBean(CircuitProtectedAdvisor.class).getOrder()).isEqualTo(7);
-            assertThat(Recording.PROCESSED).anyMatch(name -> name.endsWith(
-                    BreakerProperties.class.getName()));
-        });
+        runner.withUserConfiguration(Recording.class)
+                .withPropertyValues("breakers.aspect-order=7")
+                .run(context -> {
+                    assertThat(context.getBean(CircuitProtectedAdvisor.class).getOrder())
+                            .isEqualTo(7);
+                    assertThat(Recording.PROCESSED).anyMatch(name -> name.endsWith(BreakerProperties.class.getName()));
+                });
     }
 
     private FailureAnalysis failureFor(String... properties) {
@@ -165,7 +183,8 @@ class StrictPropertiesTest {
     }
 
     private FailureAnalysis failureWithEnvironment(Map<String, Object> variables) {
-        return failure(runner.withInitializer(context -> context.getEnvironment().getPropertySources()
+        return failure(runner.withInitializer(context -> context.getEnvironment()
+                .getPropertySources()
                 .addFirst(new SystemEnvironmentPropertySource("systemEnvironment", variables))));
     }
 

@@ -23,8 +23,8 @@ class MappedSettingsTest {
 
     @Test
     void aSettingWithTwoLinesFailsTheMapping() {
-        assertThatThrownBy(() -> MappedSettings.map(everySettingBut(null).andThen(
-                map -> map.from(() -> Duration.ofSeconds(1)).to(BreakerConfig.PROBE_LEASE))))
+        assertThatThrownBy(() -> MappedSettings.map(everySettingBut(null)
+                        .andThen(map -> map.from(() -> Duration.ofSeconds(1)).to(BreakerConfig.PROBE_LEASE))))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessage("two lines map properties onto the setting probeLease");
     }
@@ -41,25 +41,33 @@ class MappedSettingsTest {
 
     @Test
     void aClassNameThatIsNoThrowableIsReportedAsItsElement() {
-        MappedSettings mapped = MappedSettings.map(everySettingBut(BreakerConfig.RECORD_EXCEPTIONS).andThen(map -> map
-                .fromClassNames(() -> List.of("java.io.IOException", "java.lang.String")).to(BreakerConfig.RECORD_EXCEPTIONS)));
+        MappedSettings mapped = MappedSettings.map(everySettingBut(BreakerConfig.RECORD_EXCEPTIONS)
+                .andThen(map -> map.fromClassNames(() -> List.of("java.io.IOException", "java.lang.String"))
+                        .to(BreakerConfig.RECORD_EXCEPTIONS)));
 
-        assertThat(mapped.written(BreakerConfig.RECORD_EXCEPTIONS)).isEqualTo(List.of("java.io.IOException", "java.lang.String"));
-        assertThatThrownBy(() -> mapped.value(BreakerConfig.RECORD_EXCEPTIONS, "breakers.defaults.record-exceptions",
-                getClass().getClassLoader()))
+        assertThat(mapped.written(BreakerConfig.RECORD_EXCEPTIONS))
+                .isEqualTo(List.of("java.io.IOException", "java.lang.String"));
+        assertThatThrownBy(() -> mapped.value(
+                        BreakerConfig.RECORD_EXCEPTIONS,
+                        "breakers.defaults.record-exceptions",
+                        getClass().getClassLoader()))
                 .isInstanceOf(InvalidBreakerPropertyException.class)
-                .hasMessage("breakers.defaults.record-exceptions[1] must be fully qualified names of classes on the"
-                        + " classpath that extend java.lang.Throwable, was java.lang.String (the class is not a Throwable)");
+                .hasMessage(
+                        "breakers.defaults.record-exceptions[1] must be fully qualified names of classes on the"
+                                + " classpath that extend java.lang.Throwable, was java.lang.String (the class is not a Throwable)");
     }
 
     @Test
     void aClassNameNotOnTheClasspathIsReportedAsItsElement() {
-        assertThatThrownBy(() -> ExceptionClasses.load("breakers.instances.wholesaler.ignore-exceptions",
-                List.of("com.example.Missing"), getClass().getClassLoader()))
+        assertThatThrownBy(() -> ExceptionClasses.load(
+                        "breakers.instances.wholesaler.ignore-exceptions",
+                        List.of("com.example.Missing"),
+                        getClass().getClassLoader()))
                 .isInstanceOf(InvalidBreakerPropertyException.class)
-                .hasMessage("breakers.instances.wholesaler.ignore-exceptions[0] must be fully qualified names of classes"
-                        + " on the classpath that extend java.lang.Throwable, was com.example.Missing (no such class on"
-                        + " the classpath)");
+                .hasMessage(
+                        "breakers.instances.wholesaler.ignore-exceptions[0] must be fully qualified names of classes"
+                                + " on the classpath that extend java.lang.Throwable, was com.example.Missing (no such class on"
+                                + " the classpath)");
     }
 
     /** A line that maps nothing (a null getter) for every setting except {@code left}. */

@@ -32,8 +32,8 @@ class BreakerEventPublisherTest {
     void eachTransitionOfEachBreakerIsPublishedOnce() {
         List<BreakerTransitionEvent> events = new CopyOnWriteArrayList<>();
         runner.withBean(BreakerRegistry.class, () -> BreakerRegistry.of(BreakerConfig.ofDefaults(), Map.of()))
-                .withBean("collector", ApplicationListener.class,
-                        () -> (ApplicationListener<BreakerTransitionEvent>) events::add)
+                .withBean("collector", ApplicationListener.class, () ->
+                        (ApplicationListener<BreakerTransitionEvent>) events::add)
                 .run(context -> {
                     BreakerRegistry registry = context.getBean(BreakerRegistry.class);
                     registry.breaker("wholesaler").forceOpen();
@@ -54,7 +54,8 @@ class BreakerEventPublisherTest {
         runner.withBean(BreakerRegistry.class, BreakerRegistry::ofDefaults).run(context -> {
             BreakerRegistry registry = context.getBean(BreakerRegistry.class);
             BreakerTransitionHistory.bind(registry, 10);
-            assertThat(Integration.isTimingCalls(registry.breaker("wholesaler"))).isFalse();
+            assertThat(Integration.isTimingCalls(registry.breaker("wholesaler")))
+                    .isFalse();
         });
     }
 

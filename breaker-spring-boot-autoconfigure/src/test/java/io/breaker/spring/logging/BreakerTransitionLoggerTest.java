@@ -21,12 +21,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 class BreakerTransitionLoggerTest {
 
     private final AtomicLong nanos = new AtomicLong();
-    private final BreakerRegistry registry = BreakerRegistry.of(BreakerConfig.builder()
-            .slidingWindow(SlidingWindowType.COUNT_BASED, 5).minimumNumberOfCalls(5)
-            .failureRateThreshold(50)
-            .slowCallDurationThreshold(Duration.ofSeconds(1)).slowCallRateThreshold(80)
-            .waitDurationInOpenState(Duration.ofSeconds(10))
-            .build(), Map.of(), nanos::get);
+    private final BreakerRegistry registry = BreakerRegistry.of(
+            BreakerConfig.builder()
+                    .slidingWindow(SlidingWindowType.COUNT_BASED, 5)
+                    .minimumNumberOfCalls(5)
+                    .failureRateThreshold(50)
+                    .slowCallDurationThreshold(Duration.ofSeconds(1))
+                    .slowCallRateThreshold(80)
+                    .waitDurationInOpenState(Duration.ofSeconds(10))
+                    .build(),
+            Map.of(),
+            nanos::get);
 
     @Test
     void aTripToOpenIsOneWarnLineWithEveryField(CapturedOutput output) {
@@ -40,10 +45,11 @@ class BreakerTransitionLoggerTest {
         record(breaker, 10, new SocketTimeoutException());
 
         assertThat(output.getOut()).containsOnlyOnce("to=OPEN");
-        assertThat(output.getOut()).containsPattern("WARN .*" + BreakerTransitionLogger.LOGGER_NAME.replace(".", "\\.")
-                + ".*breaker=wholesaler from=CLOSED to=OPEN cause=FAILURE_RATE failureRate=60\\.0 "
-                + "slowCallRate=20\\.0 threshold=50\\.0 callsInWindow=5 "
-                + "lastFailureType=java\\.net\\.SocketTimeoutException");
+        assertThat(output.getOut())
+                .containsPattern("WARN .*" + BreakerTransitionLogger.LOGGER_NAME.replace(".", "\\.")
+                        + ".*breaker=wholesaler from=CLOSED to=OPEN cause=FAILURE_RATE failureRate=60\\.0 "
+                        + "slowCallRate=20\\.0 threshold=50\\.0 callsInWindow=5 "
+                        + "lastFailureType=java\\.net\\.SocketTimeoutException");
     }
 
     @Test
@@ -55,8 +61,9 @@ class BreakerTransitionLoggerTest {
             record(breaker, 2000, null);
         }
 
-        assertThat(output.getOut()).contains("breaker=wholesaler from=CLOSED to=OPEN cause=SLOW_CALL_RATE "
-                + "failureRate=0.0 slowCallRate=100.0 threshold=80.0 callsInWindow=5 lastFailureType=none");
+        assertThat(output.getOut())
+                .contains("breaker=wholesaler from=CLOSED to=OPEN cause=SLOW_CALL_RATE "
+                        + "failureRate=0.0 slowCallRate=100.0 threshold=80.0 callsInWindow=5 lastFailureType=none");
     }
 
     @Test
@@ -70,8 +77,10 @@ class BreakerTransitionLoggerTest {
         nanos.addAndGet(Duration.ofSeconds(10).toNanos());
         record(breaker, 10, null);
 
-        assertThat(output.getOut()).containsPattern("INFO .*breaker=wholesaler from=OPEN to=HALF_OPEN cause=WAIT_ELAPSED ");
-        assertThat(output.getOut()).containsPattern("INFO .*breaker=wholesaler from=HALF_OPEN to=CLOSED cause=PROBES_SUCCEEDED ");
+        assertThat(output.getOut())
+                .containsPattern("INFO .*breaker=wholesaler from=OPEN to=HALF_OPEN cause=WAIT_ELAPSED ");
+        assertThat(output.getOut())
+                .containsPattern("INFO .*breaker=wholesaler from=HALF_OPEN to=CLOSED cause=PROBES_SUCCEEDED ");
     }
 
     @Test
@@ -80,7 +89,8 @@ class BreakerTransitionLoggerTest {
 
         registry.breaker("payments").forceOpen();
 
-        assertThat(output.getOut()).containsPattern("WARN .*breaker=payments from=CLOSED to=FORCED_OPEN cause=OPERATOR ");
+        assertThat(output.getOut())
+                .containsPattern("WARN .*breaker=payments from=CLOSED to=FORCED_OPEN cause=OPERATOR ");
     }
 
     private static void record(CircuitBreaker breaker, long millis, Exception error) {

@@ -22,13 +22,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 class BreakerMeterBinderTest {
 
     private final AtomicLong nanos = new AtomicLong();
-    private final BreakerRegistry registry = BreakerRegistry.of(BreakerConfig.builder()
-            .slidingWindow(SlidingWindowType.COUNT_BASED, 5).minimumNumberOfCalls(5)
-            .failureRateThreshold(50)
-            .slowCallDurationThreshold(Duration.ofMillis(100))
-            .waitDurationInOpenState(Duration.ofSeconds(10))
-            .ignoreExceptions(IllegalArgumentException.class)
-            .build(), Map.of(), nanos::get);
+    private final BreakerRegistry registry = BreakerRegistry.of(
+            BreakerConfig.builder()
+                    .slidingWindow(SlidingWindowType.COUNT_BASED, 5)
+                    .minimumNumberOfCalls(5)
+                    .failureRateThreshold(50)
+                    .slowCallDurationThreshold(Duration.ofMillis(100))
+                    .waitDurationInOpenState(Duration.ofSeconds(10))
+                    .ignoreExceptions(IllegalArgumentException.class)
+                    .build(),
+            Map.of(),
+            nanos::get);
     private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
 
     @Test
@@ -54,7 +58,11 @@ class BreakerMeterBinderTest {
         assertThat(timer("failure").count()).isEqualTo(2);
         assertThat(timer("failure").totalTime(TimeUnit.MILLISECONDS)).isEqualTo(50);
         assertThat(timer("slow_failure").count()).isEqualTo(1);
-        assertThat(meters.get("breaker.calls.rejected").tag("name", "wholesaler").counter().count()).isEqualTo(2);
+        assertThat(meters.get("breaker.calls.rejected")
+                        .tag("name", "wholesaler")
+                        .counter()
+                        .count())
+                .isEqualTo(2);
         assertThat(state("open")).isEqualTo(1);
         assertThat(state("closed")).isZero();
         assertThat(gauge("breaker.failure.rate")).isEqualTo(60);
@@ -83,8 +91,10 @@ class BreakerMeterBinderTest {
 
         assertThat(meters.find("breaker.calls").tag("name", "late").timers()).hasSize(5);
         assertThat(meters.find("breaker.state").tag("name", "late").gauges()).hasSize(State.values().length);
-        assertThat(meters.find("breaker.calls.rejected").tag("name", "late").counter()).isNotNull();
-        assertThat(meters.find("breaker.transitions").tag("name", "late").counters()).hasSize(4);
+        assertThat(meters.find("breaker.calls.rejected").tag("name", "late").counter())
+                .isNotNull();
+        assertThat(meters.find("breaker.transitions").tag("name", "late").counters())
+                .hasSize(4);
     }
 
     @Test
@@ -117,18 +127,34 @@ class BreakerMeterBinderTest {
         registry.breaker("wholesaler");
         new BreakerMeterBinder(registry).bindTo(meters);
 
-        assertThat(meters.getMeters()).isNotEmpty()
-                .allSatisfy(meter -> assertThat(meter.getId().getDescription()).as(meter.getId().getName()).isNotBlank())
-                .extracting(meter -> meter.getId().getName()).containsOnly("breaker.calls", "breaker.calls.rejected",
-                        "breaker.state", "breaker.failure.rate", "breaker.slow.call.rate", "breaker.transitions");
+        assertThat(meters.getMeters())
+                .isNotEmpty()
+                .allSatisfy(meter -> assertThat(meter.getId().getDescription())
+                        .as(meter.getId().getName())
+                        .isNotBlank())
+                .extracting(meter -> meter.getId().getName())
+                .containsOnly(
+                        "breaker.calls",
+                        "breaker.calls.rejected",
+                        "breaker.state",
+                        "breaker.failure.rate",
+                        "breaker.slow.call.rate",
+                        "breaker.transitions");
     }
 
     private Timer timer(String outcome) {
-        return meters.get("breaker.calls").tag("name", "wholesaler").tag("outcome", outcome).timer();
+        return meters.get("breaker.calls")
+                .tag("name", "wholesaler")
+                .tag("outcome", outcome)
+                .timer();
     }
 
     private double state(String state) {
-        return meters.get("breaker.state").tag("name", "wholesaler").tag("state", state).gauge().value();
+        return meters.get("breaker.state")
+                .tag("name", "wholesaler")
+                .tag("state", state)
+                .gauge()
+                .value();
     }
 
     private double gauge(String name) {
@@ -136,8 +162,12 @@ class BreakerMeterBinderTest {
     }
 
     private double transitions(String from, String to) {
-        return meters.get("breaker.transitions").tag("name", "wholesaler").tag("from", from).tag("to", to)
-                .counter().count();
+        return meters.get("breaker.transitions")
+                .tag("name", "wholesaler")
+                .tag("from", from)
+                .tag("to", to)
+                .counter()
+                .count();
     }
 
     private static void succeed(CircuitBreaker breaker, long millis) {

@@ -23,16 +23,20 @@ class BreakerMetricsAutoConfigurationTest {
             .withConfiguration(AutoConfigurations.of(BootLine.metricsAutoConfigurations()))
             .withConfiguration(AutoConfigurations.of(BreakerMetricsAutoConfiguration.class));
 
-    private final ApplicationContextRunner withRegistry = runner.withBean(BreakerRegistry.class,
-            () -> BreakerRegistry.of(BreakerConfig.ofDefaults(), Map.of()));
+    private final ApplicationContextRunner withRegistry =
+            runner.withBean(BreakerRegistry.class, () -> BreakerRegistry.of(BreakerConfig.ofDefaults(), Map.of()));
 
     @Test
     void springBootBindsTheMetersOfEveryBreakerToItsMeterRegistry() {
         withRegistry.run(context -> {
             context.getBean(BreakerRegistry.class).breaker("wholesaler").execute(() -> "ok");
             MeterRegistry meters = context.getBean(MeterRegistry.class);
-            assertThat(meters.get("breaker.calls").tag("name", "wholesaler").tag("outcome", "success")
-                    .timer().count()).isEqualTo(1);
+            assertThat(meters.get("breaker.calls")
+                            .tag("name", "wholesaler")
+                            .tag("outcome", "success")
+                            .timer()
+                            .count())
+                    .isEqualTo(1);
         });
     }
 
@@ -43,7 +47,8 @@ class BreakerMetricsAutoConfigurationTest {
 
     @Test
     void noBinderWithoutMicrometer() {
-        withRegistry.withClassLoader(new FilteredClassLoader("io.micrometer"))
+        withRegistry
+                .withClassLoader(new FilteredClassLoader("io.micrometer"))
                 .withConfiguration(AutoConfigurations.of(BreakerMetricsAutoConfiguration.class))
                 .run(context -> assertThat(context).doesNotHaveBean(BreakerMeterBinder.class));
     }
@@ -52,7 +57,9 @@ class BreakerMetricsAutoConfigurationTest {
     void aUserBinderReplacesOurs() {
         BreakerRegistry registry = BreakerRegistry.ofDefaults();
         BreakerMeterBinder own = new BreakerMeterBinder(registry);
-        withRegistry.withBean(BreakerMeterBinder.class, () -> own)
-                .run(context -> assertThat(context.getBean(BreakerMeterBinder.class)).isSameAs(own));
+        withRegistry
+                .withBean(BreakerMeterBinder.class, () -> own)
+                .run(context ->
+                        assertThat(context.getBean(BreakerMeterBinder.class)).isSameAs(own));
     }
 }

@@ -33,8 +33,7 @@ public final class BootLine {
     /** The prefix under which this line's Jackson takes the date and duration features. */
     public static final String JACKSON_DATE_FEATURES = LINE.jacksonDateFeatures();
 
-    private BootLine() {
-    }
+    private BootLine() {}
 
     /** The initializer this line's starter registers. */
     public static Class<? extends BootLineCheck> lineCheck() {
@@ -72,7 +71,9 @@ public final class BootLine {
     }
 
     private static Support load() {
-        List<Support> lines = ServiceLoader.load(Support.class).stream().map(ServiceLoader.Provider::get).toList();
+        List<Support> lines = ServiceLoader.load(Support.class).stream()
+                .map(ServiceLoader.Provider::get)
+                .toList();
         if (lines.size() != 1) {
             throw new IllegalStateException("Expected one Boot line's test support on the class path, found "
                     + lines.size() + ": " + lines + " (run these tests from a starter module)");

@@ -16,5 +16,4 @@ import java.lang.annotation.Target;
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
 @TestPropertySource(properties = {"spring.test.observability.auto-configure=true", "spring.test.metrics.export=true"})
-public @interface WithMetricsExport {
-}
+public @interface WithMetricsExport {}

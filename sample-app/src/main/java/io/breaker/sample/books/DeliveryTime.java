@@ -11,11 +11,14 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * @param note     for the customer, when {@code days} is {@code null}; left out of the JSON otherwise
  * @param servedBy how it was served; sent as the {@code X-Served-By} header, not in the body
  */
-public record DeliveryTime(String isbn, Integer days, @JsonInclude(JsonInclude.Include.NON_NULL) String note,
-                           @JsonIgnore ServedBy servedBy) {
+public record DeliveryTime(
+        String isbn,
+        Integer days,
+        @JsonInclude(JsonInclude.Include.NON_NULL) String note,
+        @JsonIgnore ServedBy servedBy) {
 
-    static final String LATER_NOTE = "The wholesaler cannot tell us right now; "
-            + "we will email you the delivery time as soon as it does.";
+    static final String LATER_NOTE =
+            "The wholesaler cannot tell us right now; " + "we will email you the delivery time as soon as it does.";
 
     static DeliveryTime live(Isbn isbn, int days) {
         return new DeliveryTime(isbn.digits(), days, null, ServedBy.LIVE);

@@ -26,7 +26,9 @@ public class DeliveryTimeController {
     @GetMapping("/books/{isbn}/delivery-time")
     public ResponseEntity<DeliveryTime> deliveryTime(@PathVariable String isbn) {
         DeliveryTime answer = deliveryTimes.deliveryTime(Isbn.parse(isbn));
-        return ResponseEntity.ok().header(ServedBy.HEADER, answer.servedBy().headerValue()).body(answer);
+        return ResponseEntity.ok()
+                .header(ServedBy.HEADER, answer.servedBy().headerValue())
+                .body(answer);
     }
 
     @ExceptionHandler(InvalidIsbnException.class)
@@ -41,7 +43,8 @@ public class DeliveryTimeController {
     ResponseEntity<ProblemDetail> unknownBook(UnknownBookException e) {
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.NOT_FOUND, e.getMessage());
         problem.setTitle("Unknown book");
-        return ResponseEntity.status(HttpStatus.NOT_FOUND).header(ServedBy.HEADER, ServedBy.LIVE.headerValue())
+        return ResponseEntity.status(HttpStatus.NOT_FOUND)
+                .header(ServedBy.HEADER, ServedBy.LIVE.headerValue())
                 .body(problem);
     }
 }

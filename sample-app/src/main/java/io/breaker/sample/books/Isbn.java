@@ -52,8 +52,8 @@ public record Isbn(String digits) {
             }
             return new Isbn(compact);
         }
-        throw new InvalidIsbnException(text,
-                "it has " + compact.length() + " characters without hyphens; an ISBN has 10 or 13");
+        throw new InvalidIsbnException(
+                text, "it has " + compact.length() + " characters without hyphens; an ISBN has 10 or 13");
     }
 
     @Override

@@ -30,11 +30,17 @@ public class SecurityConfiguration {
 
     @Bean
     SecurityFilterChain securityFilterChain(HttpSecurity http) throws Exception {
-        http.authorizeHttpRequests(requests -> requests
-                        .requestMatchers(HttpMethod.GET, "/actuator/health/**", "/actuator/breakers/**",
-                                "/actuator/metrics/**", "/actuator/prometheus").permitAll()
-                        .requestMatchers("/actuator/**").hasRole(OPERATOR_ROLE)
-                        .anyRequest().permitAll())
+        http.authorizeHttpRequests(requests -> requests.requestMatchers(
+                                HttpMethod.GET,
+                                "/actuator/health/**",
+                                "/actuator/breakers/**",
+                                "/actuator/metrics/**",
+                                "/actuator/prometheus")
+                        .permitAll()
+                        .requestMatchers("/actuator/**")
+                        .hasRole(OPERATOR_ROLE)
+                        .anyRequest()
+                        .permitAll())
                 .httpBasic(basic -> basic.realmName("bookshop"))
                 .sessionManagement(sessions -> sessions.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
                 .csrf(csrf -> csrf.disable());

@@ -1,8 +1,5 @@
 package io.breaker.sample.simulator;
 
-import java.util.Arrays;
-import java.util.Locale;
-
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -11,6 +8,9 @@ import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.server.ResponseStatusException;
+
+import java.util.Arrays;
+import java.util.Locale;
 
 /**
  * The simulated wholesaler's control panel, on the bookshop's own port:
@@ -29,13 +29,12 @@ public class SimulatorController {
     }
 
     /** What the simulator is doing now. */
-    public record SimulatorStatus(String mode, long requestsReceived, String url) {
-    }
+    public record SimulatorStatus(String mode, long requestsReceived, String url) {}
 
     @GetMapping
     public SimulatorStatus status() {
-        return new SimulatorStatus(simulator.mode().name().toLowerCase(Locale.ROOT), simulator.requestsReceived(),
-                simulator.baseUrl());
+        return new SimulatorStatus(
+                simulator.mode().name().toLowerCase(Locale.ROOT), simulator.requestsReceived(), simulator.baseUrl());
     }
 
     @PutMapping("/mode/{mode}")
@@ -48,8 +47,10 @@ public class SimulatorController {
         try {
             return WholesalerMode.valueOf(mode.toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw new ResponseStatusException(HttpStatus.BAD_REQUEST, "Unknown mode '" + mode + "'; allowed: "
-                    + Arrays.toString(WholesalerMode.values()).toLowerCase(Locale.ROOT));
+            throw new ResponseStatusException(
+                    HttpStatus.BAD_REQUEST,
+                    "Unknown mode '" + mode + "'; allowed: "
+                            + Arrays.toString(WholesalerMode.values()).toLowerCase(Locale.ROOT));
         }
     }
 }

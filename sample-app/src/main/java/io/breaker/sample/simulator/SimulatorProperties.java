@@ -1,8 +1,8 @@
 package io.breaker.sample.simulator;
 
-import java.time.Duration;
-
 import org.springframework.boot.context.properties.ConfigurationProperties;
+
+import java.time.Duration;
 
 /**
  * The simulated wholesaler served by this app on a port of its own.

@@ -1,5 +1,10 @@
 package io.breaker.sample.simulator;
 
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.BindException;
@@ -12,11 +17,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A wholesaler on a port of its own (the JDK's built-in HTTP server, bound to loopback), so that
@@ -105,8 +105,10 @@ public class WholesalerSimulator implements AutoCloseable {
             created.start();
             server = created;
         } catch (BindException e) {
-            throw new IllegalStateException("The simulated wholesaler cannot listen on port " + properties.port()
-                    + " (" + e.getMessage() + "); choose another one with bookshop.simulator.port", e);
+            throw new IllegalStateException(
+                    "The simulated wholesaler cannot listen on port " + properties.port() + " (" + e.getMessage()
+                            + "); choose another one with bookshop.simulator.port",
+                    e);
         } catch (IOException e) {
             throw new IllegalStateException("The simulated wholesaler cannot start on " + address, e);
         }

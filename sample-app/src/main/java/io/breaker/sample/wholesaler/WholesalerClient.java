@@ -1,7 +1,5 @@
 package io.breaker.sample.wholesaler;
 
-import java.net.http.HttpClient;
-
 import io.breaker.sample.books.Isbn;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
@@ -9,6 +7,8 @@ import org.springframework.http.client.JdkClientHttpRequestFactory;
 import org.springframework.stereotype.Component;
 import org.springframework.web.client.ResourceAccessException;
 import org.springframework.web.client.RestClient;
+
+import java.net.http.HttpClient;
 
 /**
  * Asks the wholesaler for a delivery time over HTTP, with its own connect and read timeouts, and
@@ -28,7 +28,8 @@ public class WholesalerClient {
                 .build();
         JdkClientHttpRequestFactory requestFactory = new JdkClientHttpRequestFactory(httpClient);
         requestFactory.setReadTimeout(properties.readTimeout());
-        this.restClient = builder.baseUrl(properties.url()).requestFactory(requestFactory).build();
+        this.restClient =
+                builder.baseUrl(properties.url()).requestFactory(requestFactory).build();
     }
 
     /**
@@ -39,26 +40,24 @@ public class WholesalerClient {
      */
     public int deliveryDays(Isbn isbn) {
         try {
-            return restClient.get()
-                    .uri("/books/{isbn}/delivery", isbn.digits())
-                    .exchange((request, response) -> {
-                        HttpStatusCode status = response.getStatusCode();
-                        if (status.is2xxSuccessful()) {
-                            WholesalerAnswer answer = response.bodyTo(WholesalerAnswer.class);
-                            if (answer == null || answer.days() == null) {
-                                throw new IllegalStateException("The wholesaler answered " + status + " without days");
-                            }
-                            return answer.days();
-                        }
-                        if (status.value() == HttpStatus.NOT_FOUND.value()) {
-                            throw new UnknownBookException(isbn);
-                        }
-                        if (status.is5xxServerError() || status.value() == HttpStatus.TOO_MANY_REQUESTS.value()) {
-                            throw new WholesalerUnavailableException("The wholesaler answered " + status.value(), null);
-                        }
-                        // Any other 4xx means our request is wrong: a bug of ours, not the wholesaler's outage.
-                        throw new IllegalStateException("The wholesaler rejected our request with " + status.value());
-                    });
+            return restClient.get().uri("/books/{isbn}/delivery", isbn.digits()).exchange((request, response) -> {
+                HttpStatusCode status = response.getStatusCode();
+                if (status.is2xxSuccessful()) {
+                    WholesalerAnswer answer = response.bodyTo(WholesalerAnswer.class);
+                    if (answer == null || answer.days() == null) {
+                        throw new IllegalStateException("The wholesaler answered " + status + " without days");
+                    }
+                    return answer.days();
+                }
+                if (status.value() == HttpStatus.NOT_FOUND.value()) {
+                    throw new UnknownBookException(isbn);
+                }
+                if (status.is5xxServerError() || status.value() == HttpStatus.TOO_MANY_REQUESTS.value()) {
+                    throw new WholesalerUnavailableException("The wholesaler answered " + status.value(), null);
+                }
+                // Any other 4xx means our request is wrong: a bug of ours, not the wholesaler's outage.
+                throw new IllegalStateException("The wholesaler rejected our request with " + status.value());
+            });
         } catch (ResourceAccessException e) {
             // Connect timeout, read timeout, refused or reset connection.
             throw new WholesalerUnavailableException("The wholesaler did not answer: " + e.getMostSpecificCause(), e);
@@ -66,6 +65,5 @@ public class WholesalerClient {
     }
 
     /** The wholesaler's answer body. */
-    record WholesalerAnswer(String isbn, Integer days) {
-    }
+    record WholesalerAnswer(String isbn, Integer days) {}
 }

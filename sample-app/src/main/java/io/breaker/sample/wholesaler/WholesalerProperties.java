@@ -1,8 +1,8 @@
 package io.breaker.sample.wholesaler;
 
-import java.time.Duration;
-
 import org.springframework.boot.context.properties.ConfigurationProperties;
+
+import java.time.Duration;
 
 /**
  * Where the wholesaler is and how long the bookshop waits for it.
@@ -17,7 +17,8 @@ public record WholesalerProperties(String url, Duration connectTimeout, Duration
 
     public WholesalerProperties {
         if (url == null || url.isBlank()) {
-            throw new IllegalArgumentException("bookshop.wholesaler.url must be set, for example http://localhost:8081");
+            throw new IllegalArgumentException(
+                    "bookshop.wholesaler.url must be set, for example http://localhost:8081");
         }
         connectTimeout = connectTimeout == null ? Duration.ofMillis(800) : connectTimeout;
         readTimeout = readTimeout == null ? Duration.ofMillis(800) : readTimeout;

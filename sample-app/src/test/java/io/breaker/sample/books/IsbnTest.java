@@ -12,12 +12,13 @@ class IsbnTest {
 
     @ParameterizedTest
     @CsvSource({
-            "9780134685991, 9780134685991",
-            "978-0-13-468599-1, 9780134685991",
-            "0201633612, 9780201633610",
-            "0-201-63361-2, 9780201633610",
-            "080442957X, 9780804429573",
-            "979 10 90636 07 1, 9791090636071"})
+        "9780134685991, 9780134685991",
+        "978-0-13-468599-1, 9780134685991",
+        "0201633612, 9780201633610",
+        "0-201-63361-2, 9780201633610",
+        "080442957X, 9780804429573",
+        "979 10 90636 07 1, 9791090636071"
+    })
     void parsesIsbn10AndIsbn13IntoIsbn13(String input, String expected) {
         assertThat(Isbn.parse(input).digits()).isEqualTo(expected);
     }
@@ -31,8 +32,7 @@ class IsbnTest {
 
     @Test
     void rejectsAWrongIsbn10CheckDigitSayingSo() {
-        assertThatThrownBy(() -> Isbn.parse("0201633613"))
-                .hasMessageContaining("ISBN-10 check digit is wrong");
+        assertThatThrownBy(() -> Isbn.parse("0201633613")).hasMessageContaining("ISBN-10 check digit is wrong");
     }
 
     @Test
@@ -41,11 +41,15 @@ class IsbnTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"\uFF10\uFF12\uFF10\uFF11\uFF16\uFF13\uFF13\uFF16\uFF11\uFF12", // 0201633612, fullwidth
-            "\u0660\u0662\u0660\u0661\u0666\u0663\u0663\u0666\u0661\u0662", // the same, Arabic-Indic
-            "\u0669\u0667\u0668\u0660\u0661\u0663\u0664\u0666\u0668\u0665\u0669\u0669\u0661"})
+    @ValueSource(
+            strings = {
+                "\uFF10\uFF12\uFF10\uFF11\uFF16\uFF13\uFF13\uFF16\uFF11\uFF12", // 0201633612, fullwidth
+                "\u0660\u0662\u0660\u0661\u0666\u0663\u0663\u0666\u0661\u0662", // the same, Arabic-Indic
+                "\u0669\u0667\u0668\u0660\u0661\u0663\u0664\u0666\u0668\u0665\u0669\u0669\u0661"
+            })
     void rejectsDigitsOtherThanAsciiOnesWhichTheWholesalerCannotRead(String input) {
-        assertThatThrownBy(() -> Isbn.parse(input)).isInstanceOf(InvalidIsbnException.class)
+        assertThatThrownBy(() -> Isbn.parse(input))
+                .isInstanceOf(InvalidIsbnException.class)
                 .hasMessageContaining("digits 0-9");
     }
 

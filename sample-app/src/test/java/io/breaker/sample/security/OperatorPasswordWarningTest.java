@@ -13,7 +13,8 @@ class OperatorPasswordWarningTest {
 
     @Test
     void warnsAtStartUpWhenTheDemoPasswordIsUsed(CapturedOutput output) {
-        UserDetails operator = new SecurityConfiguration().operators(new OperatorProperties(null, null))
+        UserDetails operator = new SecurityConfiguration()
+                .operators(new OperatorProperties(null, null))
                 .loadUserByUsername("operator");
 
         assertThat(output).contains("WARN").contains("bookshop.operator.password is the demo default");

@@ -1,7 +1,5 @@
 package io.breaker.sample.wholesaler;
 
-import java.time.Duration;
-
 import io.breaker.sample.books.Isbn;
 import io.breaker.sample.simulator.SimulatorProperties;
 import io.breaker.sample.simulator.WholesalerMode;
@@ -11,6 +9,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.test.util.TestSocketUtils;
 import org.springframework.web.client.RestClient;
+
+import java.time.Duration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -108,7 +108,7 @@ class WholesalerClientTest {
     }
 
     private static WholesalerClient clientFor(String url) {
-        return new WholesalerClient(RestClient.builder(),
-                new WholesalerProperties(url, Duration.ofMillis(500), Duration.ofMillis(300)));
+        return new WholesalerClient(
+                RestClient.builder(), new WholesalerProperties(url, Duration.ofMillis(500), Duration.ofMillis(300)));
     }
 }

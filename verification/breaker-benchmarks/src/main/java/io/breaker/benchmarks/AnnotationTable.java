@@ -31,14 +31,14 @@ public final class AnnotationTable {
 
     /** Benchmark method and how the tables name it, in the order of the tables. */
     private static final String[][] PATHS = {
-            {"bare", "bare call, no proxy"},
-            {"advisorFloor", "floor: pass-through advisor, static pointcut"},
-            {"executionAspectFloor", "floor: pass-through `@Around`, `execution` pointcut (plain advice)"},
-            {"aspectFloor", "floor: pass-through `@Around`, `@annotation` pointcut"},
-            {"circuitProtectedClosed", "`@CircuitProtected`, CLOSED"},
-            {"circuitProtectedOpen", "`@CircuitProtected`, OPEN (fallback)"},
-            {"r4jCircuitBreakerClosed", "resilience4j `@CircuitBreaker`, CLOSED"},
-            {"r4jCircuitBreakerOpen", "resilience4j `@CircuitBreaker`, OPEN (fallback)"},
+        {"bare", "bare call, no proxy"},
+        {"advisorFloor", "floor: pass-through advisor, static pointcut"},
+        {"executionAspectFloor", "floor: pass-through `@Around`, `execution` pointcut (plain advice)"},
+        {"aspectFloor", "floor: pass-through `@Around`, `@annotation` pointcut"},
+        {"circuitProtectedClosed", "`@CircuitProtected`, CLOSED"},
+        {"circuitProtectedOpen", "`@CircuitProtected`, OPEN (fallback)"},
+        {"r4jCircuitBreakerClosed", "resilience4j `@CircuitBreaker`, CLOSED"},
+        {"r4jCircuitBreakerOpen", "resilience4j `@CircuitBreaker`, OPEN (fallback)"},
     };
 
     /**
@@ -117,14 +117,14 @@ public final class AnnotationTable {
         Map<String, double[]> results = new HashMap<>();
         for (String line : rows.subList(1, rows.size())) {
             if (line.isBlank() || line.startsWith("\"Benchmark\"")) {
-                continue;   // a header repeated by concatenated result files
+                continue; // a header repeated by concatenated result files
             }
             List<String> row = columns(line);
             String name = row.get(benchmark).replace(ANNOTATED_CALL, "");
             if (name.endsWith(":gc.alloc.rate.norm")) {
                 name = name.replace(":gc.alloc.rate.norm", ".gc");
             } else if (name.contains(":")) {
-                continue;   // the gc profiler's other rows
+                continue; // the gc profiler's other rows
             }
             String key = key(name, Integer.parseInt(row.get(threads)));
             if (results.put(key, new double[] {number(row.get(score)), number(row.get(error))}) != null) {
@@ -149,7 +149,11 @@ public final class AnnotationTable {
             rule.append("---|");
         }
         for (Line line : lines.subList(1, lines.size())) {
-            head.append(' ').append(line.label()).append(" / ").append(first.label()).append(" |");
+            head.append(' ')
+                    .append(line.label())
+                    .append(" / ")
+                    .append(first.label())
+                    .append(" |");
             rule.append("---|");
         }
         for (Line line : lines) {
@@ -160,13 +164,17 @@ public final class AnnotationTable {
         System.out.println(rule);
         for (int threads : threadCounts) {
             for (String[] path : PATHS) {
-                StringBuilder row = new StringBuilder("| ").append(threads).append(" | ").append(path[1]).append(" |");
+                StringBuilder row = new StringBuilder("| ")
+                        .append(threads)
+                        .append(" | ")
+                        .append(path[1])
+                        .append(" |");
                 for (Line line : lines) {
                     row.append(' ').append(ns(line.value(path[0], threads))).append(" |");
                 }
                 for (Line line : lines.subList(1, lines.size())) {
-                    row.append(String.format(Locale.ROOT, " %.2fx |",
-                            line.ns(path[0], threads) / first.ns(path[0], threads)));
+                    row.append(String.format(
+                            Locale.ROOT, " %.2fx |", line.ns(path[0], threads) / first.ns(path[0], threads)));
                 }
                 for (Line line : lines) {
                     row.append(' ').append(bytes(line.bytes(path[0], threads))).append(" |");
@@ -194,21 +202,35 @@ public final class AnnotationTable {
     }
 
     private void printGoals(int t) {
-        goal(t, "ours adds at most half of resilience4j's overhead over the bare call, CLOSED",
+        goal(
+                t,
+                "ours adds at most half of resilience4j's overhead over the bare call, CLOSED",
                 line -> overhead(line, t, "circuitProtectedClosed", "r4jCircuitBreakerClosed"));
         goal(t, "the same, OPEN", line -> overhead(line, t, "circuitProtectedOpen", "r4jCircuitBreakerOpen"));
-        goal(t, "CLOSED ≤ 0.05x resilience4j",
+        goal(
+                t,
+                "CLOSED ≤ 0.05x resilience4j",
                 line -> ratio(line, t, "circuitProtectedClosed", "r4jCircuitBreakerClosed", 0.05));
-        goal(t, "OPEN ≤ 0.05x resilience4j",
+        goal(
+                t,
+                "OPEN ≤ 0.05x resilience4j",
                 line -> ratio(line, t, "circuitProtectedOpen", "r4jCircuitBreakerOpen", 0.05));
-        goal(t, "CLOSED at or below the plain-advice floor (`@Around`, `execution` pointcut)",
+        goal(
+                t,
+                "CLOSED at or below the plain-advice floor (`@Around`, `execution` pointcut)",
                 line -> ratio(line, t, "circuitProtectedClosed", "executionAspectFloor", 1));
-        goal(t, "CLOSED within 2x of the static-pointcut floor",
+        goal(
+                t,
+                "CLOSED within 2x of the static-pointcut floor",
                 line -> ratio(line, t, "circuitProtectedClosed", "advisorFloor", 2));
-        goal(t, "OPEN against the static-pointcut floor (reference)",
-                line -> reference(String.format(Locale.ROOT, "%.2fx",
-                        line.ns("circuitProtectedOpen", t) / line.ns("advisorFloor", t))));
-        goal(t, "bytes ours adds to the static-pointcut floor's, CLOSED (reference)",
+        goal(
+                t,
+                "OPEN against the static-pointcut floor (reference)",
+                line -> reference(String.format(
+                        Locale.ROOT, "%.2fx", line.ns("circuitProtectedOpen", t) / line.ns("advisorFloor", t))));
+        goal(
+                t,
+                "bytes ours adds to the static-pointcut floor's, CLOSED (reference)",
                 line -> reference(bytes(line.bytes("circuitProtectedClosed", t) - line.bytes("advisorFloor", t))
                         + " B (ours " + bytes(line.bytes("circuitProtectedClosed", t)) + ", floor "
                         + bytes(line.bytes("advisorFloor", t)) + ", resilience4j "
@@ -221,7 +243,11 @@ public final class AnnotationTable {
     }
 
     private void goal(int threads, String name, Verdict verdict) {
-        StringBuilder row = new StringBuilder("| ").append(threads).append(" | ").append(name).append(" |");
+        StringBuilder row = new StringBuilder("| ")
+                .append(threads)
+                .append(" | ")
+                .append(name)
+                .append(" |");
         for (Line line : lines) {
             String[] cell = verdict.of(line);
             row.append(' ').append(cell[0]).append(" | ").append(cell[1]).append(" |");
@@ -235,8 +261,10 @@ public final class AnnotationTable {
         double oursOver = line.ns(ours, threads) - bare;
         double theirsOver = line.ns(theirs, threads) - bare;
         double ratio = oursOver / theirsOver;
-        return new String[] {String.format(Locale.ROOT, "%s ns against %s ns: %.3fx", whole(oursOver),
-                whole(theirsOver), ratio), met(ratio <= 0.5)};
+        return new String[] {
+            String.format(Locale.ROOT, "%s ns against %s ns: %.3fx", whole(oursOver), whole(theirsOver), ratio),
+            met(ratio <= 0.5)
+        };
     }
 
     private static String[] ratio(Line line, int threads, String ours, String against, double limit) {

@@ -30,8 +30,7 @@ public final class IterationMedians {
     private static final Pattern BENCHMARK = Pattern.compile("^# Benchmark: (\\S+)");
     private static final Pattern ITERATION = Pattern.compile("^Iteration\\s+\\d+: ([0-9.,]+) (\\S+)");
 
-    private IterationMedians() {
-    }
+    private IterationMedians() {}
 
     public static void main(String[] args) throws IOException {
         if (args.length < 2) {
@@ -48,8 +47,8 @@ public final class IterationMedians {
             if (dash <= 0) {
                 throw new IllegalArgumentException("expected <jar>-<round>.txt, got " + file);
             }
-            Map<String, List<List<Double>>> benchmarks = jars.computeIfAbsent(file.substring(0, dash),
-                    jar -> new LinkedHashMap<>());
+            Map<String, List<List<Double>>> benchmarks =
+                    jars.computeIfAbsent(file.substring(0, dash), jar -> new LinkedHashMap<>());
             String benchmark = null;
             List<Double> round = null;
             for (String line : Files.readAllLines(log)) {
@@ -57,7 +56,9 @@ public final class IterationMedians {
                 if (name.find()) {
                     benchmark = shortName(name.group(1));
                     round = new ArrayList<>();
-                    benchmarks.computeIfAbsent(benchmark, b -> new ArrayList<>()).add(round);
+                    benchmarks
+                            .computeIfAbsent(benchmark, b -> new ArrayList<>())
+                            .add(round);
                     continue;
                 }
                 Matcher iteration = ITERATION.matcher(line);
@@ -73,8 +74,10 @@ public final class IterationMedians {
         List<String> names = new ArrayList<>(jars.keySet());
         String a = names.get(0);
         String b = names.get(1);
-        System.out.printf("| benchmark (%s) | %s median | %s median | %s / %s | %s fastest | %s fastest"
-                + " | %s round medians | %s round medians | %s not slower? |%n", unit, a, b, b, a, a, b, a, b, b);
+        System.out.printf(
+                "| benchmark (%s) | %s median | %s median | %s / %s | %s fastest | %s fastest"
+                        + " | %s round medians | %s round medians | %s not slower? |%n",
+                unit, a, b, b, a, a, b, a, b, b);
         System.out.println("|---|---|---|---|---|---|---|---|---|");
         for (String benchmark : jars.get(a).keySet()) {
             List<List<Double>> roundsA = jars.get(a).get(benchmark);
@@ -86,9 +89,17 @@ public final class IterationMedians {
             double medianB = median(all(roundsB));
             List<Double> roundMediansA = roundMedians(roundsA);
             double spreadA = Collections.max(roundMediansA) - Collections.min(roundMediansA);
-            System.out.printf(Locale.ROOT, "| `%s` | %.2f | %.2f | %.3fx | %.2f | %.2f | %s | %s | %s |%n",
-                    benchmark, medianA, medianB, medianB / medianA, Collections.min(all(roundsA)),
-                    Collections.min(all(roundsB)), format(roundMediansA), format(roundMedians(roundsB)),
+            System.out.printf(
+                    Locale.ROOT,
+                    "| `%s` | %.2f | %.2f | %.3fx | %.2f | %.2f | %s | %s | %s |%n",
+                    benchmark,
+                    medianA,
+                    medianB,
+                    medianB / medianA,
+                    Collections.min(all(roundsA)),
+                    Collections.min(all(roundsB)),
+                    format(roundMediansA),
+                    format(roundMedians(roundsB)),
                     medianB <= medianA + spreadA ? "yes" : "**no**");
         }
         for (String jar : names) {

@@ -36,8 +36,7 @@ public final class ResultsTable {
         int window = header.indexOf("Param: window");
         for (String line : csv.subList(1, csv.size())) {
             List<String> row = columns(line);
-            String key = row.get(benchmark).replace(ENGINE, "")
-                    + param(row, slowCalls) + param(row, window);
+            String key = row.get(benchmark).replace(ENGINE, "") + param(row, slowCalls) + param(row, window);
             scores.put(key, new double[] {number(row.get(score)), number(row.get(error))});
         }
     }
@@ -82,11 +81,19 @@ public final class ResultsTable {
         for (int t = 0; t < THREADS.length; t++) {
             String floor = "Floor" + THREADS[t] + ".";
             if (has(floor + "nanoTime")) {
-                System.out.printf(Locale.ROOT, "| %d | %s | %s | %s", THREAD_COUNTS[t], ns(floor + "nanoTime"),
-                        ns(floor + "clockPair"), ns(floor + "sharedAtomic"));
+                System.out.printf(
+                        Locale.ROOT,
+                        "| %d | %s | %s | %s",
+                        THREAD_COUNTS[t],
+                        ns(floor + "nanoTime"),
+                        ns(floor + "clockPair"),
+                        ns(floor + "sharedAtomic"));
                 if (together) {
-                    System.out.printf(Locale.ROOT, " | %.1f | %s |%n",
-                            score(floor + "clockPair") + score(floor + "sharedAtomic"), ns(floor + TOGETHER));
+                    System.out.printf(
+                            Locale.ROOT,
+                            " | %.1f | %s |%n",
+                            score(floor + "clockPair") + score(floor + "sharedAtomic"),
+                            ns(floor + TOGETHER));
                 } else {
                     System.out.println(" |");
                 }
@@ -116,15 +123,26 @@ public final class ResultsTable {
                     String params = " " + slowCalls + " " + window;
                     String floor = "Floor" + threads + ".";
                     double floorNs = slowCalls.equals("ON")
-                            ? (has(floor + TOGETHER) ? score(floor + TOGETHER)
+                            ? (has(floor + TOGETHER)
+                                    ? score(floor + TOGETHER)
                                     : score(floor + "clockPair") + score(floor + "sharedAtomic"))
-                            : score(floor + "sharedAtomic") + (window.equals("TIME_10S") ? score(floor + "nanoTime") : 0);
+                            : score(floor + "sharedAtomic")
+                                    + (window.equals("TIME_10S") ? score(floor + "nanoTime") : 0);
                     for (String[] path : new String[][] {
-                            {"`execute`", "breakerExecute", "r4jExecuteSupplier", "failsafeGet"},
-                            {"permission + record", "breakerPermissionAndRecord", "r4jPermissionAndRecord",
-                                    "failsafePermissionAndRecord"},
-                            {"permission + record, readings given", "breakerPermissionAndRecordReadings",
-                                    "r4jPermissionAndRecord", "failsafePermissionAndRecord"}}) {
+                        {"`execute`", "breakerExecute", "r4jExecuteSupplier", "failsafeGet"},
+                        {
+                            "permission + record",
+                            "breakerPermissionAndRecord",
+                            "r4jPermissionAndRecord",
+                            "failsafePermissionAndRecord"
+                        },
+                        {
+                            "permission + record, readings given",
+                            "breakerPermissionAndRecordReadings",
+                            "r4jPermissionAndRecord",
+                            "failsafePermissionAndRecord"
+                        }
+                    }) {
                         String ours = "Closed" + threads + "." + path[1] + params;
                         String theirs = "Closed" + threads + "." + path[2] + params;
                         String failsafe = "FailsafeClosed" + threads + "." + path[3] + " " + window;
@@ -149,14 +167,26 @@ public final class ResultsTable {
                             met &= timeOverCount <= 1.3;
                         }
                         goals.append(", 0 B");
-                        System.out.printf(Locale.ROOT, "| %d | %s | %s | %s | %s | %s | %s | %.1f | %.2fx | %s | %.2fx | %s"
+                        System.out.printf(
+                                Locale.ROOT,
+                                "| %d | %s | %s | %s | %s | %s | %s | %.1f | %.2fx | %s | %.2fx | %s"
                                         + " | %s, %s, %s | %s | %s |%n",
-                                THREAD_COUNTS[t], window, slowCalls, path[0], ns(ours), ns(theirs),
-                                withFailsafe ? ns(failsafe) : "—", floorNs, oursNs / score(theirs),
+                                THREAD_COUNTS[t],
+                                window,
+                                slowCalls,
+                                path[0],
+                                ns(ours),
+                                ns(theirs),
+                                withFailsafe ? ns(failsafe) : "—",
+                                floorNs,
+                                oursNs / score(theirs),
                                 withFailsafe ? String.format(Locale.ROOT, "%.2fx", oursNs / score(failsafe)) : "—",
                                 oursNs / floorNs,
                                 Double.isNaN(timeOverCount) ? "" : String.format(Locale.ROOT, "%.2fx", timeOverCount),
-                                bytes(ours), bytes(theirs), withFailsafe ? bytes(failsafe) : "—", goals,
+                                bytes(ours),
+                                bytes(theirs),
+                                withFailsafe ? bytes(failsafe) : "—",
+                                goals,
                                 met ? "yes" : "**no**");
                     }
                 }
@@ -166,8 +196,9 @@ public final class ResultsTable {
     }
 
     private void printOpen() {
-        System.out.println("| threads | OPEN path | breaker ns/op | resilience4j ns/op | Failsafe ns/op | one clock read"
-                + " | breaker / Failsafe | breaker / r4j | B/op (breaker, r4j, Failsafe) | goal | met? |");
+        System.out.println(
+                "| threads | OPEN path | breaker ns/op | resilience4j ns/op | Failsafe ns/op | one clock read"
+                        + " | breaker / Failsafe | breaker / r4j | B/op (breaker, r4j, Failsafe) | goal | met? |");
         System.out.println("|---|---|---|---|---|---|---|---|---|---|---|");
         for (int t = 0; t < THREADS.length; t++) {
             String open = "Open" + THREADS[t] + ".";
@@ -175,34 +206,71 @@ public final class ResultsTable {
                 continue;
             }
             String clock = "Floor" + THREADS[t] + ".nanoTime";
-            openRow(THREAD_COUNTS[t], "permission check (false)", open + "breakerTryAcquirePermission",
-                    open + "r4jTryAcquirePermission", open + "failsafeTryAcquirePermit", clock,
-                    "≤ Failsafe, 0 B", score(open + "breakerTryAcquirePermission") <= score(open + "failsafeTryAcquirePermit")
+            openRow(
+                    THREAD_COUNTS[t],
+                    "permission check (false)",
+                    open + "breakerTryAcquirePermission",
+                    open + "r4jTryAcquirePermission",
+                    open + "failsafeTryAcquirePermit",
+                    clock,
+                    "≤ Failsafe, 0 B",
+                    score(open + "breakerTryAcquirePermission") <= score(open + "failsafeTryAcquirePermit")
                             && score(open + "breakerTryAcquirePermission.gc") < ZERO_BYTES);
-            openRow(THREAD_COUNTS[t], "`execute` that throws (caught)", open + "breakerExecuteRejected",
-                    open + "r4jExecuteSupplierRejected", open + "failsafeGetRejected", clock,
+            openRow(
+                    THREAD_COUNTS[t],
+                    "`execute` that throws (caught)",
+                    open + "breakerExecuteRejected",
+                    open + "r4jExecuteSupplierRejected",
+                    open + "failsafeGetRejected",
+                    clock,
                     "≤ 0.05x r4j, one small allocation",
                     score(open + "breakerExecuteRejected") <= 0.05 * score(open + "r4jExecuteSupplierRejected")
                             && score(open + "breakerExecuteRejected.gc") < ONE_SMALL_ALLOCATION);
-            openRow(THREAD_COUNTS[t], "`execute` that throws, r4j without stack trace (reference)",
-                    open + "breakerExecuteRejected", open + "r4jNoStackTraceExecuteSupplierRejected",
-                    open + "failsafeGetRejected", clock, "(reference)", null);
+            openRow(
+                    THREAD_COUNTS[t],
+                    "`execute` that throws, r4j without stack trace (reference)",
+                    open + "breakerExecuteRejected",
+                    open + "r4jNoStackTraceExecuteSupplierRejected",
+                    open + "failsafeGetRejected",
+                    clock,
+                    "(reference)",
+                    null);
         }
         System.out.println();
     }
 
-    private void openRow(int threads, String path, String ours, String theirs, String failsafe, String clock,
-                         String goal, Boolean met) {
-        System.out.printf(Locale.ROOT, "| %d | %s | %s | %s | %s | %s | %.2fx | %.3fx | %s, %s, %s | %s | %s |%n",
-                threads, path, ns(ours), ns(theirs), ns(failsafe), ns(clock), score(ours) / score(failsafe),
-                score(ours) / score(theirs), bytes(ours), bytes(theirs), bytes(failsafe), goal,
+    private void openRow(
+            int threads,
+            String path,
+            String ours,
+            String theirs,
+            String failsafe,
+            String clock,
+            String goal,
+            Boolean met) {
+        System.out.printf(
+                Locale.ROOT,
+                "| %d | %s | %s | %s | %s | %s | %.2fx | %.3fx | %s, %s, %s | %s | %s |%n",
+                threads,
+                path,
+                ns(ours),
+                ns(theirs),
+                ns(failsafe),
+                ns(clock),
+                score(ours) / score(failsafe),
+                score(ours) / score(theirs),
+                bytes(ours),
+                bytes(theirs),
+                bytes(failsafe),
+                goal,
                 met == null ? "" : met ? "yes" : "**no**");
     }
 
     /** The Redis-backed suite, when the file holds it. */
     private void printShared() {
-        System.out.println("| threads | in memory ns/op | Redis-backed ns/op | resilience4j ns/op | Redis-backed / in memory"
-                + " | goal | met? | B/op (in memory, Redis-backed, r4j) |");
+        System.out.println(
+                "| threads | in memory ns/op | Redis-backed ns/op | resilience4j ns/op | Redis-backed / in memory"
+                        + " | goal | met? | B/op (in memory, Redis-backed, r4j) |");
         System.out.println("|---|---|---|---|---|---|---|---|");
         for (int t = 0; t < THREADS.length; t++) {
             String shared = "io.breaker.benchmarks.redis.SharedClosed" + THREADS[t] + ".";
@@ -210,11 +278,17 @@ public final class ResultsTable {
                 continue;
             }
             double ratio = score(shared + "redisBackedExecute") / score(shared + "inMemoryExecute");
-            System.out.printf(Locale.ROOT, "| %d | %s | %s | %s | %.2fx | ≤ 2x, 0 B | %s | %s, %s, %s |%n",
-                    THREAD_COUNTS[t], ns(shared + "inMemoryExecute"), ns(shared + "redisBackedExecute"),
-                    ns(shared + "r4jExecuteSupplier"), ratio,
+            System.out.printf(
+                    Locale.ROOT,
+                    "| %d | %s | %s | %s | %.2fx | ≤ 2x, 0 B | %s | %s, %s, %s |%n",
+                    THREAD_COUNTS[t],
+                    ns(shared + "inMemoryExecute"),
+                    ns(shared + "redisBackedExecute"),
+                    ns(shared + "r4jExecuteSupplier"),
+                    ratio,
                     ratio <= 2 && score(shared + "redisBackedExecute.gc") < ZERO_BYTES ? "yes" : "**no**",
-                    bytes(shared + "inMemoryExecute"), bytes(shared + "redisBackedExecute"),
+                    bytes(shared + "inMemoryExecute"),
+                    bytes(shared + "redisBackedExecute"),
                     bytes(shared + "r4jExecuteSupplier"));
         }
         System.out.println();

@@ -27,7 +27,10 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
  */
 @JCStressTest
 @Description("A cancelled probe frees its permit once while another caller takes one")
-@Outcome(id = "1, 1", expect = ACCEPTABLE, desc = "Actor 2 probes; the cancelled permit is free again: one more for the arbiter.")
+@Outcome(
+        id = "1, 1",
+        expect = ACCEPTABLE,
+        desc = "Actor 2 probes; the cancelled permit is free again: one more for the arbiter.")
 @Outcome(id = "1, 2", expect = FORBIDDEN, desc = "Doubled: three probes out, two permitted.")
 @Outcome(id = "1, 0", expect = FORBIDDEN, desc = "Lost: the cancelled permit never came back.")
 @Outcome(expect = FORBIDDEN, desc = "Actor 2 was refused a permit that was free.")
@@ -35,8 +38,10 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 public class CancelledProbeTest {
 
     private final TestClock clock = new TestClock(T0);
-    private final CircuitBreaker breaker = CircuitBreaker.of("cancelled-probe",
-            Fixtures.config().permittedCallsInHalfOpenState(2).build(), clock);
+    private final CircuitBreaker breaker = CircuitBreaker.of(
+            "cancelled-probe",
+            Fixtures.config().permittedCallsInHalfOpenState(2).build(),
+            clock);
     private final long probe;
 
     public CancelledProbeTest() {

@@ -12,6 +12,7 @@ final class Fixtures {
 
     /** An arbitrary start: the clock is never read as a wall time. */
     static final long T0 = 1_000_000_000_000L;
+
     static final long SECOND = 1_000_000_000L;
     static final long WAIT = 10 * SECOND;
     static final long LEASE = 5 * SECOND;
@@ -21,8 +22,7 @@ final class Fixtures {
     /** Configured as ignored (an answer, not an outage): counts neither way, gives a probe permit back. */
     static final RuntimeException NOT_FOUND = new NotFound();
 
-    private Fixtures() {
-    }
+    private Fixtures() {}
 
     /**
      * Window of the last 10 calls, at least 2 of them, 50% failures trip; 10 s OPEN; a 5 s probe

@@ -22,15 +22,22 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
  */
 @JCStressTest
 @Description("forceClosed() racing OPEN -> HALF_OPEN: FORCED_CLOSED stays, every transition told once")
-@Outcome(id = "FORCED_CLOSED, OPEN>FORCED_CLOSED", expect = ACCEPTABLE, desc = "Forced first; the caller passed in FORCED_CLOSED.")
-@Outcome(id = "FORCED_CLOSED, HALF_OPEN>FORCED_CLOSED OPEN>HALF_OPEN", expect = ACCEPTABLE, desc = "Probing started, then forced.")
+@Outcome(
+        id = "FORCED_CLOSED, OPEN>FORCED_CLOSED",
+        expect = ACCEPTABLE,
+        desc = "Forced first; the caller passed in FORCED_CLOSED.")
+@Outcome(
+        id = "FORCED_CLOSED, HALF_OPEN>FORCED_CLOSED OPEN>HALF_OPEN",
+        expect = ACCEPTABLE,
+        desc = "Probing started, then forced.")
 @Outcome(id = "HALF_OPEN, .*", expect = FORBIDDEN, desc = "OPEN -> HALF_OPEN overwrote the operator's FORCED_CLOSED.")
 @Outcome(expect = FORBIDDEN, desc = "A transition told twice, from a state the breaker had left, or not at all.")
 @org.openjdk.jcstress.annotations.State
 public class ForceClosedVsProbeTest {
 
     private final TestClock clock = new TestClock(T0);
-    private final CircuitBreaker breaker = CircuitBreaker.of("force-closed-vs-probe", Fixtures.config().build(), clock);
+    private final CircuitBreaker breaker =
+            CircuitBreaker.of("force-closed-vs-probe", Fixtures.config().build(), clock);
     private final TransitionLog log = new TransitionLog();
 
     public ForceClosedVsProbeTest() {

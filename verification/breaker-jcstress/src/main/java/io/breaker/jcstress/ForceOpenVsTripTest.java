@@ -24,7 +24,10 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
  */
 @JCStressTest
 @Description("forceOpen() racing a trip: FORCED_OPEN stays, every transition told once")
-@Outcome(id = "FORCED_OPEN, CLOSED>FORCED_OPEN", expect = ACCEPTABLE, desc = "Forced first; the trip found its CLOSED phase gone.")
+@Outcome(
+        id = "FORCED_OPEN, CLOSED>FORCED_OPEN",
+        expect = ACCEPTABLE,
+        desc = "Forced first; the trip found its CLOSED phase gone.")
 @Outcome(id = "FORCED_OPEN, CLOSED>OPEN OPEN>FORCED_OPEN", expect = ACCEPTABLE, desc = "Tripped first, then forced.")
 @Outcome(id = "OPEN, .*", expect = FORBIDDEN, desc = "The trip overwrote the operator's FORCED_OPEN.")
 @Outcome(expect = FORBIDDEN, desc = "A transition told twice, from a state the breaker had left, or not at all.")
@@ -32,7 +35,8 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 public class ForceOpenVsTripTest {
 
     private final TestClock clock = new TestClock(T0);
-    private final CircuitBreaker breaker = CircuitBreaker.of("force-open-vs-trip", Fixtures.config().build(), clock);
+    private final CircuitBreaker breaker =
+            CircuitBreaker.of("force-open-vs-trip", Fixtures.config().build(), clock);
     private final TransitionLog log = new TransitionLog();
     private final long threshold;
 

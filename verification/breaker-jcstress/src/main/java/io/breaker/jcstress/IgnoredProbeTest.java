@@ -35,7 +35,8 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 public class IgnoredProbeTest {
 
     private final TestClock clock = new TestClock(T0);
-    private final CircuitBreaker breaker = CircuitBreaker.of("ignored-probe", Fixtures.config().build(), clock);
+    private final CircuitBreaker breaker =
+            CircuitBreaker.of("ignored-probe", Fixtures.config().build(), clock);
     private final long probe;
 
     public IgnoredProbeTest() {

@@ -25,14 +25,18 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
  */
 @JCStressTest
 @Description("A failure admitted before the trip, reported after the reclose, stays out of the new window")
-@Outcome(id = "CLOSED, 1", expect = ACCEPTABLE, desc = "Only the new episode's failure counts: 1 call, below the minimum.")
+@Outcome(
+        id = "CLOSED, 1",
+        expect = ACCEPTABLE,
+        desc = "Only the new episode's failure counts: 1 call, below the minimum.")
 @Outcome(id = "OPEN, .*", expect = FORBIDDEN, desc = "The late failure counted in the new window and tripped it.")
 @Outcome(expect = FORBIDDEN, desc = "The new window holds a call that is not its own, or lost one.")
 @org.openjdk.jcstress.annotations.State
 public class LateCallNewWindowTest {
 
     private final TestClock clock = new TestClock(T0);
-    private final CircuitBreaker breaker = CircuitBreaker.of("late-call-new-window", Fixtures.config().build(), clock);
+    private final CircuitBreaker breaker =
+            CircuitBreaker.of("late-call-new-window", Fixtures.config().build(), clock);
     private final long admittedBeforeTrip;
 
     public LateCallNewWindowTest() {

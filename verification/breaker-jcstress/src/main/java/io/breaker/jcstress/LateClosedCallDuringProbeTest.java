@@ -1,7 +1,6 @@
 package io.breaker.jcstress;
 
 import io.breaker.CircuitBreaker;
-import io.breaker.State;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.Description;
@@ -26,13 +25,17 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @JCStressTest
 @Description("A success of a call admitted in CLOSED, reported while the probe starts, decides nothing")
 @Outcome(id = "1, HALF_OPEN", expect = ACCEPTABLE, desc = "Actor 1 probes; the late success counted nowhere.")
-@Outcome(id = "1, CLOSED", expect = FORBIDDEN, desc = "The CLOSED call's success closed the breaker: stale evidence decided the probe.")
+@Outcome(
+        id = "1, CLOSED",
+        expect = FORBIDDEN,
+        desc = "The CLOSED call's success closed the breaker: stale evidence decided the probe.")
 @Outcome(expect = FORBIDDEN, desc = "The probe was lost or something else decided.")
 @org.openjdk.jcstress.annotations.State
 public class LateClosedCallDuringProbeTest {
 
     private final TestClock clock = new TestClock(T0);
-    private final CircuitBreaker breaker = CircuitBreaker.of("late-closed-call", Fixtures.config().build(), clock);
+    private final CircuitBreaker breaker =
+            CircuitBreaker.of("late-closed-call", Fixtures.config().build(), clock);
     private final long admittedInClosed;
 
     public LateClosedCallDuringProbeTest() {

@@ -32,7 +32,8 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 public class ListenerOrderTest {
 
     private final TestClock clock = new TestClock(T0);
-    private final CircuitBreaker breaker = CircuitBreaker.of("listener-order", Fixtures.config().build(), clock);
+    private final CircuitBreaker breaker =
+            CircuitBreaker.of("listener-order", Fixtures.config().build(), clock);
     private final TransitionLog log = new TransitionLog();
 
     public ListenerOrderTest() {

@@ -33,7 +33,8 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 public class ProbeLimitTest {
 
     private final TestClock clock = new TestClock(T0);
-    private final CircuitBreaker breaker = CircuitBreaker.of("probe-limit", Fixtures.config().build(), clock);
+    private final CircuitBreaker breaker =
+            CircuitBreaker.of("probe-limit", Fixtures.config().build(), clock);
     private final TransitionLog log = new TransitionLog();
 
     public ProbeLimitTest() {

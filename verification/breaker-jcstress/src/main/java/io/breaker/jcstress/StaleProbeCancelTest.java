@@ -27,14 +27,18 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
  */
 @JCStressTest
 @Description("A probe replaced after its lease: its late cancel frees nothing")
-@Outcome(id = "1, 0", expect = ACCEPTABLE, desc = "Actor 1 probes (by takeover or after the cancel); the arbiter is rejected.")
+@Outcome(
+        id = "1, 0",
+        expect = ACCEPTABLE,
+        desc = "Actor 1 probes (by takeover or after the cancel); the arbiter is rejected.")
 @Outcome(id = "1, 1", expect = FORBIDDEN, desc = "Doubled: the stale cancel freed the new probe's permit.")
 @Outcome(id = "0, .*", expect = FORBIDDEN, desc = "Lost: the lease elapsed but actor 1 could not probe.")
 @org.openjdk.jcstress.annotations.State
 public class StaleProbeCancelTest {
 
     private final TestClock clock = new TestClock(T0);
-    private final CircuitBreaker breaker = CircuitBreaker.of("stale-cancel", Fixtures.config().build(), clock);
+    private final CircuitBreaker breaker =
+            CircuitBreaker.of("stale-cancel", Fixtures.config().build(), clock);
     private final long silent;
 
     public StaleProbeCancelTest() {

@@ -28,17 +28,24 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @JCStressTest
 @Description("A probe replaced after its lease fails: it decides only if it was still the probe")
 @Outcome(id = "0, OPEN", expect = ACCEPTABLE, desc = "The failure came first and reopened; actor 1 was rejected.")
-@Outcome(id = "1, HALF_OPEN", expect = ACCEPTABLE, desc = "Actor 1 took over first; the failure was stale and counted nowhere.")
-@Outcome(id = "1, OPEN", expect = ACCEPTABLE_INTERESTING, desc = "The failure checked its permit before the takeover and "
-        + "reopened after it: a probe failure of this HALF_OPEN episode decides, while actor 1's probe, admitted in "
-        + "between, runs on and counts nowhere (like any call admitted before a transition). Tolerated: one decision, "
-        + "at most one probe in flight.")
+@Outcome(
+        id = "1, HALF_OPEN",
+        expect = ACCEPTABLE,
+        desc = "Actor 1 took over first; the failure was stale and counted nowhere.")
+@Outcome(
+        id = "1, OPEN",
+        expect = ACCEPTABLE_INTERESTING,
+        desc = "The failure checked its permit before the takeover and "
+                + "reopened after it: a probe failure of this HALF_OPEN episode decides, while actor 1's probe, admitted in "
+                + "between, runs on and counts nowhere (like any call admitted before a transition). Tolerated: one decision, "
+                + "at most one probe in flight.")
 @Outcome(expect = FORBIDDEN, desc = "A permit lost, or the breaker left in a state no order of the two explains.")
 @org.openjdk.jcstress.annotations.State
 public class StaleProbeFailureTest {
 
     private final TestClock clock = new TestClock(T0);
-    private final CircuitBreaker breaker = CircuitBreaker.of("stale-failure", Fixtures.config().build(), clock);
+    private final CircuitBreaker breaker =
+            CircuitBreaker.of("stale-failure", Fixtures.config().build(), clock);
     private final long silent;
 
     public StaleProbeFailureTest() {

@@ -36,14 +36,18 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @Description("Two failures race to trip: one OPEN transition, and the probe time is the winner's")
 @Outcome(id = "1, 0, 8", expect = ACCEPTABLE, desc = "Actor 1's trip (at T0) won: probe at T0 + 10 s, 8 s left.")
 @Outcome(id = "1, 1, 9", expect = ACCEPTABLE, desc = "Actor 2's trip (at T0 + 1 s) won: probe at T0 + 11 s, 9 s left.")
-@Outcome(id = "2, .*", expect = FORBIDDEN, desc = "Tripped twice: a second OPEN replaced the first (and its probe time).")
+@Outcome(
+        id = "2, .*",
+        expect = FORBIDDEN,
+        desc = "Tripped twice: a second OPEN replaced the first (and its probe time).")
 @Outcome(id = "0, .*", expect = FORBIDDEN, desc = "Never tripped, though 2 of 2 calls failed.")
 @Outcome(expect = FORBIDDEN, desc = "The probe time is not the one of the trip that was told: it was moved.")
 @org.openjdk.jcstress.annotations.State
 public class TripOnceTest {
 
     private final ActorClock clock = new ActorClock();
-    private final CircuitBreaker breaker = CircuitBreaker.of("trip-once", Fixtures.config().build(), clock);
+    private final CircuitBreaker breaker =
+            CircuitBreaker.of("trip-once", Fixtures.config().build(), clock);
     private final AtomicInteger opens = new AtomicInteger();
     private volatile long trippedAt = -1;
     private final long first;

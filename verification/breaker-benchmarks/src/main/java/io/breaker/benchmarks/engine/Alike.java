@@ -3,7 +3,6 @@ package io.breaker.benchmarks.engine;
 import io.breaker.BreakerConfig;
 import io.breaker.SlidingWindowType;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
-import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig.SlidingWindowSynchronizationStrategy;
 
 import java.time.Duration;
 
@@ -15,9 +14,11 @@ public final class Alike {
 
     /** Calls needed before a rate is evaluated; the same for both libraries (resilience4j's default is 100). */
     static final int MINIMUM_CALLS = 10;
+
     static final float FAILURE_RATE = 50f;
     /** When slow-call detection is on: calls of 2 s or more are slow, and 80% slow calls trip. */
     static final Duration SLOW_CALL = Duration.ofSeconds(2);
+
     static final float SLOW_CALL_RATE = 80f;
     /** Long enough that an OPEN breaker stays OPEN for a whole benchmark run. */
     static final Duration LONG_WAIT = Duration.ofHours(1);
@@ -42,10 +43,12 @@ public final class Alike {
      * Slow-call detection. resilience4j cannot turn it off (its default is 60 s and 100%, and it always
      * times the call), so OFF leaves it at its defaults; ours then times nothing.
      */
-    public enum SlowCalls { ON, OFF }
-
-    private Alike() {
+    public enum SlowCalls {
+        ON,
+        OFF
     }
+
+    private Alike() {}
 
     static BreakerConfig ours(Window window, SlowCalls slowCalls, Duration wait) {
         BreakerConfig.Builder builder = BreakerConfig.builder()
@@ -83,8 +86,8 @@ public final class Alike {
      * CLOSED path.
      */
     static dev.failsafe.CircuitBreaker<Integer> failsafe(Window window, Duration wait) {
-        dev.failsafe.CircuitBreakerBuilder<Integer> builder = dev.failsafe.CircuitBreaker.<Integer>builder()
-                .withDelay(wait);
+        dev.failsafe.CircuitBreakerBuilder<Integer> builder =
+                dev.failsafe.CircuitBreaker.<Integer>builder().withDelay(wait);
         if (window == Window.COUNT_100) {
             builder.withFailureThreshold((int) (FAILURE_RATE * window.size / 100), window.size);
         } else {

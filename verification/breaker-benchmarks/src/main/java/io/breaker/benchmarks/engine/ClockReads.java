@@ -34,8 +34,7 @@ public final class ClockReads {
     private static final Supplier<Integer> WORK = () -> 42;
     private static final IOException FAILURE = new IOException("the dependency is down");
 
-    private ClockReads() {
-    }
+    private ClockReads() {}
 
     public static void main(String[] args) {
         System.out.printf("Clock reads per call (%,d calls each)%n", CALLS);
@@ -76,8 +75,12 @@ public final class ClockReads {
                     long theirStart = System.nanoTime();
                     theirs.onSuccess(System.nanoTime() - theirStart, TimeUnit.NANOSECONDS);
                 }
-                report("CLOSED permission + record, caller timed (ours given its readings)", window, slowCalls,
-                        oursReads, theirsReads);
+                report(
+                        "CLOSED permission + record, caller timed (ours given its readings)",
+                        window,
+                        slowCalls,
+                        oursReads,
+                        theirsReads);
 
                 // Fresh breakers, so that the failures below reach the failure rate in either window.
                 ours = CircuitBreaker.of("ours", oursConfig, counting(oursReads));
@@ -89,7 +92,8 @@ public final class ClockReads {
                 }
                 if (ours.getState() != io.breaker.State.OPEN
                         || theirs.getState() != io.github.resilience4j.circuitbreaker.CircuitBreaker.State.OPEN) {
-                    throw new IllegalStateException("did not trip: ours " + ours.getState() + ", r4j " + theirs.getState());
+                    throw new IllegalStateException(
+                            "did not trip: ours " + ours.getState() + ", r4j " + theirs.getState());
                 }
                 oursReads.set(0);
                 theirsReads.set(0);
@@ -119,8 +123,9 @@ public final class ClockReads {
     }
 
     private static void report(String path, Window window, SlowCalls slowCalls, AtomicLong ours, AtomicLong theirs) {
-        System.out.printf("  %-68s %-9s slow calls %-3s  breaker %.2f   resilience4j %.2f%n", path, window, slowCalls,
-                (double) ours.get() / CALLS, (double) theirs.get() / CALLS);
+        System.out.printf(
+                "  %-68s %-9s slow calls %-3s  breaker %.2f   resilience4j %.2f%n",
+                path, window, slowCalls, (double) ours.get() / CALLS, (double) theirs.get() / CALLS);
     }
 
     private static NanoClock counting(AtomicLong reads) {
@@ -130,14 +135,16 @@ public final class ClockReads {
         };
     }
 
-    private static io.github.resilience4j.circuitbreaker.CircuitBreaker theirs(Window window, SlowCalls slowCalls,
-                                                                               AtomicLong reads) {
+    private static io.github.resilience4j.circuitbreaker.CircuitBreaker theirs(
+            Window window, SlowCalls slowCalls, AtomicLong reads) {
         CircuitBreakerConfig config = Alike.theirs(window, slowCalls, Alike.LONG_WAIT)
                 .clock(new CountingClock(reads))
-                .currentTimestampFunction(clock -> {
-                    reads.incrementAndGet();
-                    return System.nanoTime();
-                }, TimeUnit.NANOSECONDS)
+                .currentTimestampFunction(
+                        clock -> {
+                            reads.incrementAndGet();
+                            return System.nanoTime();
+                        },
+                        TimeUnit.NANOSECONDS)
                 .build();
         return io.github.resilience4j.circuitbreaker.CircuitBreaker.of("r4j", config);
     }

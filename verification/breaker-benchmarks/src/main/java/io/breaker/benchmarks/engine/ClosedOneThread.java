@@ -4,5 +4,4 @@ import org.openjdk.jmh.annotations.Threads;
 
 /** {@link ClosedPath} on one thread. */
 @Threads(1)
-public class ClosedOneThread extends ClosedPath {
-}
+public class ClosedOneThread extends ClosedPath {}

@@ -62,8 +62,8 @@ public abstract class ClosedPath {
     @Setup
     public void createBreakers() {
         breaker = CircuitBreaker.of("ours", Alike.ours(window, slowCalls, Alike.LONG_WAIT));
-        r4j = io.github.resilience4j.circuitbreaker.CircuitBreaker.of("r4j",
-                Alike.theirsDefault(window, slowCalls, Alike.LONG_WAIT));
+        r4j = io.github.resilience4j.circuitbreaker.CircuitBreaker.of(
+                "r4j", Alike.theirsDefault(window, slowCalls, Alike.LONG_WAIT));
         timed = slowCalls == SlowCalls.ON;
     }
 
@@ -72,8 +72,8 @@ public abstract class ClosedPath {
     public void checkStillClosed() {
         if (breaker.getState() != io.breaker.State.CLOSED
                 || r4j.getState() != io.github.resilience4j.circuitbreaker.CircuitBreaker.State.CLOSED) {
-            throw new IllegalStateException("A breaker left CLOSED during the run: ours " + breaker.getState()
-                    + ", r4j " + r4j.getState());
+            throw new IllegalStateException(
+                    "A breaker left CLOSED during the run: ours " + breaker.getState() + ", r4j " + r4j.getState());
         }
     }
 

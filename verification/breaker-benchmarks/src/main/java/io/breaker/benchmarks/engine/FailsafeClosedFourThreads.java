@@ -4,5 +4,4 @@ import org.openjdk.jmh.annotations.Threads;
 
 /** {@link FailsafeClosedPath} on four threads. */
 @Threads(4)
-public class FailsafeClosedFourThreads extends FailsafeClosedPath {
-}
+public class FailsafeClosedFourThreads extends FailsafeClosedPath {}

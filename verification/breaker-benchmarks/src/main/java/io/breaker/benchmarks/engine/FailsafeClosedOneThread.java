@@ -4,5 +4,4 @@ import org.openjdk.jmh.annotations.Threads;
 
 /** {@link FailsafeClosedPath} on one thread. */
 @Threads(1)
-public class FailsafeClosedOneThread extends FailsafeClosedPath {
-}
+public class FailsafeClosedOneThread extends FailsafeClosedPath {}

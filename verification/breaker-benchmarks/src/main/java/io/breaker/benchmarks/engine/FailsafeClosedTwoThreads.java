@@ -4,5 +4,4 @@ import org.openjdk.jmh.annotations.Threads;
 
 /** {@link FailsafeClosedPath} on two threads. */
 @Threads(2)
-public class FailsafeClosedTwoThreads extends FailsafeClosedPath {
-}
+public class FailsafeClosedTwoThreads extends FailsafeClosedPath {}

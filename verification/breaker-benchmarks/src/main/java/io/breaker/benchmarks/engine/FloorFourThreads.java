@@ -4,5 +4,4 @@ import org.openjdk.jmh.annotations.Threads;
 
 /** {@link Floor} on four threads. */
 @Threads(4)
-public class FloorFourThreads extends Floor {
-}
+public class FloorFourThreads extends Floor {}

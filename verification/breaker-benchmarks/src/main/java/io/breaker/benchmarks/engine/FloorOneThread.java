@@ -4,5 +4,4 @@ import org.openjdk.jmh.annotations.Threads;
 
 /** {@link Floor} on one thread. */
 @Threads(1)
-public class FloorOneThread extends Floor {
-}
+public class FloorOneThread extends Floor {}

@@ -4,5 +4,4 @@ import org.openjdk.jmh.annotations.Threads;
 
 /** {@link Floor} on two threads. */
 @Threads(2)
-public class FloorTwoThreads extends Floor {
-}
+public class FloorTwoThreads extends Floor {}

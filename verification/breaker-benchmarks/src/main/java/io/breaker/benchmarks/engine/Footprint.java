@@ -42,34 +42,47 @@ public final class Footprint {
     private static final IOException FAILURE = new IOException("the dependency is down");
     private static final MemoryMXBean MEMORY = ManagementFactory.getMemoryMXBean();
 
-    private Footprint() {
-    }
+    private Footprint() {}
 
     public static void main(String[] args) throws InterruptedException {
         int heapSample = args.length > 0 ? Integer.parseInt(args[0]) : 20_000;
         int tripped = args.length > 1 ? Integer.parseInt(args[1]) : 100_000;
-        System.out.printf("JVM: %s %s, %d CPUs, max heap %d MB, GC %s%n", System.getProperty("java.vm.name"),
-                System.getProperty("java.runtime.version"), Runtime.getRuntime().availableProcessors(),
-                Runtime.getRuntime().maxMemory() >> 20, ManagementFactory.getGarbageCollectorMXBeans().stream()
-                        .map(gc -> gc.getName()).collect(Collectors.joining(", ")));
+        System.out.printf(
+                "JVM: %s %s, %d CPUs, max heap %d MB, GC %s%n",
+                System.getProperty("java.vm.name"),
+                System.getProperty("java.runtime.version"),
+                Runtime.getRuntime().availableProcessors(),
+                Runtime.getRuntime().maxMemory() >> 20,
+                ManagementFactory.getGarbageCollectorMXBeans().stream()
+                        .map(gc -> gc.getName())
+                        .collect(Collectors.joining(", ")));
 
         System.out.printf("%nRetained heap per idle breaker (%,d breakers, median of %d rounds)%n", heapSample, ROUNDS);
         for (Window window : Window.values()) {
             BreakerConfig ours = Alike.ours(window, SlowCalls.ON, Alike.LONG_WAIT);
             CircuitBreakerConfig theirs = Alike.theirsDefault(window, SlowCalls.ON, Alike.LONG_WAIT);
             long oursBytes = retainedPerBreaker(heapSample, name -> CircuitBreaker.of(name, ours));
-            long theirsBytes = retainedPerBreaker(heapSample,
-                    name -> io.github.resilience4j.circuitbreaker.CircuitBreaker.of(name, theirs));
+            long theirsBytes = retainedPerBreaker(
+                    heapSample, name -> io.github.resilience4j.circuitbreaker.CircuitBreaker.of(name, theirs));
             // Failsafe's breakers take no name; its builder's config is shared, as ours and resilience4j's are.
-            dev.failsafe.CircuitBreakerConfig<Integer> failsafe = Alike.failsafe(window, Alike.LONG_WAIT).getConfig();
-            long failsafeBytes = retainedPerBreaker(heapSample,
+            dev.failsafe.CircuitBreakerConfig<Integer> failsafe =
+                    Alike.failsafe(window, Alike.LONG_WAIT).getConfig();
+            long failsafeBytes = retainedPerBreaker(
+                    heapSample,
                     name -> dev.failsafe.CircuitBreaker.builder(failsafe).build());
-            System.out.printf("  %-9s  breaker %,7d B   resilience4j %,7d B   Failsafe %,7d B   ratio to r4j %.3f,"
-                            + " to Failsafe %.3f%n", window, oursBytes, theirsBytes, failsafeBytes,
-                    (double) oursBytes / theirsBytes, (double) oursBytes / failsafeBytes);
+            System.out.printf(
+                    "  %-9s  breaker %,7d B   resilience4j %,7d B   Failsafe %,7d B   ratio to r4j %.3f,"
+                            + " to Failsafe %.3f%n",
+                    window,
+                    oursBytes,
+                    theirsBytes,
+                    failsafeBytes,
+                    (double) oursBytes / theirsBytes,
+                    (double) oursBytes / failsafeBytes);
         }
 
-        System.out.printf("%nLive threads around creating and tripping %,d breakers (wait in OPEN %d s)%n",
+        System.out.printf(
+                "%nLive threads around creating and tripping %,d breakers (wait in OPEN %d s)%n",
                 tripped, SHORT_WAIT.toSeconds());
         oursThreads(tripped);
         theirsThreads(tripped);
@@ -127,19 +140,34 @@ public final class Footprint {
             }
         }
         Set<String> afterTrip = liveThreadNames();
-        long open = Arrays.stream(breakers).filter(b -> b.getState() == State.OPEN).count();
+        long open =
+                Arrays.stream(breakers).filter(b -> b.getState() == State.OPEN).count();
         TimeUnit.MILLISECONDS.sleep(SHORT_WAIT.toMillis() + 1_000);
         Set<String> afterWait = liveThreadNames();
-        long halfOpenBeforeCall = Arrays.stream(breakers).filter(b -> b.getState() == State.HALF_OPEN).count();
+        long halfOpenBeforeCall = Arrays.stream(breakers)
+                .filter(b -> b.getState() == State.HALF_OPEN)
+                .count();
         // The wait has elapsed: the next caller moves each breaker to HALF_OPEN, on its own thread.
-        long probes = Arrays.stream(breakers).filter(b -> b.tryAcquirePermit() != CircuitBreaker.NO_PERMIT).count();
+        long probes = Arrays.stream(breakers)
+                .filter(b -> b.tryAcquirePermit() != CircuitBreaker.NO_PERMIT)
+                .count();
         Set<String> afterProbe = liveThreadNames();
-        long halfOpen = Arrays.stream(breakers).filter(b -> b.getState() == State.HALF_OPEN).count();
-        System.out.printf("  breaker:      before %d, after tripping %d (%,d OPEN), after the wait %d"
+        long halfOpen = Arrays.stream(breakers)
+                .filter(b -> b.getState() == State.HALF_OPEN)
+                .count();
+        System.out.printf(
+                "  breaker:      before %d, after tripping %d (%,d OPEN), after the wait %d"
                         + " (%,d HALF_OPEN until a call arrives), after one call each %d (%,d probes admitted,"
                         + " %,d HALF_OPEN)%s%n",
-                before.size(), afterTrip.size(), open, afterWait.size(), halfOpenBeforeCall, afterProbe.size(),
-                probes, halfOpen, newThreads(before, afterProbe));
+                before.size(),
+                afterTrip.size(),
+                open,
+                afterWait.size(),
+                halfOpenBeforeCall,
+                afterProbe.size(),
+                probes,
+                halfOpen,
+                newThreads(before, afterProbe));
         Reference.reachabilityFence(breakers);
     }
 
@@ -159,13 +187,15 @@ public final class Footprint {
         }
         Set<String> afterTrip = liveThreadNames();
         long open = Arrays.stream(breakers)
-                .filter(b -> b.getState() == io.github.resilience4j.circuitbreaker.CircuitBreaker.State.OPEN).count();
+                .filter(b -> b.getState() == io.github.resilience4j.circuitbreaker.CircuitBreaker.State.OPEN)
+                .count();
         TimeUnit.MILLISECONDS.sleep(SHORT_WAIT.toMillis() + 1_000);
         Set<String> afterWait = liveThreadNames();
         long halfOpen = Arrays.stream(breakers)
                 .filter(b -> b.getState() == io.github.resilience4j.circuitbreaker.CircuitBreaker.State.HALF_OPEN)
                 .count();
-        System.out.printf("  resilience4j: before %d, after tripping %d (%,d OPEN), after the wait %d"
+        System.out.printf(
+                "  resilience4j: before %d, after tripping %d (%,d OPEN), after the wait %d"
                         + " (%,d HALF_OPEN, moved by its scheduler)%s%n",
                 before.size(), afterTrip.size(), open, afterWait.size(), halfOpen, newThreads(before, afterWait));
         Reference.reachabilityFence(breakers);

@@ -4,5 +4,4 @@ import org.openjdk.jmh.annotations.Threads;
 
 /** {@link OpenPath} on four threads calling one shared breaker. */
 @Threads(4)
-public class OpenFourThreads extends OpenPath {
-}
+public class OpenFourThreads extends OpenPath {}

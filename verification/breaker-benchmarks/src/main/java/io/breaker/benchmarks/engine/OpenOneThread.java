@@ -4,5 +4,4 @@ import org.openjdk.jmh.annotations.Threads;
 
 /** {@link OpenPath} on one thread. */
 @Threads(1)
-public class OpenOneThread extends OpenPath {
-}
+public class OpenOneThread extends OpenPath {}

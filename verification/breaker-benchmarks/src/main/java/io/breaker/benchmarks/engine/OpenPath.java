@@ -53,8 +53,8 @@ public abstract class OpenPath {
     @Setup
     public void createAndTripBreakers() {
         breaker = CircuitBreaker.of("ours", Alike.ours(Window.COUNT_100, SlowCalls.ON, Alike.LONG_WAIT));
-        r4j = io.github.resilience4j.circuitbreaker.CircuitBreaker.of("r4j",
-                Alike.theirsDefault(Window.COUNT_100, SlowCalls.ON, Alike.LONG_WAIT));
+        r4j = io.github.resilience4j.circuitbreaker.CircuitBreaker.of(
+                "r4j", Alike.theirsDefault(Window.COUNT_100, SlowCalls.ON, Alike.LONG_WAIT));
         CircuitBreakerConfig noStackTrace = Alike.theirs(Window.COUNT_100, SlowCalls.ON, Alike.LONG_WAIT)
                 .writableStackTraceEnabled(false)
                 .build();
@@ -62,7 +62,8 @@ public abstract class OpenPath {
         IOException failure = new IOException("the dependency is down");
         for (int i = 0; i < Alike.MINIMUM_CALLS; i++) {
             breaker.onError(breaker.tryAcquirePermit(), 0L, failure);
-            for (io.github.resilience4j.circuitbreaker.CircuitBreaker theirs : new io.github.resilience4j.circuitbreaker.CircuitBreaker[] {r4j, r4jNoStackTrace}) {
+            for (io.github.resilience4j.circuitbreaker.CircuitBreaker theirs :
+                    new io.github.resilience4j.circuitbreaker.CircuitBreaker[] {r4j, r4jNoStackTrace}) {
                 theirs.tryAcquirePermission();
                 theirs.onError(0L, TimeUnit.NANOSECONDS, failure);
             }

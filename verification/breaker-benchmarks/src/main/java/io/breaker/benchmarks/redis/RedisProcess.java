@@ -51,8 +51,18 @@ final class RedisProcess implements AutoCloseable {
         Path binary = locate();
         Path directory = Files.createTempDirectory("breaker-bench-redis");
         int port = freePort();
-        Process process = new ProcessBuilder(binary.toString(), "--port", Integer.toString(port),
-                "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", directory.toString())
+        Process process = new ProcessBuilder(
+                        binary.toString(),
+                        "--port",
+                        Integer.toString(port),
+                        "--bind",
+                        "127.0.0.1",
+                        "--save",
+                        "",
+                        "--appendonly",
+                        "no",
+                        "--dir",
+                        directory.toString())
                 .redirectErrorStream(true)
                 .redirectOutput(directory.resolve("redis.log").toFile())
                 .start();
@@ -62,7 +72,8 @@ final class RedisProcess implements AutoCloseable {
             if (!process.isAlive() || System.nanoTime() > deadline) {
                 String log = Files.readString(directory.resolve("redis.log"));
                 redis.close();
-                throw new IllegalStateException("redis-server (" + binary + ") did not start on port " + port + ": " + log);
+                throw new IllegalStateException(
+                        "redis-server (" + binary + ") did not start on port " + port + ": " + log);
             }
             Thread.sleep(20);
         }
@@ -83,7 +94,8 @@ final class RedisProcess implements AutoCloseable {
         ownPorts.add(socket.getLocalPort());
         socket.getOutputStream().write("MONITOR\r\n".getBytes(StandardCharsets.US_ASCII));
         socket.getOutputStream().flush();
-        BufferedReader lines = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
+        BufferedReader lines =
+                new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
         String ok = lines.readLine();
         if (!"+OK".equals(ok)) {
             socket.close();
@@ -141,7 +153,8 @@ final class RedisProcess implements AutoCloseable {
                     String source = line.substring(open + 1, close);
                     String client = source.substring(source.indexOf(' ') + 1);
                     int nameStart = line.indexOf('"', close) + 1;
-                    String name = line.substring(nameStart, line.indexOf('"', nameStart)).toLowerCase(java.util.Locale.ROOT);
+                    String name = line.substring(nameStart, line.indexOf('"', nameStart))
+                            .toLowerCase(java.util.Locale.ROOT);
                     synchronized (this) {
                         if (isOwn(client)) {
                             if (name.equals("echo")) {
@@ -245,9 +258,12 @@ final class RedisProcess implements AutoCloseable {
                 candidates.add(Path.of(folder, "redis-server"));
             }
         }
-        return candidates.stream().filter(Files::isExecutable).findFirst().orElseThrow(() ->
-                new IllegalStateException("redis-server is not installed: install it ('apt-get install redis-server'"
-                        + " or 'brew install redis') or point REDIS_SERVER at the binary"));
+        return candidates.stream()
+                .filter(Files::isExecutable)
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException(
+                        "redis-server is not installed: install it ('apt-get install redis-server'"
+                                + " or 'brew install redis') or point REDIS_SERVER at the binary"));
     }
 
     private static int freePort() throws IOException {

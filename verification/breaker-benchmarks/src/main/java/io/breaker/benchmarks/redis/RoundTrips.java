@@ -37,16 +37,15 @@ public final class RoundTrips {
     private static final Duration IDLE = Duration.ofSeconds(3);
     private static final Duration FULL_SPEED = Duration.ofSeconds(5);
 
-    private RoundTrips() {
-    }
+    private RoundTrips() {}
 
     public static void main(String[] args) throws Exception {
         boolean allWithin = true;
         try (SharedBreaker shared = SharedBreaker.open(SharedClosedPath.WORK)) {
             CircuitBreaker breaker = shared.breaker;
             Duration ttl = shared.store.getSettings().stateCacheTtl();
-            System.out.println("One instance, one shared breaker, state-cache-ttl " + ttl.toMillis() + " ms, Redis on port "
-                    + shared.redis.port());
+            System.out.println("One instance, one shared breaker, state-cache-ttl " + ttl.toMillis()
+                    + " ms, Redis on port " + shared.redis.port());
             long failuresConnecting = shared.store.getFailureCount();
             // Let the first refresh (the one that created the key) and the JIT settle before counting.
             runFor(breaker, Duration.ofSeconds(2), 1);
@@ -67,12 +66,20 @@ public final class RoundTrips {
                         return CALLS;
                     }),
                     new Phase(CALLS + " calls, one per " + PACE.toMillis() + " ms", () -> paced(breaker)),
-                    new Phase("full speed, 1 thread, " + FULL_SPEED.toSeconds() + " s", () -> runFor(breaker, FULL_SPEED, 1)),
-                    new Phase("full speed, 2 threads, " + FULL_SPEED.toSeconds() + " s", () -> runFor(breaker, FULL_SPEED, 2)),
-                    new Phase("full speed, 4 threads, " + FULL_SPEED.toSeconds() + " s", () -> runFor(breaker, FULL_SPEED, 4)),
+                    new Phase(
+                            "full speed, 1 thread, " + FULL_SPEED.toSeconds() + " s",
+                            () -> runFor(breaker, FULL_SPEED, 1)),
+                    new Phase(
+                            "full speed, 2 threads, " + FULL_SPEED.toSeconds() + " s",
+                            () -> runFor(breaker, FULL_SPEED, 2)),
+                    new Phase(
+                            "full speed, 4 threads, " + FULL_SPEED.toSeconds() + " s",
+                            () -> runFor(breaker, FULL_SPEED, 4)),
                     // Right after full speed: a success looks at the clock only every few successes, and
                     // that stride is longest now; refreshes must go on at about one per TTL all the same.
-                    new Phase(CALLS + " calls, one per " + PACE.toMillis() + " ms, after full speed", () -> paced(breaker)));
+                    new Phase(
+                            CALLS + " calls, one per " + PACE.toMillis() + " ms, after full speed",
+                            () -> paced(breaker)));
             long idleRoundTrips = -1;
             try (RedisProcess.Monitor monitor = shared.redis.monitor()) {
                 for (Phase phase : phases) {
@@ -83,22 +90,31 @@ public final class RoundTrips {
                     long elapsed = System.nanoTime() - start;
                     Map<String, Long> sent = monitor.drain();
                     long failures = shared.store.getFailureCount() - failuresBefore;
-                    long roundTrips = sent.values().stream().mapToLong(Long::longValue).sum();
+                    long roundTrips =
+                            sent.values().stream().mapToLong(Long::longValue).sum();
                     long bound = elapsed / ttl.toNanos() + 1;
                     allWithin &= roundTrips <= bound;
                     if (idleRoundTrips < 0) {
                         idleRoundTrips = roundTrips;
                     }
-                    System.out.printf("| %s | %,d | %.2f s | %d %s | %s | %d | %s | %d |%n", phase.name, calls,
-                            elapsed / 1e9, roundTrips, sent.isEmpty() ? "" : sent.toString(),
+                    System.out.printf(
+                            "| %s | %,d | %.2f s | %d %s | %s | %d | %s | %d |%n",
+                            phase.name,
+                            calls,
+                            elapsed / 1e9,
+                            roundTrips,
+                            sent.isEmpty() ? "" : sent.toString(),
                             calls == 0 ? "n/a" : String.format("%.6f", roundTrips * 1000.0 / calls),
-                            bound, roundTrips <= bound ? "yes" : "NO", failures);
+                            bound,
+                            roundTrips <= bound ? "yes" : "NO",
+                            failures);
                 }
             }
             System.out.println();
-            System.out.println("Refresh observed: " + (idleRoundTrips > 0
-                    ? "on a timer (Redis saw round trips while no call was made)"
-                    : "triggered by calls (no round trip while no call was made)"));
+            System.out.println("Refresh observed: "
+                    + (idleRoundTrips > 0
+                            ? "on a timer (Redis saw round trips while no call was made)"
+                            : "triggered by calls (no round trip while no call was made)"));
             System.out.println("Store failures in all: " + shared.store.getFailureCount() + ", breaker state: "
                     + breaker.getState());
             allWithin &= breaker.getState() == State.CLOSED;
@@ -127,14 +143,16 @@ public final class RoundTrips {
         LongAdder calls = new LongAdder();
         List<Thread> callers = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
-            Thread caller = new Thread(() -> {
-                long own = 0;
-                while (!stop.get()) {
-                    breaker.execute(SharedClosedPath.WORK);
-                    own++;
-                }
-                calls.add(own);
-            }, "caller-" + t);
+            Thread caller = new Thread(
+                    () -> {
+                        long own = 0;
+                        while (!stop.get()) {
+                            breaker.execute(SharedClosedPath.WORK);
+                            own++;
+                        }
+                        calls.add(own);
+                    },
+                    "caller-" + t);
             callers.add(caller);
             caller.start();
         }
@@ -146,8 +164,7 @@ public final class RoundTrips {
         return calls.sum();
     }
 
-    private record Phase(String name, Body body) {
-    }
+    private record Phase(String name, Body body) {}
 
     @FunctionalInterface
     private interface Body {

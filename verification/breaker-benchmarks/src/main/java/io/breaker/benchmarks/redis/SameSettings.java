@@ -20,8 +20,7 @@ final class SameSettings {
     static final float FAILURE_RATE = 50f;
     static final Duration WAIT = Duration.ofHours(1);
 
-    private SameSettings() {
-    }
+    private SameSettings() {}
 
     static BreakerConfig ours() {
         return BreakerConfig.builder()

@@ -28,8 +28,8 @@ final class SharedBreaker implements AutoCloseable {
     final CircuitBreaker breaker;
     private final LettuceConnectionFactory connections;
 
-    private SharedBreaker(RedisProcess redis, LettuceConnectionFactory connections, RedisStateStore store,
-                          CircuitBreaker breaker) {
+    private SharedBreaker(
+            RedisProcess redis, LettuceConnectionFactory connections, RedisStateStore store, CircuitBreaker breaker) {
         this.redis = redis;
         this.connections = connections;
         this.store = store;
@@ -38,8 +38,8 @@ final class SharedBreaker implements AutoCloseable {
 
     static SharedBreaker open(Supplier<Integer> work) throws IOException, InterruptedException {
         RedisProcess redis = RedisProcess.start();
-        LettuceConnectionFactory connections = new LettuceConnectionFactory(
-                new RedisStandaloneConfiguration("127.0.0.1", redis.port()));
+        LettuceConnectionFactory connections =
+                new LettuceConnectionFactory(new RedisStandaloneConfiguration("127.0.0.1", redis.port()));
         connections.afterPropertiesSet();
         connections.start();
         RedisStateStore store = new RedisStateStore(connections, RedisStoreSettings.defaults());

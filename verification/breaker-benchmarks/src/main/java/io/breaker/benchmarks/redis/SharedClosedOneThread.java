@@ -4,5 +4,4 @@ import org.openjdk.jmh.annotations.Threads;
 
 /** {@link SharedClosedPath} on one thread. */
 @Threads(1)
-public class SharedClosedOneThread extends SharedClosedPath {
-}
+public class SharedClosedOneThread extends SharedClosedPath {}

@@ -93,11 +93,18 @@ public abstract class SharedClosedPath {
             try {
                 double seconds = (System.nanoTime() - startNanos) / 1e9;
                 Map<String, Long> sent = monitor.drain();
-                long roundTrips = sent.values().stream().mapToLong(Long::longValue).sum();
-                System.out.printf("%nRedis round trips during the trial (warm-up + measurement, %.1f s): %d %s,"
-                        + " %.2f per second; store failures %d (before the trial %d), store available %s%n",
-                        seconds, roundTrips, sent, roundTrips / seconds, shared.store.getFailureCount() - failuresBefore,
-                        failuresBefore, shared.store.isAvailable());
+                long roundTrips =
+                        sent.values().stream().mapToLong(Long::longValue).sum();
+                System.out.printf(
+                        "%nRedis round trips during the trial (warm-up + measurement, %.1f s): %d %s,"
+                                + " %.2f per second; store failures %d (before the trial %d), store available %s%n",
+                        seconds,
+                        roundTrips,
+                        sent,
+                        roundTrips / seconds,
+                        shared.store.getFailureCount() - failuresBefore,
+                        failuresBefore,
+                        shared.store.isAvailable());
                 if (breaker.getState() != io.breaker.State.CLOSED) {
                     throw new IllegalStateException("the Redis-backed breaker left CLOSED: " + breaker.getState());
                 }

@@ -22,25 +22,26 @@ import java.io.IOException;
  */
 public final class SharedFootprint {
 
-    private SharedFootprint() {
-    }
+    private SharedFootprint() {}
 
     public static void main(String[] args) throws IOException, InterruptedException {
         int count = args.length > 0 ? Integer.parseInt(args[0]) : 2_000;
         BreakerConfig config = SameSettings.ours();
         try (RedisProcess redis = RedisProcess.start()) {
-            LettuceConnectionFactory connections = new LettuceConnectionFactory(
-                    new RedisStandaloneConfiguration("127.0.0.1", redis.port()));
+            LettuceConnectionFactory connections =
+                    new LettuceConnectionFactory(new RedisStandaloneConfiguration("127.0.0.1", redis.port()));
             connections.afterPropertiesSet();
             connections.start();
             RedisStateStore store = new RedisStateStore(connections, RedisStoreSettings.defaults());
             try {
                 long inMemory = Footprint.retainedPerBreaker(count, name -> CircuitBreaker.of(name, config));
-                long shared = Footprint.retainedPerBreaker(count,
-                        name -> CircuitBreaker.of(name, config, NanoClock.system(), store));
-                System.out.printf("Retained heap per idle breaker (%,d breakers, median of 3 rounds, COUNT_BASED 100)%n"
-                        + "  in memory     %,7d B%n  Redis-backed  %,7d B (the breaker, its link to Redis and"
-                        + " the store's reference to it)%n", count, inMemory, shared);
+                long shared = Footprint.retainedPerBreaker(
+                        count, name -> CircuitBreaker.of(name, config, NanoClock.system(), store));
+                System.out.printf(
+                        "Retained heap per idle breaker (%,d breakers, median of 3 rounds, COUNT_BASED 100)%n"
+                                + "  in memory     %,7d B%n  Redis-backed  %,7d B (the breaker, its link to Redis and"
+                                + " the store's reference to it)%n",
+                        count, inMemory, shared);
             } finally {
                 store.close();
                 connections.stop();

@@ -122,8 +122,9 @@ public class AnnotatedCall {
             closed = registry.find(Wholesale.CLOSED).orElseThrow();
             open = registry.find(Wholesale.OPEN).orElseThrow();
             for (CircuitBreaker breaker : new CircuitBreaker[] {closed, open}) {
-                check(breaker.getConfig().getSlidingWindowSize() == Wholesale.WINDOW_SIZE
-                        && breaker.getConfig().getMinimumNumberOfCalls() == Wholesale.MINIMUM_CALLS,
+                check(
+                        breaker.getConfig().getSlidingWindowSize() == Wholesale.WINDOW_SIZE
+                                && breaker.getConfig().getMinimumNumberOfCalls() == Wholesale.MINIMUM_CALLS,
                         "ours: the instance properties were not bound to " + breaker.getName());
             }
             IOException failure = new IOException("the wholesaler is down");
@@ -144,7 +145,8 @@ public class AnnotatedCall {
         }
 
         private void checkStates() {
-            check(closed.getState() == io.breaker.State.CLOSED && open.getState() == io.breaker.State.OPEN,
+            check(
+                    closed.getState() == io.breaker.State.CLOSED && open.getState() == io.breaker.State.OPEN,
                     "ours: expected CLOSED and OPEN, were " + closed.getState() + " and " + open.getState());
         }
     }
@@ -165,9 +167,12 @@ public class AnnotatedCall {
             CircuitBreakerRegistry registry = context.getBean(CircuitBreakerRegistry.class);
             closed = registry.find(Wholesale.CLOSED).orElseThrow();
             open = registry.find(Wholesale.OPEN).orElseThrow();
-            for (io.github.resilience4j.circuitbreaker.CircuitBreaker breaker : new io.github.resilience4j.circuitbreaker.CircuitBreaker[] {closed, open}) {
-                check(breaker.getCircuitBreakerConfig().getSlidingWindowSize() == Wholesale.WINDOW_SIZE
-                        && breaker.getCircuitBreakerConfig().getMinimumNumberOfCalls() == Wholesale.MINIMUM_CALLS,
+            for (io.github.resilience4j.circuitbreaker.CircuitBreaker breaker :
+                    new io.github.resilience4j.circuitbreaker.CircuitBreaker[] {closed, open}) {
+                check(
+                        breaker.getCircuitBreakerConfig().getSlidingWindowSize() == Wholesale.WINDOW_SIZE
+                                && breaker.getCircuitBreakerConfig().getMinimumNumberOfCalls()
+                                        == Wholesale.MINIMUM_CALLS,
                         "resilience4j: the instance properties were not bound to " + breaker.getName());
             }
             IOException failure = new IOException("the wholesaler is down");
@@ -189,7 +194,8 @@ public class AnnotatedCall {
         }
 
         private void checkStates() {
-            check(closed.getState() == io.github.resilience4j.circuitbreaker.CircuitBreaker.State.CLOSED
+            check(
+                    closed.getState() == io.github.resilience4j.circuitbreaker.CircuitBreaker.State.CLOSED
                             && open.getState() == io.github.resilience4j.circuitbreaker.CircuitBreaker.State.OPEN,
                     "resilience4j: expected CLOSED and OPEN, were " + closed.getState() + " and " + open.getState());
         }
@@ -252,7 +258,8 @@ public class AnnotatedCall {
     }
 
     private static void checkAnswers(int closedAnswer, int openAnswer, String side) {
-        check(closedAnswer == Wholesale.deliveryDays("isbn") && openAnswer == Wholesale.FALLBACK_DAYS,
+        check(
+                closedAnswer == Wholesale.deliveryDays("isbn") && openAnswer == Wholesale.FALLBACK_DAYS,
                 side + ": expected the method's answer " + Wholesale.deliveryDays("isbn") + " and the fallback's "
                         + Wholesale.FALLBACK_DAYS + ", got " + closedAnswer + " and " + openAnswer);
     }

@@ -27,8 +27,7 @@ import java.util.Map;
  */
 final class Contexts {
 
-    private Contexts() {
-    }
+    private Contexts() {}
 
     static AnnotationConfigApplicationContext ours() {
         return start(Wholesale.ourProperties(), Ours.class);
@@ -60,8 +59,11 @@ final class Contexts {
 
     /** Our starter as a user gets it: the registry and advice, and the transition log and events. */
     @Configuration(proxyBeanMethods = false)
-    @ImportAutoConfiguration({AopAutoConfiguration.class, BreakerAutoConfiguration.class,
-            BreakerEventsAutoConfiguration.class})
+    @ImportAutoConfiguration({
+        AopAutoConfiguration.class,
+        BreakerAutoConfiguration.class,
+        BreakerEventsAutoConfiguration.class
+    })
     static class Ours {
 
         @Bean
@@ -109,7 +111,8 @@ final class Contexts {
         @Bean
         static Advisor passThroughAdvisor() {
             MethodInterceptor passThrough = invocation -> invocation.proceed();
-            return new DefaultPointcutAdvisor(AnnotationMatchingPointcut.forMethodAnnotation(Marked.class), passThrough);
+            return new DefaultPointcutAdvisor(
+                    AnnotationMatchingPointcut.forMethodAnnotation(Marked.class), passThrough);
         }
     }
 }

@@ -9,8 +9,7 @@ import org.springframework.boot.SpringBootVersion;
  */
 public final class LineVersions {
 
-    private LineVersions() {
-    }
+    private LineVersions() {}
 
     public static void main(String[] args) {
         System.out.println("Spring Boot " + SpringBootVersion.getVersion() + ", " + Resilience4jLine.module());

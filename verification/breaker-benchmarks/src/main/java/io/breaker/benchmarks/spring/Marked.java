@@ -8,5 +8,4 @@ import java.lang.annotation.Target;
 /** Marks the method the floor advice applies to: an annotation that does nothing by itself. */
 @Target(ElementType.METHOD)
 @Retention(RetentionPolicy.RUNTIME)
-public @interface Marked {
-}
+public @interface Marked {}

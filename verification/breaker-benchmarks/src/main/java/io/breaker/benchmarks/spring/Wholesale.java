@@ -24,8 +24,7 @@ final class Wholesale {
     /** Long enough that the tripped breaker stays OPEN for a whole run. */
     static final Duration WAIT_IN_OPEN = Duration.ofHours(1);
 
-    private Wholesale() {
-    }
+    private Wholesale() {}
 
     /** The protected method's body: as cheap as possible, so the proxy's own cost shows. */
     static int deliveryDays(String isbn) {

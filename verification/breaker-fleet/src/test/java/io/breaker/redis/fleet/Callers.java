@@ -33,8 +33,10 @@ final class Callers implements AutoCloseable {
         for (int i = 0; i < fleet.size(); i++) {
             endpoints.add(fleet.uri(i, "/call"));
             // One client (one connection) per caller: callers must not wait on each other in this JVM.
-            clients.add(HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                    .connectTimeout(CALL_LIMIT).build());
+            clients.add(HttpClient.newBuilder()
+                    .version(HttpClient.Version.HTTP_1_1)
+                    .connectTimeout(CALL_LIMIT)
+                    .build());
         }
         threads = Executors.newFixedThreadPool(endpoints.size());
     }
@@ -76,7 +78,9 @@ final class Callers implements AutoCloseable {
             int instance = i;
             running.add(threads.submit(() -> {
                 // Interrupted: close() gave up waiting for a stop that a failed round never sent.
-                for (int made = 0; made < calls && !stop.get() && !Thread.currentThread().isInterrupted(); made++) {
+                for (int made = 0;
+                        made < calls && !stop.get() && !Thread.currentThread().isInterrupted();
+                        made++) {
                     log.add(call(instance));
                 }
             }));
@@ -85,12 +89,22 @@ final class Callers implements AutoCloseable {
     }
 
     private CallLog.Call call(int instance) {
-        HttpRequest request = HttpRequest.newBuilder(endpoints.get(instance)).timeout(CALL_LIMIT).build();
+        HttpRequest request = HttpRequest.newBuilder(endpoints.get(instance))
+                .timeout(CALL_LIMIT)
+                .build();
         long start = System.nanoTime();
         try {
-            int status = clients.get(instance).send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
-            return new CallLog.Call(instance, start, System.nanoTime(), status, status == CallLog.LIVE
-                    || status == CallLog.FAILED || status == CallLog.REJECTED ? null : "HTTP " + status);
+            int status = clients.get(instance)
+                    .send(request, HttpResponse.BodyHandlers.discarding())
+                    .statusCode();
+            return new CallLog.Call(
+                    instance,
+                    start,
+                    System.nanoTime(),
+                    status,
+                    status == CallLog.LIVE || status == CallLog.FAILED || status == CallLog.REJECTED
+                            ? null
+                            : "HTTP " + status);
         } catch (IOException e) {
             return new CallLog.Call(instance, start, System.nanoTime(), CallLog.NO_ANSWER, e.toString());
         } catch (InterruptedException e) {

@@ -24,8 +24,7 @@ final class Dependency implements AutoCloseable {
      * One request as the dependency saw it; {@code failed} when it was answered 503; {@code instance}
      * is the index of the instance that sent it (each calls its own path, {@code /i<index>}), or -1.
      */
-    record Arrival(long nanos, boolean failed, int instance) {
-    }
+    record Arrival(long nanos, boolean failed, int instance) {}
 
     private final HttpServer server;
     private final ExecutorService executor;
@@ -82,7 +81,8 @@ final class Dependency implements AutoCloseable {
         long now = System.nanoTime();
         boolean failed = failing;
         synchronized (this) {
-            arrivals.add(new Arrival(now, failed, instance(exchange.getRequestURI().getPath())));
+            arrivals.add(
+                    new Arrival(now, failed, instance(exchange.getRequestURI().getPath())));
         }
         byte[] body = (failed ? "down" : "ok").getBytes(StandardCharsets.UTF_8);
         exchange.sendResponseHeaders(failed ? 503 : 200, body.length);

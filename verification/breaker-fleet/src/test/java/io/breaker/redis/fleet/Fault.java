@@ -34,7 +34,9 @@ enum Fault {
     }
 
     static Fault of(String label) {
-        return Arrays.stream(values()).filter(fault -> fault.label.equals(label)).findFirst()
+        return Arrays.stream(values())
+                .filter(fault -> fault.label.equals(label))
+                .findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("unknown fault '" + label + "': one of "
                         + Arrays.stream(values()).map(Fault::label).toList()));
     }

@@ -47,16 +47,18 @@ public class FleetInstance {
     }
 
     private static void exitWhenParentGoes() {
-        Thread watcher = new Thread(() -> {
-            try {
-                while (System.in.read() >= 0) {
-                    // the parent never writes; EOF means it is gone
-                }
-            } catch (IOException closed) {
-                // same as EOF
-            }
-            System.exit(0);
-        }, "parent-watcher");
+        Thread watcher = new Thread(
+                () -> {
+                    try {
+                        while (System.in.read() >= 0) {
+                            // the parent never writes; EOF means it is gone
+                        }
+                    } catch (IOException closed) {
+                        // same as EOF
+                    }
+                    System.exit(0);
+                },
+                "parent-watcher");
         watcher.setDaemon(true);
         watcher.start();
     }
@@ -75,8 +77,9 @@ public class FleetInstance {
             try {
                 // Written aside and moved, so the parent never reads a half-written port.
                 Path partial = file.resolveSibling(file.getFileName() + ".partial");
-                Files.writeString(partial, event.getApplicationContext().getEnvironment()
-                        .getRequiredProperty("local.server.port"));
+                Files.writeString(
+                        partial,
+                        event.getApplicationContext().getEnvironment().getRequiredProperty("local.server.port"));
                 Files.move(partial, file, StandardCopyOption.ATOMIC_MOVE);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
@@ -110,8 +113,8 @@ public class FleetInstance {
         public String call() {
             HttpResponse<String> response;
             try {
-                response = http.send(HttpRequest.newBuilder(uri).timeout(TIMEOUT).build(),
-                        HttpResponse.BodyHandlers.ofString());
+                response = http.send(
+                        HttpRequest.newBuilder(uri).timeout(TIMEOUT).build(), HttpResponse.BodyHandlers.ofString());
             } catch (IOException e) {
                 throw new DependencyFailedException("dependency unreachable", e);
             } catch (InterruptedException e) {

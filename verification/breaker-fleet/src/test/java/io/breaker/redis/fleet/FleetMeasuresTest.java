@@ -17,16 +17,19 @@ class FleetMeasuresTest {
     @Test
     void probesAWaitApartAreOnePerWindowButTwoCloserThanThatAreNot() {
         Duration window = Duration.ofMillis(2900);
-        assertThat(RoundRunner.mostInAnyInterval(arrivals(3.0, 6.01, 9.02), window)).isEqualTo(1);
-        assertThat(RoundRunner.mostInAnyInterval(arrivals(3.0, 3.01, 3.02, 6.0), window)).isEqualTo(3);
-        assertThat(RoundRunner.mostInAnyInterval(arrivals(1.0, 3.8, 6.0), window)).isEqualTo(2);
+        assertThat(RoundRunner.mostInAnyInterval(arrivals(3.0, 6.01, 9.02), window))
+                .isEqualTo(1);
+        assertThat(RoundRunner.mostInAnyInterval(arrivals(3.0, 3.01, 3.02, 6.0), window))
+                .isEqualTo(3);
+        assertThat(RoundRunner.mostInAnyInterval(arrivals(1.0, 3.8, 6.0), window))
+                .isEqualTo(2);
         assertThat(RoundRunner.mostInAnyInterval(arrivals(), window)).isZero();
     }
 
     @Test
     void aFleetThatStopsProbingWhileOpenMissesOneProbePerWait() {
-        FleetSettings settings = new FleetSettings(3, 1, "redis", List.of(), Duration.ofSeconds(3),
-                Duration.ofMillis(50), true, List.of());
+        FleetSettings settings = new FleetSettings(
+                3, 1, "redis", List.of(), Duration.ofSeconds(3), Duration.ofMillis(50), true, List.of());
         assertThat(open(7.5, 3.0, 6.0).oneProbePerWait(settings)).isTrue();
         assertThat(open(7.5, 3.0).longestWithoutProbe()).isEqualTo(4.5);
         assertThat(open(7.5, 3.0).oneProbePerWait(settings)).isFalse();
@@ -63,13 +66,34 @@ class FleetMeasuresTest {
     }
 
     private static List<Dependency.Arrival> arrivals(double... seconds) {
-        return Arrays.stream(seconds).mapToObj(at -> new Dependency.Arrival((long) (at * SECOND), true, 0)).toList();
+        return Arrays.stream(seconds)
+                .mapToObj(at -> new Dependency.Arrival((long) (at * SECOND), true, 0))
+                .toList();
     }
 
     private static RoundResult open(double openSeconds, Double... probes) {
-        int most = RoundRunner.mostInAnyInterval(arrivals(Arrays.stream(probes).mapToDouble(p -> p).toArray()),
-                Duration.ofMillis(2900));
-        return new RoundResult("round", null, 5, List.of(5), List.of(), probes.length, most, List.of(probes), openSeconds,
-                1000, 1000, List.of("CLOSED"), 1, 10, 0, null, 0, -1, -1, 0);
+        int most = RoundRunner.mostInAnyInterval(
+                arrivals(Arrays.stream(probes).mapToDouble(p -> p).toArray()), Duration.ofMillis(2900));
+        return new RoundResult(
+                "round",
+                null,
+                5,
+                List.of(5),
+                List.of(),
+                probes.length,
+                most,
+                List.of(probes),
+                openSeconds,
+                1000,
+                1000,
+                List.of("CLOSED"),
+                1,
+                10,
+                0,
+                null,
+                0,
+                -1,
+                -1,
+                0);
     }
 }

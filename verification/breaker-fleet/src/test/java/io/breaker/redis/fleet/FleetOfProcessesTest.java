@@ -37,9 +37,9 @@ class FleetOfProcessesTest {
         List<RoundResult> results = new ArrayList<>();
         List<String> untrueTrips;
         try (Dependency dependency = new Dependency();
-             FleetProcesses fleet = FleetProcesses.start(settings, redis.port(), dependency::uri,
-                     target.resolve("fleet-logs"));
-             Callers callers = new Callers(fleet)) {
+                FleetProcesses fleet =
+                        FleetProcesses.start(settings, redis.port(), dependency::uri, target.resolve("fleet-logs"));
+                Callers callers = new Callers(fleet)) {
             RoundRunner runner = new RoundRunner(settings, fleet, callers, dependency, redis);
             for (int round = 1; round <= settings.rounds() && allSettled(results); round++) {
                 results.add(runner.run("round " + round, null));
@@ -58,11 +58,17 @@ class FleetOfProcessesTest {
         }
 
         if (settings.asserting()) {
-            List<String> misses = results.stream().flatMap(result -> result.misses(settings).stream()).toList();
-            assertThat(misses).as("fleet goals missed (report in target/fleet-report.md)").isEmpty();
+            List<String> misses = results.stream()
+                    .flatMap(result -> result.misses(settings).stream())
+                    .toList();
+            assertThat(misses)
+                    .as("fleet goals missed (report in target/fleet-report.md)")
+                    .isEmpty();
         }
         // Whatever the goals: every trip an instance logged is explained by the numbers it logged.
-        assertThat(untrueTrips).as("trip lines whose rate is below their threshold").isEmpty();
+        assertThat(untrueTrips)
+                .as("trip lines whose rate is below their threshold")
+                .isEmpty();
     }
 
     /** A round that left the fleet broken ends the run: later rounds would measure that, not themselves. */

@@ -11,8 +11,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.IntFunction;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -27,6 +27,7 @@ final class FleetProcesses implements AutoCloseable {
     private static final Duration START_LIMIT = Duration.ofSeconds(180);
     /** The logger of the starter's transition log lines. */
     private static final String TRANSITIONS = "io.breaker.transitions";
+
     private static final Pattern STATE = Pattern.compile("\"state\"\\s*:\\s*\"(\\w+)\"");
 
     private final FleetSettings settings;
@@ -38,11 +39,17 @@ final class FleetProcesses implements AutoCloseable {
     private final List<Path> logs = new ArrayList<>();
     private final List<URI> bases = new ArrayList<>();
     private final Thread killOnExit = new Thread(this::destroyAll, "fleet-processes-kill");
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(2)).build();
+    private final HttpClient http = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(2))
+            .build();
 
-    private FleetProcesses(FleetSettings settings, int redisPort, IntFunction<URI> dependency, Path directory,
-                           List<String> extraArgs) {
+    private FleetProcesses(
+            FleetSettings settings,
+            int redisPort,
+            IntFunction<URI> dependency,
+            Path directory,
+            List<String> extraArgs) {
         this.settings = settings;
         this.redisPort = redisPort;
         this.dependency = dependency;
@@ -64,8 +71,9 @@ final class FleetProcesses implements AutoCloseable {
      * would be read as both values joined by a comma). Instances added later by {@link #startOneMore()}
      * get them too.
      */
-    static FleetProcesses start(FleetSettings settings, int redisPort, IntFunction<URI> dependency, Path directory,
-                                List<String> extraArgs) throws IOException, InterruptedException {
+    static FleetProcesses start(
+            FleetSettings settings, int redisPort, IntFunction<URI> dependency, Path directory, List<String> extraArgs)
+            throws IOException, InterruptedException {
         Files.createDirectories(directory);
         FleetProcesses fleet = new FleetProcesses(settings, redisPort, dependency, directory, extraArgs);
         try {
@@ -119,7 +127,10 @@ final class FleetProcesses implements AutoCloseable {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(settings.jvmArgs());
-        command.addAll(List.of("-cp", classPath(), FleetInstance.class.getName(),
+        command.addAll(List.of(
+                "-cp",
+                classPath(),
+                FleetInstance.class.getName(),
                 "--server.port=0",
                 "--spring.main.banner-mode=off",
                 "--spring.data.redis.host=127.0.0.1",
@@ -156,8 +167,8 @@ final class FleetProcesses implements AutoCloseable {
                         + processes.get(instance).exitValue() + ":\n" + tail(instance));
             }
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("instance " + instance + " did not start within " + START_LIMIT
-                        + ":\n" + tail(instance));
+                throw new IllegalStateException(
+                        "instance " + instance + " did not start within " + START_LIMIT + ":\n" + tail(instance));
             }
             Thread.sleep(50);
         }
@@ -212,7 +223,8 @@ final class FleetProcesses implements AutoCloseable {
         for (Path log : logs) {
             try (Stream<String> lines = Files.lines(log)) {
                 count += lines.filter(line -> line.contains(" WARN ") || line.contains(" ERROR "))
-                        .filter(line -> !line.contains(TRANSITIONS)).count();
+                        .filter(line -> !line.contains(TRANSITIONS))
+                        .count();
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -270,9 +282,11 @@ final class FleetProcesses implements AutoCloseable {
 
     private HttpResponse<String> exchange(int instance, String method, String path, String json)
             throws IOException, InterruptedException {
-        HttpRequest.Builder request = HttpRequest.newBuilder(uri(instance, path)).timeout(Duration.ofSeconds(5))
-                .method(method, json == null ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofString(json));
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri(instance, path))
+                .timeout(Duration.ofSeconds(5))
+                .method(
+                        method,
+                        json == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json));
         if (json != null) {
             request.header("Content-Type", "application/json");
         }

@@ -11,54 +11,101 @@ final class FleetReport {
     private static final int PROBES_SHOWN = 12;
     private static final int SETTLE_SECONDS = 90;
 
-    private FleetReport() {
-    }
+    private FleetReport() {}
 
     static String markdown(FleetSettings settings, List<RoundResult> results, Instant started, Duration took) {
         StringBuilder out = new StringBuilder();
-        out.append("## Fleet of ").append(settings.instances()).append(" processes, store=")
-                .append(settings.store()).append("\n\n")
-                .append("Started ").append(started).append(", took ").append(took.toSeconds()).append(" s (")
-                .append(settings.describe()).append(").\n")
-                .append("Run with: `").append(command(settings)).append("`\n\n");
-        List<RoundResult> rounds = results.stream().filter(result -> result.fault() == null).toList();
+        out.append("## Fleet of ")
+                .append(settings.instances())
+                .append(" processes, store=")
+                .append(settings.store())
+                .append("\n\n")
+                .append("Started ")
+                .append(started)
+                .append(", took ")
+                .append(took.toSeconds())
+                .append(" s (")
+                .append(settings.describe())
+                .append(").\n")
+                .append("Run with: `")
+                .append(command(settings))
+                .append("`\n\n");
+        List<RoundResult> rounds =
+                results.stream().filter(result -> result.fault() == null).toList();
         if (!rounds.isEmpty()) {
-            header(out, "round", "calls that reached the failing dependency before every instance stopped (goal ≤ "
-                            + settings.tripGoal() + ")", "max probes in one wait window (goal: exactly 1)",
-                    "probes while open (s after the stop)", "recovery", "median / max latency",
-                    "caller-visible errors (goal 0)", "store warnings in logs");
+            header(
+                    out,
+                    "round",
+                    "calls that reached the failing dependency before every instance stopped (goal ≤ "
+                            + settings.tripGoal() + ")",
+                    "max probes in one wait window (goal: exactly 1)",
+                    "probes while open (s after the stop)",
+                    "recovery",
+                    "median / max latency",
+                    "caller-visible errors (goal 0)",
+                    "store warnings in logs");
             for (RoundResult round : rounds) {
-                row(out, round.label(), trip(round) + mark(round.tripMet(settings)),
-                        perWait(round, settings), probes(round), recovery(round),
+                row(
+                        out,
+                        round.label(),
+                        trip(round) + mark(round.tripMet(settings)),
+                        perWait(round, settings),
+                        probes(round),
+                        recovery(round),
                         String.format("%.1f / %.0f ms", round.medianMillis(), round.maxMillis()),
-                        round.errors() + mark(round.errors() == 0), Long.toString(round.warnings()));
+                        round.errors() + mark(round.errors() == 0),
+                        Long.toString(round.warnings()));
             }
             out.append('\n');
         }
-        List<RoundResult> faults = results.stream().filter(result -> result.fault() != null).toList();
+        List<RoundResult> faults =
+                results.stream().filter(result -> result.fault() != null).toList();
         if (!faults.isEmpty()) {
-            header(out, "fault", "calls that reached the failing dependency before every instance stopped",
-                    "max probes in one wait window (goal ≤ 1 after a restart)", "probes while open (s after the stop)",
-                    "recovery (goal: every instance CLOSED)", "normal latency (p99, the second before)",
-                    "max latency during the fault", "calls slower than normal + " + settings.storeTimeout().toMillis()
-                            + " ms (goal for a pause: 0)", "caller-visible errors (goal 0)", "store warnings in logs");
+            header(
+                    out,
+                    "fault",
+                    "calls that reached the failing dependency before every instance stopped",
+                    "max probes in one wait window (goal ≤ 1 after a restart)",
+                    "probes while open (s after the stop)",
+                    "recovery (goal: every instance CLOSED)",
+                    "normal latency (p99, the second before)",
+                    "max latency during the fault",
+                    "calls slower than normal + " + settings.storeTimeout().toMillis() + " ms (goal for a pause: 0)",
+                    "caller-visible errors (goal 0)",
+                    "store warnings in logs");
             for (RoundResult round : faults) {
                 boolean restart = round.fault() == Fault.RESTART;
                 String probesMark = restart ? mark(round.probesMet()) : "";
                 String latencyMark = restart ? "" : mark(round.latencyMet());
-                row(out, round.label(), trip(round), round.maxProbesInWait() + probesMark, probes(round),
-                        recovery(round), String.format("%.1f ms", round.normalMillis()),
-                        String.format("%.0f ms", round.faultMaxMillis()), round.slowCalls() + latencyMark,
-                        round.errors() + mark(round.errors() == 0), Long.toString(round.warnings()));
+                row(
+                        out,
+                        round.label(),
+                        trip(round),
+                        round.maxProbesInWait() + probesMark,
+                        probes(round),
+                        recovery(round),
+                        String.format("%.1f ms", round.normalMillis()),
+                        String.format("%.0f ms", round.faultMaxMillis()),
+                        round.slowCalls() + latencyMark,
+                        round.errors() + mark(round.errors() == 0),
+                        Long.toString(round.warnings()));
             }
             out.append('\n');
         }
-        results.stream().filter(result -> !result.settled()).forEach(result -> out.append("- The run stopped after ")
-                .append(result.label()).append(": the fleet had not recovered ").append(SETTLE_SECONDS)
-                .append(" s after the dependency did.\n"));
-        results.stream().filter(result -> result.firstError() != null).forEach(result -> out.append("- ")
-                .append(result.label()).append(": first caller-visible error: ").append(result.firstError())
-                .append('\n'));
+        results.stream()
+                .filter(result -> !result.settled())
+                .forEach(result -> out.append("- The run stopped after ")
+                        .append(result.label())
+                        .append(": the fleet had not recovered ")
+                        .append(SETTLE_SECONDS)
+                        .append(" s after the dependency did.\n"));
+        results.stream()
+                .filter(result -> result.firstError() != null)
+                .forEach(result -> out.append("- ")
+                        .append(result.label())
+                        .append(": first caller-visible error: ")
+                        .append(result.firstError())
+                        .append('\n'));
         out.append("""
                 - ✗ marks a missed goal. The stop: the moment every instance had answered "rejected". Probes: requests \
                 that reached the dependency from the stop until it recovered; a wait window is one wait duration less \
@@ -95,15 +142,17 @@ final class FleetReport {
     }
 
     private static String perWait(RoundResult round, FleetSettings settings) {
-        String gap = round.oneProbePerWait(settings) || !round.probesMet() ? ""
+        String gap = round.oneProbePerWait(settings) || !round.probesMet()
+                ? ""
                 : String.format(" (no probe for %.1f s)", round.longestWithoutProbe());
         return round.maxProbesInWait() + gap + mark(round.oneProbePerWait(settings));
     }
 
     private static String trip(RoundResult round) {
-        String perInstance = round.tripPerInstance().stream().map(String::valueOf)
-                .collect(java.util.stream.Collectors.joining("+"));
-        return round.stopped() ? round.tripCalls() + " (" + perInstance + ")"
+        String perInstance =
+                round.tripPerInstance().stream().map(String::valueOf).collect(java.util.stream.Collectors.joining("+"));
+        return round.stopped()
+                ? round.tripCalls() + " (" + perInstance + ")"
                 : round.tripCalls() + " (" + perInstance + "; instances " + round.notStopped() + " never rejected)";
     }
 
@@ -111,15 +160,20 @@ final class FleetReport {
         if (round.probes() == 0) {
             return "0";
         }
-        List<String> seconds = round.probeSeconds().stream().limit(PROBES_SHOWN).map(String::valueOf).toList();
+        List<String> seconds = round.probeSeconds().stream()
+                .limit(PROBES_SHOWN)
+                .map(String::valueOf)
+                .toList();
         String more = round.probes() > PROBES_SHOWN ? ", …" : "";
         return round.probes() + " (" + String.join(", ", seconds) + more + ")";
     }
 
     private static String recovery(RoundResult round) {
-        String time = round.recoveryMillis() >= 0 ? round.recoveryMillis() + " ms"
-                : round.settled() ? "late: every instance live after " + round.settledMillis() + " ms"
-                : "never: not every instance live after " + SETTLE_SECONDS + " s";
+        String time = round.recoveryMillis() >= 0
+                ? round.recoveryMillis() + " ms"
+                : round.settled()
+                        ? "late: every instance live after " + round.settledMillis() + " ms"
+                        : "never: not every instance live after " + SETTLE_SECONDS + " s";
         boolean allClosed = round.statesAfter().stream().allMatch("CLOSED"::equals);
         return time + (allClosed ? "" : " " + round.statesAfter()) + mark(round.recovered());
     }

@@ -20,11 +20,19 @@ import java.util.Locale;
  * -Dfleet.jvm-args="-Xmx128m -XX:+UseSerialGC"
  * </pre>
  */
-record FleetSettings(int instances, int rounds, String store, List<Fault> faults, Duration openWait,
-                     Duration storeTimeout, boolean asserting, List<String> jvmArgs) {
+record FleetSettings(
+        int instances,
+        int rounds,
+        String store,
+        List<Fault> faults,
+        Duration openWait,
+        Duration storeTimeout,
+        boolean asserting,
+        List<String> jvmArgs) {
 
     /** The breaker's settings, the same on every instance of the consumer application. */
     static final int WINDOW_SIZE = 10;
+
     static final int MINIMUM_CALLS = 5;
     static final int FAILURE_RATE_THRESHOLD = 50;
     static final int WARM_UP_CALLS = 20;

@@ -30,12 +30,27 @@ import java.util.List;
  * @param slowCalls      fault rounds: calls under way then that took longer than the normal latency plus the store
  *                       timeout
  */
-record RoundResult(String label, Fault fault,
-                   int tripCalls, List<Integer> tripPerInstance, List<Integer> notStopped,
-                   int probes, int maxProbesInWait, List<Double> probeSeconds, double openSeconds,
-                   long recoveryMillis, long settledMillis, List<String> statesAfter,
-                   double medianMillis, double maxMillis, int errors, String firstError, long warnings,
-                   double normalMillis, double faultMaxMillis, int slowCalls) {
+record RoundResult(
+        String label,
+        Fault fault,
+        int tripCalls,
+        List<Integer> tripPerInstance,
+        List<Integer> notStopped,
+        int probes,
+        int maxProbesInWait,
+        List<Double> probeSeconds,
+        double openSeconds,
+        long recoveryMillis,
+        long settledMillis,
+        List<String> statesAfter,
+        double medianMillis,
+        double maxMillis,
+        int errors,
+        String firstError,
+        long warnings,
+        double normalMillis,
+        double faultMaxMillis,
+        int slowCalls) {
 
     boolean stopped() {
         return notStopped.isEmpty();
@@ -94,29 +109,35 @@ record RoundResult(String label, Fault fault,
             misses.add(errors + " caller-visible errors, first: " + firstError);
         }
         if (!recovered()) {
-            misses.add("not recovered: " + (recoveryMillis >= 0 ? "states " + statesAfter
-                    : settled() ? "every instance answered live only after " + settledMillis + " ms"
-                    : "not every instance answered live; the run stopped here"));
+            misses.add("not recovered: "
+                    + (recoveryMillis >= 0
+                            ? "states " + statesAfter
+                            : settled()
+                                    ? "every instance answered live only after " + settledMillis + " ms"
+                                    : "not every instance answered live; the run stopped here"));
         }
         if (fault == null) {
             if (!tripMet(settings)) {
-                misses.add(stopped()
-                        ? tripCalls + " calls reached the failing dependency (goal <= " + settings.tripGoal() + ")"
-                        : "instances " + notStopped + " never rejected");
+                misses.add(
+                        stopped()
+                                ? tripCalls + " calls reached the failing dependency (goal <= " + settings.tripGoal()
+                                        + ")"
+                                : "instances " + notStopped + " never rejected");
             }
             if (!probesMet()) {
                 misses.add(maxProbesInWait + " probes in one wait window (goal 1)");
             }
             if (!oneProbePerWait(settings) && probesMet()) {
-                misses.add(String.format("no probe for %.1f s while open (goal: one per wait window)",
-                        longestWithoutProbe()));
+                misses.add(String.format(
+                        "no probe for %.1f s while open (goal: one per wait window)", longestWithoutProbe()));
             }
         } else if (fault == Fault.RESTART) {
             if (!probesMet()) {
                 misses.add(maxProbesInWait + " probes in one wait window after the restart (goal <= 1)");
             }
         } else if (!latencyMet()) {
-            misses.add(String.format("%d calls took longer than the normal %.1f ms plus %d ms, the longest %.0f ms",
+            misses.add(String.format(
+                    "%d calls took longer than the normal %.1f ms plus %d ms, the longest %.0f ms",
                     slowCalls, normalMillis, settings.storeTimeout().toMillis(), faultMaxMillis));
         }
         return misses.stream().map(miss -> label + ": " + miss).toList();

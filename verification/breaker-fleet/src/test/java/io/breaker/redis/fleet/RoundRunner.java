@@ -19,6 +19,7 @@ final class RoundRunner {
      * than the default probe lease (60 s), which can hold a lost probe's permit that long.
      */
     private static final Duration SETTLE_LIMIT = Duration.ofSeconds(90);
+
     private static final Duration FAULT = Duration.ofSeconds(3);
     /** Traffic before a fault, to know the normal latency, and after it, to catch calls it delayed. */
     private static final Duration AROUND_FAULT = Duration.ofSeconds(1);
@@ -34,8 +35,8 @@ final class RoundRunner {
     private final Dependency dependency;
     private final RedisServer redis;
 
-    RoundRunner(FleetSettings settings, FleetProcesses fleet, Callers callers, Dependency dependency,
-                RedisServer redis) {
+    RoundRunner(
+            FleetSettings settings, FleetProcesses fleet, Callers callers, Dependency dependency, RedisServer redis) {
         this.settings = settings;
         this.fleet = fleet;
         this.callers = callers;
@@ -68,10 +69,12 @@ final class RoundRunner {
         OptionalLong everyRejected;
         /** When every instance had answered "rejected" (or the trip limit, if some never did). */
         long stopped;
+
         long healed;
         OptionalLong everyLive;
         /** When every instance had answered "live", however long it took (up to the settle limit). */
         OptionalLong settled;
+
         final List<String> states = new ArrayList<>();
 
         Round(Fault fault, long warningsBefore) {
@@ -142,8 +145,8 @@ final class RoundRunner {
             round.states.add(fleet.state(i));
         }
         // A late recovery is still a miss, but the next round must start from a CLOSED fleet, or it measures nothing.
-        round.settled = round.everyLive.isPresent() ? round.everyLive
-                : awaitEvery(live, round.healed + SETTLE_LIMIT.toNanos());
+        round.settled =
+                round.everyLive.isPresent() ? round.everyLive : awaitEvery(live, round.healed + SETTLE_LIMIT.toNanos());
         round.traffic.stop();
     }
 
@@ -152,11 +155,14 @@ final class RoundRunner {
         List<CallLog.Call> errors = CallLog.errors(calls);
         List<Dependency.Arrival> probes = dependency.arrivals(round.stopped + 1, round.healed - 1);
         List<Dependency.Arrival> trip = dependency.arrivals(round.switchedToFailing, round.stopped).stream()
-                .filter(Dependency.Arrival::failed).toList();
+                .filter(Dependency.Arrival::failed)
+                .toList();
         List<Integer> tripPerInstance = new ArrayList<>();
         for (int i = 0; i < fleet.size(); i++) {
             int instance = i;
-            tripPerInstance.add((int) trip.stream().filter(arrival -> arrival.instance() == instance).count());
+            tripPerInstance.add((int) trip.stream()
+                    .filter(arrival -> arrival.instance() == instance)
+                    .count());
         }
         double normal = -1;
         double faultMax = -1;
@@ -169,17 +175,33 @@ final class RoundRunner {
             long bound = normalNanos + settings.storeTimeout().toNanos();
             normal = millis(normalNanos);
             faultMax = millis(CallLog.max(duringFault));
-            slow = (int) duringFault.stream().filter(call -> call.latencyNanos() > bound).count();
+            slow = (int) duringFault.stream()
+                    .filter(call -> call.latencyNanos() > bound)
+                    .count();
         }
-        return new RoundResult(label, round.fault, trip.size(), tripPerInstance,
+        return new RoundResult(
+                label,
+                round.fault,
+                trip.size(),
+                tripPerInstance,
                 round.everyRejected.isPresent() ? List.of() : round.rejected.missing(),
-                probes.size(), maxInOneWait(probes),
-                probes.stream().map(probe -> seconds(probe.nanos() - round.stopped)).toList(),
+                probes.size(),
+                maxInOneWait(probes),
+                probes.stream()
+                        .map(probe -> seconds(probe.nanos() - round.stopped))
+                        .toList(),
                 seconds(round.healed - round.stopped),
-                sinceHealed(round, round.everyLive), sinceHealed(round, round.settled),
-                round.states, millis(CallLog.percentile(calls, 50)), millis(CallLog.max(calls)),
-                errors.size(), errors.isEmpty() ? null : errors.get(0).error(),
-                fleet.warnings() - round.warningsBefore, normal, faultMax, slow);
+                sinceHealed(round, round.everyLive),
+                sinceHealed(round, round.settled),
+                round.states,
+                millis(CallLog.percentile(calls, 50)),
+                millis(CallLog.max(calls)),
+                errors.size(),
+                errors.isEmpty() ? null : errors.get(0).error(),
+                fleet.warnings() - round.warningsBefore,
+                normal,
+                faultMax,
+                slow);
     }
 
     private static long sinceHealed(Round round, OptionalLong moment) {

@@ -37,6 +37,7 @@ class RuntimeSettingsFleetTest {
      * answered one refresh 2.8 s after the change while other builds ran).
      */
     private static final Duration SEEN_WITHIN = CACHE_TTL.plusMillis(4_700);
+
     private static final Pattern THRESHOLD =
             Pattern.compile("\"failure-rate-threshold\"\\s*:\\s*\\{\\s*\"value\"\\s*:\\s*([-0-9.Ee]+)");
 
@@ -45,23 +46,30 @@ class RuntimeSettingsFleetTest {
         // The configured threshold is the harness's, FleetSettings.FAILURE_RATE_THRESHOLD (50).
         FleetSettings settings = FleetSettings.sharedThroughRedis(2, Duration.ofSeconds(5), Duration.ofMillis(250));
         try (Dependency dependency = new Dependency();
-             FleetProcesses fleet = FleetProcesses.start(settings, redis.port(), dependency::uri,
-                     Path.of("target", "runtime-settings-fleet-logs"),
-                     List.of("--breakers.store.state-cache-ttl=" + CACHE_TTL.toMillis() + "ms"))) {
+                FleetProcesses fleet = FleetProcesses.start(
+                        settings,
+                        redis.port(),
+                        dependency::uri,
+                        Path.of("target", "runtime-settings-fleet-logs"),
+                        List.of("--breakers.store.state-cache-ttl=" + CACHE_TTL.toMillis() + "ms"))) {
             await(Duration.ofSeconds(20), () -> "instance 1 to call its dependency", () -> call(fleet, 1) == 200);
 
-            HttpResponse<String> changed = fleet.send(0, "POST", CONFIG,
-                    "{\"failure-rate-threshold\": 30, \"wait-duration-in-open-state\": \"10s\"}");
+            HttpResponse<String> changed = fleet.send(
+                    0, "POST", CONFIG, "{\"failure-rate-threshold\": 30, \"wait-duration-in-open-state\": \"10s\"}");
 
             assertThat(changed.statusCode()).as(changed.body()).isEqualTo(200);
             assertThat(changed.body()).contains("\"shared\":true", "\"fleetChanged\":true", "\"version\":1");
             // Instance 1 learns it at its first call after one cache TTL (300 ms).
             awaitThreshold(fleet, 1, 30f, SEEN_WITHIN);
-            assertThat(fleet.send(1, "GET", CONFIG, null).body()).contains("\"version\":1",
-                    "\"failure-rate-threshold\":{\"value\":30.0,\"source\":\"RUNTIME\",\"configured\":50.0}",
-                    "\"wait-duration-in-open-state\":{\"value\":\"PT10S\",\"source\":\"RUNTIME\"");
-            assertThat(fleet.send(1, "GET", BREAKER, null).body()).contains("\"cause\":\"OPERATOR\"",
-                    "\"settings\":{\"failure-rate-threshold\":\"30\",\"wait-duration-in-open-state\":\"10s\"}");
+            assertThat(fleet.send(1, "GET", CONFIG, null).body())
+                    .contains(
+                            "\"version\":1",
+                            "\"failure-rate-threshold\":{\"value\":30.0,\"source\":\"RUNTIME\",\"configured\":50.0}",
+                            "\"wait-duration-in-open-state\":{\"value\":\"PT10S\",\"source\":\"RUNTIME\"");
+            assertThat(fleet.send(1, "GET", BREAKER, null).body())
+                    .contains(
+                            "\"cause\":\"OPERATOR\"",
+                            "\"settings\":{\"failure-rate-threshold\":\"30\",\"wait-duration-in-open-state\":\"10s\"}");
 
             int third = fleet.startOneMore(); // a third instance, started after the change
             awaitThreshold(fleet, third, 30f, Duration.ofSeconds(5));
@@ -78,8 +86,8 @@ class RuntimeSettingsFleetTest {
             assertThat(reset.body()).contains("\"fleetChanged\":true", "\"version\":2");
             awaitThreshold(fleet, 0, 50f, SEEN_WITHIN);
             awaitThreshold(fleet, third, 50f, SEEN_WITHIN);
-            assertThat(fleet.send(0, "GET", CONFIG, null).body()).contains("\"version\":2",
-                    "\"failure-rate-threshold\":{\"value\":50.0,\"source\":\"YAML\"");
+            assertThat(fleet.send(0, "GET", CONFIG, null).body())
+                    .contains("\"version\":2", "\"failure-rate-threshold\":{\"value\":50.0,\"source\":\"YAML\"");
         }
     }
 
@@ -98,7 +106,9 @@ class RuntimeSettingsFleetTest {
     /** Calls instance {@code i} until its threshold is {@code expected}, at most {@code within}. */
     private static void awaitThreshold(FleetProcesses fleet, int instance, float expected, Duration within) {
         float[] last = {Float.NaN};
-        await(within, () -> "instance " + instance + " to apply failure-rate-threshold " + expected
+        await(
+                within,
+                () -> "instance " + instance + " to apply failure-rate-threshold " + expected
                         + " at its calls (it applies " + last[0] + ")",
                 () -> call(fleet, instance) == 200 && (last[0] = threshold(fleet, instance)) == expected);
     }
