@@ -1,6 +1,7 @@
 package io.breaker;
 
-import io.breaker.spi.Integration;
+import io.breaker.internal.CallPath;
+import io.breaker.internal.Integration;
 import io.breaker.spi.OutcomeBits;
 import io.breaker.spi.SharedState;
 import io.breaker.spi.StateStore;
@@ -73,7 +74,7 @@ import java.util.function.Supplier;
  * CircuitBreaker breaker = CircuitBreaker.of("wholesaler", BreakerConfig.ofDefaults());
  * Integer days = breaker.execute(() -> wholesaler.deliveryDays(isbn));
  * }</pre>
- * or in two steps, as integrations do (see also {@link Integration}):
+ * or in two steps, as integrations do:
  * <pre>{@code
  * long permit = breaker.tryAcquirePermit();
  * if (permit == CircuitBreaker.NO_PERMIT) {
@@ -101,7 +102,7 @@ import java.util.function.Supplier;
  * <p>Thread-safe and lock-free. No thread or timer is ever started: time is read from the
  * {@link NanoClock} on the calling thread.
  */
-public final class CircuitBreaker {
+public final class CircuitBreaker extends CallPath {
 
     private static final int NOT_SLOW_OR_FAILED = OutcomeBits.CALL;
 
@@ -121,10 +122,6 @@ public final class CircuitBreaker {
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
-    }
-
-    static {
-        Integration.install(new IntegrationAccess());
     }
 
     private final String name;
@@ -290,7 +287,8 @@ public final class CircuitBreaker {
     }
 
     /** The clock this breaker reads; integrations get it through {@link Integration#clock}. */
-    NanoClock clock() {
+    @Override
+    protected NanoClock clock() {
         return clock;
     }
 
@@ -335,7 +333,8 @@ public final class CircuitBreaker {
      * nanoseconds left until a probe, negated: the one clock reading that decided the rejection also
      * dates it, and no write other callers make is involved. Every other rejection is {@link #NO_PERMIT}.
      */
-    long permitOrWaitLeft() {
+    @Override
+    protected long permitOrWaitLeft() {
         Phase current = phase;
         if (current.permitsAll) {
             return current.episode;
@@ -354,7 +353,8 @@ public final class CircuitBreaker {
      * The rejection of a call that {@link #permitOrWaitLeft()} answered with {@code answer} (not a
      * permit): OPEN with the wait left it was answered with, or the state as it is now.
      */
-    CircuitOpenException rejection(long answer) {
+    @Override
+    protected CircuitOpenException rejection(long answer) {
         return answer < 0 ? new CircuitOpenException(name, State.OPEN, -answer) : rejection();
     }
 
@@ -454,7 +454,8 @@ public final class CircuitBreaker {
     }
 
     /** Whether calls must be timed: for slow-call detection, or because a listener wants durations. */
-    boolean timed() {
+    @Override
+    protected boolean timed() {
         return slowNanos != Long.MAX_VALUE || listenersWantDurations;
     }
 
@@ -483,13 +484,15 @@ public final class CircuitBreaker {
      * (integrations reach it through {@link Integration#onSuccess}): the end reading is the one a
      * time-based window files the outcome under, so the clock is not read again.
      */
-    void onSuccessBetween(long permit, long startNanos, long endNanos) {
+    @Override
+    protected void onSuccessBetween(long permit, long startNanos, long endNanos) {
         long duration = endNanos - startNanos;
         record(duration >= slowNanos ? CallOutcome.SLOW_SUCCESS : CallOutcome.SUCCESS, permit, duration, endNanos);
     }
 
     /** {@link #onError(long, long, Throwable)} given the call's start and end readings; see {@link #onSuccessBetween}. */
-    boolean onErrorBetween(long permit, long startNanos, long endNanos, Throwable error) {
+    @Override
+    protected boolean onErrorBetween(long permit, long startNanos, long endNanos, Throwable error) {
         return onError(permit, endNanos - startNanos, error, endNanos);
     }
 

@@ -21,7 +21,7 @@ final class Phase {
      * Episode numbers, shared by every breaker of the JVM (only a transition takes one). They run
      * from 1 to {@link #MAX_EPISODE} and start again at 1, so every permit is above zero: never
      * {@link CircuitBreaker#NO_PERMIT}, and never one of the negative answers of
-     * {@link io.breaker.spi.Integration#tryAcquirePermit}.
+     * {@link io.breaker.internal.Integration#tryAcquirePermit}.
      */
     private static final AtomicLong EPISODES = new AtomicLong();
 

@@ -1,14 +1,15 @@
 package io.breaker;
 
-import io.breaker.spi.Integration;
+import io.breaker.internal.CallPath;
+import io.breaker.internal.Integration;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
+import java.lang.reflect.Modifier;
 import java.time.Duration;
 import java.util.Arrays;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** What integrations read through {@link Integration}, off the user-facing {@link CircuitBreaker}. */
 class IntegrationTest {
@@ -27,6 +28,15 @@ class IntegrationTest {
                         "permitOrWaitLeft",
                         "onSuccessBetween",
                         "onErrorBetween");
+    }
+
+    @Test
+    void theBreakerInheritsNothingPublicFromItsCallPath() {
+        assertThat(CallPath.class.getDeclaredMethods())
+                .isNotEmpty()
+                .allMatch(method -> Modifier.isProtected(method.getModifiers()), "protected");
+        assertThat(CallPath.class.getDeclaredConstructors())
+                .allMatch(constructor -> Modifier.isProtected(constructor.getModifiers()), "protected");
     }
 
     @Test
@@ -124,13 +134,5 @@ class IntegrationTest {
         assertThat(forced).isEqualTo(CircuitBreaker.NO_PERMIT);
         assertThat(Integration.rejection(breaker, forced).getState()).isEqualTo(State.FORCED_OPEN);
         assertThat(Integration.rejection(breaker, forced).getRetryAfterNanos()).isEqualTo(-1L);
-    }
-
-    @Test
-    void onlyTheEngineInstallsTheAccess() {
-        breaker.getState(); // CircuitBreaker is initialised: the engine installed its access
-        assertThatThrownBy(() -> Integration.install(null))
-                .isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("CircuitBreaker only");
     }
 }

@@ -78,14 +78,14 @@ class ReconfigureTest {
 
     @Test
     void slowCallDetectionCanBeSwitchedOn() {
-        assertThat(io.breaker.spi.Integration.isTimingCalls(breaker)).isFalse();
+        assertThat(io.breaker.internal.Integration.isTimingCalls(breaker)).isFalse();
 
         breaker.reconfigure(smallWindow()
                 .slowCallDurationThreshold(Duration.ofMillis(100))
                 .slowCallRateThreshold(50)
                 .build());
 
-        assertThat(io.breaker.spi.Integration.isTimingCalls(breaker)).isTrue();
+        assertThat(io.breaker.internal.Integration.isTimingCalls(breaker)).isTrue();
         for (int i = 0; i < 4; i++) {
             long permit = breaker.tryAcquirePermit();
             breaker.onSuccess(permit, Duration.ofMillis(200).toNanos());

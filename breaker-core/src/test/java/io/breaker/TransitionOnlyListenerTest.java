@@ -1,6 +1,6 @@
 package io.breaker;
 
-import io.breaker.spi.Integration;
+import io.breaker.internal.Integration;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;

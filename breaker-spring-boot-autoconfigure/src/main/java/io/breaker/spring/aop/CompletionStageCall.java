@@ -1,7 +1,7 @@
 package io.breaker.spring.aop;
 
 import io.breaker.CircuitBreaker;
-import io.breaker.spi.Integration;
+import io.breaker.internal.Integration;
 import org.aopalliance.intercept.MethodInvocation;
 
 import java.util.concurrent.CancellationException;

@@ -3,7 +3,7 @@ package io.breaker.spring.aop;
 import io.breaker.CircuitBreaker;
 import io.breaker.CircuitOpenException;
 import io.breaker.NanoClock;
-import io.breaker.spi.Integration;
+import io.breaker.internal.Integration;
 import org.aopalliance.intercept.MethodInvocation;
 
 import java.lang.reflect.Method;

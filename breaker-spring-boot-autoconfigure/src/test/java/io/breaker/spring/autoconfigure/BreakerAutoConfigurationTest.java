@@ -5,7 +5,7 @@ import io.breaker.BreakerRegistry;
 import io.breaker.CircuitBreaker;
 import io.breaker.NanoClock;
 import io.breaker.SlidingWindowType;
-import io.breaker.spi.Integration;
+import io.breaker.internal.Integration;
 import io.breaker.spring.aop.CircuitProtectedAdvisor;
 import io.breaker.spring.test.BootLine;
 import org.junit.jupiter.api.Tag;

@@ -4,7 +4,7 @@ import io.breaker.BreakerConfig;
 import io.breaker.BreakerRegistry;
 import io.breaker.State;
 import io.breaker.TransitionCause;
-import io.breaker.spi.Integration;
+import io.breaker.internal.Integration;
 import io.breaker.spring.actuate.BreakerTransitionHistory;
 import io.breaker.spring.autoconfigure.BreakerEventsAutoConfiguration;
 import io.breaker.spring.logging.BreakerTransitionLogger;

@@ -5,7 +5,7 @@ import io.breaker.CircuitBreaker;
 import io.breaker.NanoClock;
 import io.breaker.benchmarks.engine.Alike.SlowCalls;
 import io.breaker.benchmarks.engine.Alike.Window;
-import io.breaker.spi.Integration;
+import io.breaker.internal.Integration;
 import io.github.resilience4j.circuitbreaker.CallNotPermittedException;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 

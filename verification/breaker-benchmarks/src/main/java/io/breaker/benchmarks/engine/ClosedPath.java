@@ -3,7 +3,7 @@ package io.breaker.benchmarks.engine;
 import io.breaker.CircuitBreaker;
 import io.breaker.benchmarks.engine.Alike.SlowCalls;
 import io.breaker.benchmarks.engine.Alike.Window;
-import io.breaker.spi.Integration;
+import io.breaker.internal.Integration;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
