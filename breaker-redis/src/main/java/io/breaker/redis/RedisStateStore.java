@@ -28,6 +28,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 
@@ -87,6 +88,9 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
 
     private final long timeoutNanos;
     private final long ttlNanos;
+    /** Operations a calling thread stopped waiting for (see {@link #getTimeoutCount()}). */
+    private final LongAdder callerTimeouts = new LongAdder();
+
     private volatile boolean warm;
     private volatile boolean closed;
     /** What this store's breakers see of it (see ScriptStore). */
@@ -162,6 +166,18 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
         return health.failures();
     }
 
+    /**
+     * Operations a calling thread (a protected call, or an operator's change) stopped waiting for:
+     * Redis gave no answer within {@link RedisStoreSettings#timeout()}, or the command pool was full.
+     * That caller went on with the state its instance had, so a failure reported this way may let
+     * the instance make one more call before it learns that the fleet tripped; a late answer is
+     * applied when it comes. Refreshes, which nobody waits for, are not counted here. Exported as
+     * the {@code breaker.store.timeouts} meter.
+     */
+    public long getTimeoutCount() {
+        return callerTimeouts.sum();
+    }
+
     /** Outages since the store was created: episodes during which each instance acted on its own. */
     public long getOutageCount() {
         return health.outages();
@@ -211,6 +227,9 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
             pending = CompletableFuture.supplyAsync(() -> redis.execute(script, keys, (Object[]) args), commands);
         } catch (RejectedExecutionException busy) {
             health.failed(busy, false);
+            if (!evenIfDown) {
+                callerTimeouts.increment();
+            }
             return null;
         }
         long sent = System.nanoTime();
@@ -218,6 +237,9 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
             List<?> answer = pending.get(evenIfDown && !warm ? WARM_UP_NANOS : timeoutNanos, TimeUnit.NANOSECONDS);
             return answered(answer);
         } catch (TimeoutException e) {
+            if (!evenIfDown) {
+                callerTimeouts.increment();
+            }
             health.failed(
                     new TimeoutException(
                             "no answer from Redis within " + settings.timeout().toMillis() + "ms"),

@@ -9,7 +9,7 @@ import java.util.Objects;
 
 /**
  * The store's meters, each tagged {@code store=redis}: {@code breaker.store.failures},
- * {@code breaker.store.available} and {@code breaker.store.acting.alone}. They read the store when
+ * {@code breaker.store.timeouts}, {@code breaker.store.available} and {@code breaker.store.acting.alone}. They read the store when
  * scraped; nothing is recorded on the call path.
  */
 public final class RedisStoreMeters implements MeterBinder {
@@ -25,6 +25,11 @@ public final class RedisStoreMeters implements MeterBinder {
         FunctionCounter.builder("breaker.store.failures", store, RedisStateStore::getFailureCount)
                 .description("Redis operations of the shared breaker state that got no answer "
                         + "(timed out, failed, or skipped while Redis was down)")
+                .tag("store", "redis")
+                .register(registry);
+        FunctionCounter.builder("breaker.store.timeouts", store, RedisStateStore::getTimeoutCount)
+                .description("Redis operations a calling thread stopped waiting for after the store timeout; "
+                        + "the call went on with the state its instance had")
                 .tag("store", "redis")
                 .register(registry);
         Gauge.builder("breaker.store.available", store, s -> s.isAvailable() ? 1 : 0)

@@ -180,11 +180,16 @@ class RedisStoreAutoConfigurationTest {
     }
 
     @Test
-    void storeFailuresAvailabilityAndActingAloneAreExportedAsDescribedMeters() {
+    void storeFailuresTimeoutsAvailabilityAndActingAloneAreExportedAsDescribedMeters() {
         runner.withPropertyValues("breakers.store.type=redis").run(context -> {
             SimpleMeterRegistry meters = new SimpleMeterRegistry();
             context.getBean("breakerStateStoreMeterBinder", MeterBinder.class).bindTo(meters);
             assertThat(meters.get("breaker.store.failures")
+                            .tag("store", "redis")
+                            .functionCounter()
+                            .count())
+                    .isZero();
+            assertThat(meters.get("breaker.store.timeouts")
                             .tag("store", "redis")
                             .functionCounter()
                             .count())
@@ -200,7 +205,7 @@ class RedisStoreAutoConfigurationTest {
                             .value())
                     .isZero();
             assertThat(meters.getMeters())
-                    .hasSize(3)
+                    .hasSize(4)
                     .allSatisfy(
                             meter -> assertThat(meter.getId().getDescription()).isNotBlank());
         });

@@ -108,6 +108,9 @@ class StoreFailureTest {
             // Bounded by the timeout, not by the client's 10 s: generous slack for a busy machine.
             assertThat(Duration.ofNanos(callers.slowest.get())).isLessThan(TIMEOUT.multipliedBy(5));
             assertThat(fleet.stores).allMatch(store -> store.getFailureCount() > 0);
+            // Each failure reported while Redis hung was a caller that stopped waiting: counted, for the bound
+            // on calls a fleet lets through while it trips.
+            assertThat(fleet.stores).allMatch(store -> store.getTimeoutCount() > 0);
 
             await(Duration.ofSeconds(10), () -> fleet.stores.stream().allMatch(RedisStateStore::isAvailable));
             callers.close();
