@@ -65,6 +65,26 @@ class FleetMeasuresTest {
         assertThat(CallLog.errors(calls)).extracting(CallLog.Call::status).containsExactly(500, CallLog.NO_ANSWER);
     }
 
+    @Test
+    void callsOverTheGoalWithinOneCallPerLateReportAreNoMiss() {
+        FleetSettings settings = new FleetSettings(
+                3, 1, "redis", List.of(), Duration.ofSeconds(3), Duration.ofMillis(50), true, List.of());
+        // goal: threshold 5 + 3 instances - 1 = 7; two late reports allow 9
+        assertThat(round(8, 2, 6.0, 1.0, 4.0).misses(settings)).isEmpty();
+        assertThat(round(8, 2, 6.0, 1.0, 4.0).tripMet(settings)).isFalse();
+        assertThat(round(9, 2, 6.0, 1.0, 4.0).misses(settings)).isEmpty();
+    }
+
+    @Test
+    void callsOverTheGuaranteedBoundAreAMiss() {
+        FleetSettings settings = new FleetSettings(
+                3, 1, "redis", List.of(), Duration.ofSeconds(3), Duration.ofMillis(50), true, List.of());
+        assertThat(round(8, 0, 6.0, 1.0, 4.0).misses(settings))
+                .containsExactly(
+                        "round: 8 calls reached the failing dependency (guaranteed <= 7: goal 7 + 0 late reports)");
+        assertThat(round(10, 2, 6.0, 1.0, 4.0).misses(settings)).hasSize(1);
+    }
+
     private static List<Dependency.Arrival> arrivals(double... seconds) {
         return Arrays.stream(seconds)
                 .mapToObj(at -> new Dependency.Arrival((long) (at * SECOND), true, 0))
@@ -72,14 +92,19 @@ class FleetMeasuresTest {
     }
 
     private static RoundResult open(double openSeconds, Double... probes) {
+        return round(5, 0, openSeconds, probes);
+    }
+
+    private static RoundResult round(int tripCalls, int lateReports, double openSeconds, Double... probes) {
         int most = RoundRunner.mostInAnyInterval(
                 arrivals(Arrays.stream(probes).mapToDouble(p -> p).toArray()), Duration.ofMillis(2900));
         return new RoundResult(
                 "round",
                 null,
-                5,
-                List.of(5),
+                tripCalls,
+                List.of(tripCalls),
                 List.of(),
+                lateReports,
                 probes.length,
                 most,
                 List.of(probes),

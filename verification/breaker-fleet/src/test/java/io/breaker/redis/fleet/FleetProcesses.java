@@ -29,6 +29,8 @@ final class FleetProcesses implements AutoCloseable {
     private static final String TRANSITIONS = "io.breaker.transitions";
 
     private static final Pattern STATE = Pattern.compile("\"state\"\\s*:\\s*\"(\\w+)\"");
+    /** The first measurement's value in the actuator's metrics answer. */
+    private static final Pattern METER_VALUE = Pattern.compile("\"value\"\\s*:\\s*([0-9.eE+-]+)");
 
     private final FleetSettings settings;
     private final int redisPort;
@@ -135,7 +137,7 @@ final class FleetProcesses implements AutoCloseable {
                 "--spring.main.banner-mode=off",
                 "--spring.data.redis.host=127.0.0.1",
                 "--spring.data.redis.port=" + redisPort,
-                "--management.endpoints.web.exposure.include=breakers",
+                "--management.endpoints.web.exposure.include=breakers,metrics",
                 "--breakers.store.type=" + settings.store(),
                 "--breakers.store.timeout=" + settings.storeTimeout().toMillis() + "ms",
                 prefix + "sliding-window-type=COUNT_BASED",
@@ -212,6 +214,27 @@ final class FleetProcesses implements AutoCloseable {
             Thread.currentThread().interrupt();
             return "interrupted";
         }
+    }
+
+    /**
+     * The fleet's {@code breaker.store.timeouts} so far, all instances together: operations a caller stopped
+     * waiting for (0 for an instance without the meter, as with {@code fleet.store=memory}).
+     */
+    long storeTimeouts() throws IOException, InterruptedException {
+        long sum = 0;
+        for (int i = 0; i < size(); i++) {
+            HttpResponse<String> response = get(i, "/actuator/metrics/breaker.store.timeouts");
+            if (response.statusCode() == 404) {
+                continue;
+            }
+            Matcher value = METER_VALUE.matcher(response.body());
+            if (response.statusCode() != 200 || !value.find()) {
+                throw new IllegalStateException(
+                        "instance " + i + " answered " + response.statusCode() + ": " + response.body());
+            }
+            sum += (long) Double.parseDouble(value.group(1));
+        }
+        return sum;
     }
 
     /**

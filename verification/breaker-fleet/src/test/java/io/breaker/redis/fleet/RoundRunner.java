@@ -66,6 +66,10 @@ final class RoundRunner {
         long faultStart = -1;
         long faultEnd = -1;
         long switchedToFailing;
+        /** The instances' store timeouts when the dependency started failing, then during the trip. */
+        long timeoutsBefore;
+
+        int lateReports;
         OptionalLong everyRejected;
         /** When every instance had answered "rejected" (or the trip limit, if some never did). */
         long stopped;
@@ -104,6 +108,7 @@ final class RoundRunner {
             round.faultStart = pause();
         }
         round.rejected = round.log.watch(fleet.size(), CallLog.REJECTED);
+        round.timeoutsBefore = fleet.storeTimeouts();
         round.switchedToFailing = dependency.failing();
         if (round.traffic == null) {
             round.traffic = callers.start(round.log);
@@ -114,6 +119,7 @@ final class RoundRunner {
         }
         round.everyRejected = awaitEvery(round.rejected, round.switchedToFailing + TRIP_LIMIT.toNanos());
         round.stopped = round.everyRejected.orElse(System.nanoTime());
+        round.lateReports = (int) (fleet.storeTimeouts() - round.timeoutsBefore);
     }
 
     /** Keeps calling the still failing dependency through the fleet for a few wait windows. */
@@ -185,6 +191,7 @@ final class RoundRunner {
                 trip.size(),
                 tripPerInstance,
                 round.everyRejected.isPresent() ? List.of() : round.rejected.missing(),
+                round.lateReports,
                 probes.size(),
                 maxInOneWait(probes),
                 probes.stream()
