@@ -25,9 +25,9 @@ public final class BreakerConsole {
 
     private BreakerConsole() {}
 
-    /** {@code {basePath}/breakers/console} and its two assets. */
-    public static RouterFunction<ServerResponse> routes(String basePath) {
-        String root = basePath + "/breakers/console";
+    /** {@code {endpointPath}/console} and its two assets; see {@link BreakerOperatorRoutes#routes(String)}. */
+    public static RouterFunction<ServerResponse> routes(String endpointPath) {
+        String root = endpointPath + "/console";
         RouterFunctions.Builder routes = RouterFunctions.route().GET(root, request -> file("console.html"));
         for (String name : FILES.keySet()) {
             routes.GET(root + "/" + name, request -> file(name));

@@ -20,7 +20,8 @@ import java.util.function.Function;
 
 /**
  * What the {@code breakers} endpoint cannot do as an actuator operation, served by Spring MVC under
- * the actuator's base path, next to it: {@code /actuator/breakers/{name}/config} (a body keyed by YAML
+ * the endpoint's own path (which moves with {@code management.endpoints.web.base-path} and
+ * {@code management.endpoints.web.path-mapping.breakers}): {@code /actuator/breakers/{name}/config} (a body keyed by YAML
  * names, which actuator operations cannot take) and {@code /actuator/breakers/stream} (server-sent
  * events, which they cannot stream). Answers are {@code OperationResponseBody} records,
  * which Spring MVC writes with the actuator's own JSON mapper (when its handler mapping is given the
@@ -57,11 +58,15 @@ public final class BreakerOperatorRoutes {
         this.writable = writable;
     }
 
-    /** The routes, under {@code basePath} ({@code /actuator}). */
-    public RouterFunction<ServerResponse> routes(String basePath) {
-        String config = basePath + "/breakers/{name}/config";
+    /**
+     * The routes, under {@code endpointPath}: the path the actuator maps the {@code breakers} endpoint to,
+     * base path and path mapping included ({@code /actuator/breakers} by default), so that they move with
+     * the endpoint and every rule that matches it matches them.
+     */
+    public RouterFunction<ServerResponse> routes(String endpointPath) {
+        String config = endpointPath + "/{name}/config";
         return RouterFunctions.route()
-                .GET(basePath + "/breakers/stream", this::stream)
+                .GET(endpointPath + "/stream", this::stream)
                 .GET(config, this::describe)
                 .POST(config, this::change)
                 .DELETE(config, this::reset)

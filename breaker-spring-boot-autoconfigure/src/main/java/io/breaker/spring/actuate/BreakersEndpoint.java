@@ -1,5 +1,6 @@
 package io.breaker.spring.actuate;
 
+import org.springframework.boot.actuate.endpoint.EndpointId;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
@@ -15,6 +16,9 @@ import org.springframework.lang.Nullable;
  */
 @Endpoint(id = "breakers")
 public class BreakersEndpoint {
+
+    /** The endpoint's id, which also names it in access rules ({@code EndpointRequest.to("breakers")}). */
+    public static final EndpointId ID = EndpointId.of("breakers");
 
     private final BreakerOperations operations;
 

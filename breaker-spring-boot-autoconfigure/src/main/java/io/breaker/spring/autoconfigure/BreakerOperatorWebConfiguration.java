@@ -9,11 +9,10 @@ import io.breaker.spring.actuate.RuntimeSettings;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.autoconfigure.endpoint.expose.EndpointExposure;
-import org.springframework.boot.actuate.autoconfigure.endpoint.web.WebEndpointProperties;
 import org.springframework.boot.actuate.autoconfigure.web.ManagementContextConfiguration;
 import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.EndpointAccessResolver;
-import org.springframework.boot.actuate.endpoint.EndpointId;
+import org.springframework.boot.actuate.endpoint.web.PathMappedEndpoints;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
@@ -60,13 +59,13 @@ public class BreakerOperatorWebConfiguration {
             RuntimeSettings settings,
             BreakerOperations operations,
             BreakerEventStream stream,
-            WebEndpointProperties web,
+            PathMappedEndpoints endpoints,
             BreakerConsoleProperties console,
             ObjectProvider<RequestMappingHandlerAdapter> mvc,
             ObjectProvider<EndpointAccessResolver> access) {
         EndpointAccessResolver resolver = access.getIfAvailable();
-        boolean writable = resolver == null
-                || resolver.accessFor(EndpointId.of("breakers"), Access.UNRESTRICTED) == Access.UNRESTRICTED;
+        boolean writable =
+                resolver == null || resolver.accessFor(BreakersEndpoint.ID, Access.UNRESTRICTED) == Access.UNRESTRICTED;
         // Spring MVC's converters, among them the actuator's writer of OperationResponseBody records.
         List<HttpMessageConverter<?>> converters = mvc.orderedStream()
                 .findFirst()
@@ -74,9 +73,11 @@ public class BreakerOperatorWebConfiguration {
                 .orElseGet(List::of);
         BreakerOperatorRoutes routes =
                 new BreakerOperatorRoutes(settings, operations, stream, json(converters), writable);
-        RouterFunction<ServerResponse> all = routes.routes(web.getBasePath());
+        // Where the actuator maps the endpoint (base path and path mapping applied): the routes move with it.
+        String path = endpoints.getPath(BreakersEndpoint.ID);
+        RouterFunction<ServerResponse> all = routes.routes(path);
         if (console.isEnabled()) {
-            all = all.and(BreakerConsole.routes(web.getBasePath()));
+            all = all.and(BreakerConsole.routes(path));
         }
         RouterFunctionMapping mapping = new RouterFunctionMapping(all);
         mapping.setOrder(ORDER);
