@@ -1,18 +1,25 @@
 package io.breaker.spring;
 
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * Which breaker names are valid, checked at start-up for every name in {@code @CircuitProtected},
  * {@code breakers.instances} and {@code BreakerConfigCustomizer.of}: one or more letters (of any
  * script), digits, {@code -}, {@code _} or {@code .}, and not {@code .} or {@code ..} alone. Such a name
  * fits in one segment of a URL path ({@code /actuator/breakers/{name}}) and, written in brackets, in
- * a property key ({@code breakers.instances.[a.b].probe-lease}).
+ * a property key ({@code breakers.instances.[a.b].probe-lease}). {@code stream} and {@code console} are
+ * taken by the endpoint itself ({@code /actuator/breakers/stream} and {@code /actuator/breakers/console}):
+ * a breaker of that name could not be read there.
  */
 public final class BreakerNames {
 
     /** The rule, for messages. */
-    public static final String RULE = "one or more letters, digits, '-', '_' or '.' (not '.' or '..' alone)";
+    public static final String RULE =
+            "one or more letters, digits, '-', '_' or '.' (not '.' or '..' alone, nor 'stream' or 'console')";
+
+    /** The endpoint's own paths under {@code /actuator/breakers}, by the name they take. */
+    private static final Map<String, String> RESERVED = Map.of("stream", "event stream", "console", "console");
 
     private BreakerNames() {}
 
@@ -24,6 +31,11 @@ public final class BreakerNames {
         if (!name.equals(name.strip())) {
             return "the breaker name '" + name + "' starts or ends with a blank (it would be a breaker of its own,"
                     + " apart from '" + name.strip() + "')";
+        }
+        String route = RESERVED.get(name);
+        if (route != null) {
+            return "the breaker name '" + name + "' is taken by the breakers endpoint: /actuator/breakers/" + name
+                    + " is the operators' " + route + ", so a breaker of that name could not be read there";
         }
         if (name.equals(".") || name.equals("..")) {
             return "the breaker name '" + name + "' cannot be written in a URL path";

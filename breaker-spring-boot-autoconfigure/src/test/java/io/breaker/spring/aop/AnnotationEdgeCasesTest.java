@@ -112,6 +112,27 @@ class AnnotationEdgeCasesTest {
         assertThat(failureWith(SlashInTheName.class).getDescription()).contains("'a/b' holds '/'");
     }
 
+    static class NamedLikeTheStream {
+        @CircuitProtected(name = "stream")
+        public String call(String in) {
+            return in;
+        }
+    }
+
+    @Test
+    void theNamesOfTheEndpointsOwnRoutesStopStartUpWithTheReason() {
+        assertThat(failureWith(NamedLikeTheStream.class).getDescription())
+                .contains(
+                        "'stream' is taken by the breakers endpoint",
+                        "/actuator/breakers/stream is the operators' event stream");
+        FailureAnalysis configured =
+                failure(runner.withPropertyValues("breakers.instances.console.failure-rate-threshold=30"));
+        assertThat(configured.getDescription())
+                .contains("'breakers.instances.console'", "/actuator/breakers/console is the operators' console");
+        runner.withPropertyValues("breakers.instances.Stream.failure-rate-threshold=30")
+                .run(context -> assertThat(context).hasNotFailed());
+    }
+
     static class ForeignName {
         @CircuitProtected(name = "zahlung-ü-支付")
         public String call(String in) {
@@ -205,6 +226,7 @@ class AnnotationEdgeCasesTest {
                 case "NullableFallbackForAnInt" -> NullableConfig.class;
                 case "BlankAroundTheName" -> BlankConfig.class;
                 case "SlashInTheName" -> SlashConfig.class;
+                case "NamedLikeTheStream" -> StreamNameConfig.class;
                 case "ForeignName" -> ForeignConfig.class;
                 case "CasedName" -> CasedConfig.class;
                 default -> UnderscoredConfig.class;
@@ -257,6 +279,14 @@ class AnnotationEdgeCasesTest {
         @Bean
         SlashInTheName service() {
             return new SlashInTheName();
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class StreamNameConfig {
+        @Bean
+        NamedLikeTheStream service() {
+            return new NamedLikeTheStream();
         }
     }
 
