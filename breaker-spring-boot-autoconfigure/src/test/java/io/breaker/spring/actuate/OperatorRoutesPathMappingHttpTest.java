@@ -146,7 +146,8 @@ class OperatorRoutesPathMappingHttpTest {
         }
     }
 
-    static HttpResponse<String> send(String method, String uri, String body) throws Exception {
+    /** One request; {@code headers} are names and values, one after the other. */
+    static HttpResponse<String> send(String method, String uri, String body, String... headers) throws Exception {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(uri))
                 .timeout(Duration.ofSeconds(10))
                 .method(
@@ -154,6 +155,9 @@ class OperatorRoutesPathMappingHttpTest {
                         body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
         if (body != null) {
             request.header("Content-Type", "application/json");
+        }
+        for (int i = 0; i < headers.length; i += 2) {
+            request.header(headers[i], headers[i + 1]);
         }
         return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
