@@ -28,7 +28,8 @@ import java.util.List;
  * @param nextProbeAt     while OPEN, when the next call becomes a probe; otherwise {@code null}
  * @param lastFailureType class name of the last exception recorded as a failure, or {@code null}
  * @param config          the effective settings
- * @param transitions     the last state changes (and settings changes), newest first
+ * @param transitions     the last state changes, newest first
+ * @param settingsChanges the last changes of its settings at runtime, newest first
  */
 public record BreakerDescriptor(
         String name,
@@ -46,5 +47,6 @@ public record BreakerDescriptor(
         Instant nextProbeAt,
         String lastFailureType,
         BreakerConfigDescriptor config,
-        List<TransitionDescriptor> transitions)
+        List<TransitionDescriptor> transitions,
+        List<SettingsChangeDescriptor> settingsChanges)
         implements OperationResponseBody {}

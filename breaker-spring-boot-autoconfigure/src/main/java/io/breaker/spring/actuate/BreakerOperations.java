@@ -102,11 +102,11 @@ public final class BreakerOperations {
             breaker.addListener(own);
             boolean changed;
             try {
-                changed = switch (target.get()) {
+                changed = history.forcedBy(name, principal, () -> switch (target.get()) {
                     case OPEN -> breaker.forceOpen();
                     case CLOSED -> breaker.forceClosed();
                     case AUTO -> breaker.release();
-                };
+                });
             } finally {
                 breaker.removeListener(own);
             }
@@ -186,7 +186,8 @@ public final class BreakerOperations {
                 nextProbeAt,
                 breaker.getLastFailureType(),
                 BreakerConfigDescriptor.of(breaker.getConfig()),
-                history.recent(breaker.getName()));
+                history.recent(breaker.getName()),
+                history.recentSettingsChanges(breaker.getName()));
     }
 
     /** The outcome of a change request. */

@@ -150,10 +150,24 @@ public final class BreakerOperatorRoutes {
         try {
             body = request.body(BODY);
         } catch (HttpMessageNotReadableException notJson) {
+            if (causedBy(notJson, OperatorRequestLimit.TooLarge.class)) {
+                return error(OperatorRequestLimit.tooLarge(-1));
+            }
             return error(ErrorDescriptor.badRequest("the body must be a JSON object of settings by their YAML names,"
                     + " as in {\"failure-rate-threshold\": 30, \"wait-duration-in-open-state\": \"10s\"}"));
+        } catch (OperatorRequestLimit.TooLarge tooLarge) {
+            return error(OperatorRequestLimit.tooLarge(-1));
         }
         return result(settings.change(request.pathVariable("name"), body, principal(request)));
+    }
+
+    private static boolean causedBy(Throwable failure, Class<? extends Throwable> type) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (type.isInstance(cause)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private ServerResponse reset(ServerRequest request) {

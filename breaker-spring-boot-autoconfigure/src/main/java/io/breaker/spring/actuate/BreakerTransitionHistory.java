@@ -3,6 +3,7 @@ package io.breaker.spring.actuate;
 import io.breaker.BreakerRegistry;
 import io.breaker.CircuitBreaker;
 import io.breaker.Transition;
+import io.breaker.TransitionCause;
 import io.breaker.TransitionListener;
 
 import java.util.ArrayList;
@@ -11,17 +12,25 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.Supplier;
 
 /**
- * Keeps the last few transitions of every breaker of a registry (existing and future ones), for the
- * {@code breakers} endpoint. Each breaker gets a small lock-free ring, written only on a transition.
+ * Keeps, for the {@code breakers} endpoint, the last few state transitions of every breaker of a
+ * registry (existing and future ones) and, apart from them, the last few changes of its settings at
+ * runtime: however many settings an operator edits, the trip that started an incident stays in the
+ * transitions. Each list is a small lock-free ring per breaker, written only on a transition or a
+ * change.
  */
 public final class BreakerTransitionHistory implements TransitionListener {
 
-    /** Transitions kept per breaker unless told otherwise. */
+    /** Transitions, and settings changes, kept per breaker unless told otherwise. */
     public static final int DEFAULT_SIZE = 10;
 
-    private final Map<String, Ring> rings = new ConcurrentHashMap<>();
+    private final Map<String, Ring<TransitionDescriptor>> transitions = new ConcurrentHashMap<>();
+    private final Map<String, Ring<SettingsChangeDescriptor>> settingsChanges = new ConcurrentHashMap<>();
+    /** Who is forcing each breaker through the endpoint right now (operator changes run one at a time). */
+    private final Map<String, String> forcing = new ConcurrentHashMap<>();
+
     private final int size;
 
     private BreakerTransitionHistory(int size) {
@@ -40,7 +49,10 @@ public final class BreakerTransitionHistory implements TransitionListener {
 
     @Override
     public void onTransition(CircuitBreaker breaker, Transition transition) {
-        rings.computeIfAbsent(breaker.getName(), name -> new Ring(size)).add(TransitionDescriptor.of(transition));
+        String principal = transition.cause() == TransitionCause.OPERATOR ? forcing.get(breaker.getName()) : null;
+        transitions
+                .computeIfAbsent(breaker.getName(), name -> new Ring<>(size))
+                .add(TransitionDescriptor.of(transition, principal));
     }
 
     @Override
@@ -49,45 +61,64 @@ public final class BreakerTransitionHistory implements TransitionListener {
     }
 
     /**
-     * Adds an entry that is not a state change (an operator's change of settings) to the named
-     * breaker's recent transitions (the caller names a breaker of the registry).
+     * Runs an operator's force of the named breaker: the transitions it makes are listed with
+     * {@code principal} (which may be {@code null}: not authenticated).
      */
-    public void record(String name, TransitionDescriptor entry) {
-        rings.computeIfAbsent(name, key -> new Ring(size)).add(entry);
+    <T> T forcedBy(String name, String principal, Supplier<T> force) {
+        if (principal == null) {
+            return force.get();
+        }
+        forcing.put(name, principal);
+        try {
+            return force.get();
+        } finally {
+            forcing.remove(name);
+        }
+    }
+
+    /** Adds an operator's change of settings to the named breaker's settings changes. */
+    public void record(String name, SettingsChangeDescriptor change) {
+        settingsChanges.computeIfAbsent(name, key -> new Ring<>(size)).add(change);
     }
 
     /** The last transitions of the named breaker, newest first; empty for an unknown name. */
     public List<TransitionDescriptor> recent(String name) {
-        Ring ring = rings.get(name);
+        Ring<TransitionDescriptor> ring = transitions.get(name);
+        return ring == null ? List.of() : ring.newestFirst();
+    }
+
+    /** The last changes of the named breaker's settings at runtime, newest first; empty for an unknown name. */
+    public List<SettingsChangeDescriptor> recentSettingsChanges(String name) {
+        Ring<SettingsChangeDescriptor> ring = settingsChanges.get(name);
         return ring == null ? List.of() : ring.newestFirst();
     }
 
     /**
-     * A ring of the last transitions. A writer claims a slot with one atomic increment and then
-     * fills it; a reader copies the slots from the newest down. A reader racing a writer may miss the
-     * transition being written, or (on a full ring) see it in place of the oldest: acceptable for
-     * a display, and no caller ever waits.
+     * A ring of the last entries. A writer claims a slot with one atomic increment and then fills it;
+     * a reader copies the slots from the newest down. A reader racing a writer may miss the entry
+     * being written, or (on a full ring) see it in place of the oldest: acceptable for a display, and
+     * no caller ever waits.
      */
-    private static final class Ring {
+    private static final class Ring<T> {
 
-        private final AtomicReferenceArray<TransitionDescriptor> slots;
+        private final AtomicReferenceArray<T> slots;
         private final AtomicLong written = new AtomicLong();
 
         Ring(int size) {
             this.slots = new AtomicReferenceArray<>(size);
         }
 
-        void add(TransitionDescriptor entry) {
+        void add(T entry) {
             long index = written.getAndIncrement();
             slots.set((int) (index % slots.length()), entry);
         }
 
-        List<TransitionDescriptor> newestFirst() {
+        List<T> newestFirst() {
             long end = written.get();
             int count = (int) Math.min(end, slots.length());
-            List<TransitionDescriptor> result = new ArrayList<>(count);
+            List<T> result = new ArrayList<>(count);
             for (long i = end - 1; i >= end - count; i--) {
-                TransitionDescriptor entry = slots.get((int) (i % slots.length()));
+                T entry = slots.get((int) (i % slots.length()));
                 if (entry != null) {
                     result.add(entry);
                 }

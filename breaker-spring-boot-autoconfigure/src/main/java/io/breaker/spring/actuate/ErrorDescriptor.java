@@ -16,19 +16,33 @@ public record ErrorDescriptor(int status, String error, String message, List<Req
         implements OperationResponseBody {
 
     static ErrorDescriptor notFound(String name) {
-        return new ErrorDescriptor(404, "Not Found", "No circuit breaker named '" + name + "'", null);
+        return new ErrorDescriptor(404, "Not Found", "No circuit breaker named '" + cut(name, 100) + "'", null);
     }
 
+    /** The longest message an answer carries: a value echoed in it is cut, not repeated whole. */
+    static final int MAX_MESSAGE = 1_000;
+
     static ErrorDescriptor badRequest(String message) {
-        return new ErrorDescriptor(400, "Bad Request", message, null);
+        return new ErrorDescriptor(400, "Bad Request", cut(message), null);
     }
 
     static ErrorDescriptor badState(String requested) {
-        String was = requested == null ? "it is missing" : "was '" + requested + "'";
+        String was = requested == null ? "it is missing" : "was '" + cut(requested, 100) + "'";
         return new ErrorDescriptor(
                 400,
                 "Bad Request",
                 "state must be one of OPEN, CLOSED, AUTO; " + was,
                 List.of(RequestedState.values()));
+    }
+
+    static String cut(String message) {
+        return cut(message, MAX_MESSAGE);
+    }
+
+    /** {@code text} if it has at most {@code max} characters, else its start and how long it was. */
+    static String cut(String text, int max) {
+        return text == null || text.length() <= max
+                ? text
+                : text.substring(0, max) + "... (cut: " + text.length() + " characters)";
     }
 }

@@ -5,8 +5,6 @@ import io.breaker.BreakerRegistry;
 import io.breaker.CircuitBreaker;
 import io.breaker.InvalidSettingException;
 import io.breaker.Setting;
-import io.breaker.State;
-import io.breaker.TransitionCause;
 import io.breaker.spring.BreakerNames;
 import io.breaker.spring.actuate.SettingsDescriptor.SettingDescriptor;
 import io.breaker.spring.actuate.SettingsDescriptor.Source;
@@ -208,13 +206,9 @@ public final class RuntimeSettings {
     }
 
     private void record(CircuitBreaker breaker, Map<String, Object> changes, String principal) {
-        State state = breaker.getState();
         history.record(
                 breaker.getName(),
-                new TransitionDescriptor(
-                        state,
-                        state,
-                        TransitionCause.OPERATOR,
+                new SettingsChangeDescriptor(
                         wallClock.instant(),
                         principal,
                         changes.isEmpty() ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(changes))));

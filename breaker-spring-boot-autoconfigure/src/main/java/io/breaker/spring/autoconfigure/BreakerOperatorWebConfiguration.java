@@ -5,6 +5,7 @@ import io.breaker.spring.actuate.BreakerEventStream;
 import io.breaker.spring.actuate.BreakerOperations;
 import io.breaker.spring.actuate.BreakerOperatorRoutes;
 import io.breaker.spring.actuate.BreakersEndpoint;
+import io.breaker.spring.actuate.OperatorRequestLimit;
 import io.breaker.spring.actuate.RuntimeSettings;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
@@ -17,8 +18,10 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.Ordered;
+import org.springframework.core.env.Environment;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpOutputMessage;
 import org.springframework.http.MediaType;
@@ -66,11 +69,7 @@ public class BreakerOperatorWebConfiguration {
         EndpointAccessResolver resolver = access.getIfAvailable();
         boolean writable =
                 resolver == null || resolver.accessFor(BreakersEndpoint.ID, Access.UNRESTRICTED) == Access.UNRESTRICTED;
-        // Spring MVC's converters, among them the actuator's writer of OperationResponseBody records.
-        List<HttpMessageConverter<?>> converters = mvc.orderedStream()
-                .findFirst()
-                .map(RequestMappingHandlerAdapter::getMessageConverters)
-                .orElseGet(List::of);
+        List<HttpMessageConverter<?>> converters = converters(mvc);
         BreakerOperatorRoutes routes =
                 new BreakerOperatorRoutes(settings, operations, stream, json(converters), writable);
         // Where the actuator maps the endpoint (base path and path mapping applied): the routes move with it.
@@ -83,6 +82,35 @@ public class BreakerOperatorWebConfiguration {
         mapping.setOrder(ORDER);
         mapping.setMessageConverters(converters);
         return mapping;
+    }
+
+    /**
+     * Bounds the body of every write to the endpoint and its routes before anything parses it
+     * ({@link OperatorRequestLimit}), ahead of the security filters.
+     */
+    @Bean
+    FilterRegistrationBean<OperatorRequestLimit> breakerOperatorRequestLimit(
+            PathMappedEndpoints endpoints, ObjectProvider<RequestMappingHandlerAdapter> mvc, Environment environment) {
+        String path = servletPath(environment) + endpoints.getPath(BreakersEndpoint.ID);
+        FilterRegistrationBean<OperatorRequestLimit> registration =
+                new FilterRegistrationBean<>(new OperatorRequestLimit(json(converters(mvc))));
+        registration.addUrlPatterns(path, path + "/*");
+        registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
+        return registration;
+    }
+
+    /** Where Spring MVC's dispatcher is mapped ({@code spring.mvc.servlet.path}), without a trailing slash. */
+    private static String servletPath(Environment environment) {
+        String path = environment.getProperty("spring.mvc.servlet.path", "");
+        return path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
+    }
+
+    /** Spring MVC's converters, among them the actuator's writer of OperationResponseBody records. */
+    private static List<HttpMessageConverter<?>> converters(ObjectProvider<RequestMappingHandlerAdapter> mvc) {
+        return mvc.orderedStream()
+                .findFirst()
+                .map(RequestMappingHandlerAdapter::getMessageConverters)
+                .orElseGet(List::of);
     }
 
     /** Writes a body to JSON with the first converter that takes it, as Spring MVC would answer it. */

@@ -26,6 +26,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.security.Principal;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
@@ -102,9 +103,10 @@ class RuntimeSettingsHttpTest {
                                 + " principal=alice fleetChanged=none");
         assertThat(send("GET", "/actuator/breakers/wholesaler", null, null).body())
                 .contains(
-                        "\"from\":\"CLOSED\",\"to\":\"CLOSED\",\"cause\":\"OPERATOR\"",
+                        "\"settingsChanges\":[{\"at\":",
                         "\"principal\":\"alice\"",
-                        "\"settings\":{\"failure-rate-threshold\":\"30\",\"wait-duration-in-open-state\":\"10s\"}");
+                        ""
+                                + "\"settings\":{\"failure-rate-threshold\":\"30\",\"wait-duration-in-open-state\":\"10s\"}");
 
         HttpResponse<String> reset = send("DELETE", CONFIG, null, "bob");
 
@@ -118,6 +120,68 @@ class RuntimeSettingsHttpTest {
         assertThat(output)
                 .contains("breaker=wholesaler settings={failure-rate-threshold=configured, "
                         + "wait-duration-in-open-state=configured} version=" + (before + 2) + " principal=bob");
+    }
+
+    @Test
+    void settingsEditsNeverPushTheTripOutOfTheTransitionsAndAForceNamesItsOperator() throws Exception {
+        CircuitBreaker breaker = registry.breaker("wholesaler");
+        for (int i = 0; i < 4; i++) {
+            breaker.onError(breaker.acquirePermit(), 0, new IllegalStateException("down"));
+        }
+        assertThat(breaker.getState()).isEqualTo(io.breaker.State.OPEN);
+        for (int i = 0; i < 12; i++) {
+            assertThat(send("POST", CONFIG, "{\"failure-rate-threshold\": " + (30 + i) + "}", "bob")
+                            .statusCode())
+                    .isEqualTo(200);
+        }
+        HttpResponse<String> forced = send("POST", "/actuator/breakers/wholesaler", "{\"state\": \"AUTO\"}", "carol");
+        assertThat(forced.statusCode()).isEqualTo(200);
+
+        String shown = send("GET", "/actuator/breakers/wholesaler", null, null).body();
+        String transitions = shown.substring(shown.indexOf("\"transitions\":"), shown.indexOf("\"settingsChanges\":"));
+        assertThat(transitions)
+                .contains(
+                        "\"from\":\"OPEN\",\"to\":\"CLOSED\",\"cause\":\"OPERATOR\"",
+                        "\"principal\":\"carol\"",
+                        "\"from\":\"CLOSED\",\"to\":\"OPEN\",\"cause\":\"FAILURE_RATE\"")
+                .doesNotContain("bob", "settings");
+        String settings = shown.substring(shown.indexOf("\"settingsChanges\":"));
+        assertThat(settings.split("\"principal\":\"bob\"", -1)).hasSize(BreakerTransitionHistory.DEFAULT_SIZE + 1);
+        assertThat(settings).contains("\"failure-rate-threshold\":\"41\"").doesNotContain("\"31\"");
+    }
+
+    @Test
+    void aBodyOverTheLimitIsRefusedBeforeItIsParsedAndAnEchoedValueIsCut() throws Exception {
+        long before = version();
+        String huge = "{\"failure-rate-threshold\": 30, \"ignore-exceptions\": [\"" + "x".repeat(20_000) + "\"]}";
+
+        HttpResponse<String> tooLarge = send("POST", CONFIG, huge, "alice");
+        assertThat(tooLarge.statusCode()).isEqualTo(413);
+        assertThat(tooLarge.body()).contains("at most " + OperatorRequestLimit.MAX_BODY_BYTES + " bytes");
+        HttpResponse<String> chunked = http.send(
+                HttpRequest.newBuilder(URI.create("http://localhost:" + port + CONFIG))
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofInputStream(
+                                () -> new java.io.ByteArrayInputStream(huge.getBytes(StandardCharsets.UTF_8))))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(chunked.statusCode()).isEqualTo(413);
+        HttpResponse<String> force =
+                send("POST", "/actuator/breakers/wholesaler", "{\"state\": \"" + "x".repeat(20_000) + "\"}", null);
+        assertThat(force.statusCode()).isEqualTo(413);
+        assertThat(registry.breaker("wholesaler").getConfig().getFailureRateThreshold())
+                .isEqualTo(50f);
+        assertThat(version()).isEqualTo(before);
+
+        String longValue = "y".repeat(5_000);
+        HttpResponse<String> badValue =
+                send("POST", CONFIG, "{\"wait-duration-in-open-state\": \"" + longValue + "\"}", null);
+        assertThat(badValue.statusCode()).isEqualTo(400);
+        assertThat(badValue.body()).contains("(cut: ").hasSizeLessThan(2_000);
+        HttpResponse<String> badState =
+                send("POST", "/actuator/breakers/wholesaler", "{\"state\": \"" + longValue + "\"}", null);
+        assertThat(badState.statusCode()).isEqualTo(400);
+        assertThat(badState.body()).contains("(cut: 5000 characters)").hasSizeLessThan(2_000);
     }
 
     @Test

@@ -68,7 +68,7 @@ class RuntimeSettingsFleetTest {
                             "\"wait-duration-in-open-state\":{\"value\":\"PT10S\",\"source\":\"RUNTIME\"");
             assertThat(fleet.send(1, "GET", BREAKER, null).body())
                     .contains(
-                            "\"cause\":\"OPERATOR\"",
+                            "\"settingsChanges\":[{",
                             "\"settings\":{\"failure-rate-threshold\":\"30\",\"wait-duration-in-open-state\":\"10s\"}");
 
             int third = fleet.startOneMore(); // a third instance, started after the change

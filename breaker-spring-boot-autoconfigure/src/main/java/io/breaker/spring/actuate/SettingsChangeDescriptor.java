@@ -1,0 +1,14 @@
+package io.breaker.spring.actuate;
+
+import java.time.Instant;
+import java.util.Map;
+
+/**
+ * One change of a breaker's settings at runtime, as the {@code breakers} endpoint shows it.
+ *
+ * @param at        when it was applied on this instance
+ * @param principal who made it ({@code null} when the request was not authenticated)
+ * @param settings  each property changed (YAML name) with its new value as written, or {@code null} for a
+ *                  property returned to its configured value
+ */
+public record SettingsChangeDescriptor(Instant at, String principal, Map<String, Object> settings) {}
