@@ -109,20 +109,36 @@ abstract class BookshopHttpTest {
         return send(request(path).GET().build());
     }
 
+    /** A GET with the operator's HTTP basic credentials. */
+    HttpResponse<String> getAsOperator(String path) {
+        String credentials = Base64.getEncoder()
+                .encodeToString((OPERATOR + ":" + OPERATOR_PASSWORD).getBytes(StandardCharsets.UTF_8));
+        return send(request(path)
+                .header("Authorization", "Basic " + credentials)
+                .GET()
+                .build());
+    }
+
     HttpResponse<String> put(String path) {
         return send(request(path).PUT(HttpRequest.BodyPublishers.noBody()).build());
     }
 
     /** {@code POST /actuator/breakers/{name}}, with HTTP basic credentials unless {@code user} is null. */
-    HttpResponse<String> postState(String name, String body, String user, String password) {
-        return post("/actuator/breakers/" + name, body, user, password);
+    HttpResponse<String> postState(String name, String body, String user, String password, String... headers) {
+        return post("/actuator/breakers/" + name, body, user, password, headers);
     }
 
-    /** A JSON POST to {@code path}, with HTTP basic credentials unless {@code user} is null. */
-    HttpResponse<String> post(String path, String body, String user, String password) {
+    /**
+     * A JSON POST to {@code path}, with HTTP basic credentials unless {@code user} is null, and the given
+     * headers (name, value, name, value, ...), as a browser adds {@code Origin} and {@code Sec-Fetch-Site}.
+     */
+    HttpResponse<String> post(String path, String body, String user, String password, String... headers) {
         HttpRequest.Builder builder = request(path)
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body));
+        for (int i = 0; i < headers.length; i += 2) {
+            builder.header(headers[i], headers[i + 1]);
+        }
         if (user != null) {
             String credentials =
                     Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));

@@ -137,16 +137,20 @@ class BreakerStoryTest extends BookshopHttpTest {
     }
 
     @Test
-    void actuatorShowsTheBreakerInHealthMetricsAndPrometheusWithoutCredentials() {
+    void actuatorShowsTheBreakerInHealthMetricsAndPrometheusWithHealthDetailsForOperatorsOnly() {
         deliveryTime(EFFECTIVE_JAVA);
 
         HttpResponse<String> all = get("/actuator/breakers");
         assertThat(all.statusCode()).isEqualTo(200);
         assertThat(json(all).get("breakers").findValuesAsText("name")).contains("wholesaler");
 
+        // Anyone sees the health's components; their details (a breaker's state, the disk's path) only an operator.
         HttpResponse<String> health = get("/actuator/health");
         assertThat(health.statusCode()).isEqualTo(200);
-        assertThat(health.body()).contains("wholesaler");
+        assertThat(json(health).at("/components/breakers/status").asText()).isEqualTo("UP");
+        assertThat(health.body()).doesNotContain("wholesaler", "path");
+        HttpResponse<String> details = getAsOperator("/actuator/health");
+        assertThat(details.body()).contains("wholesaler", "path");
 
         assertThat(get("/actuator/metrics").statusCode()).isEqualTo(200);
         HttpResponse<String> prometheus = get("/actuator/prometheus");

@@ -16,6 +16,7 @@ import org.openqa.selenium.chrome.ChromeOptions;
 
 import java.io.File;
 import java.io.IOException;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -84,11 +85,23 @@ class ConsoleBrowserTest extends BookshopHttpTest {
         assertThat(breakerState()).isEqualTo("OPEN");
         await(() -> "OPEN".equals(stateOnPage())); // from the stream: no reload
 
+        recordWrites();
         click("Force wholesaler closed");
         await(() -> message().contains("refused (401)"));
         assertThat(breakerState()).isEqualTo("OPEN");
 
+        // "Sign in and retry" sends the write again without X-Requested-With, so that the endpoint's
+        // challenge reaches the browser, which asks for a password (here the credentials are already set).
         signInAsOperator();
+        browser.findElement(By.cssSelector("#message button[aria-label='Sign in and retry: wholesaler CLOSED']"))
+                .click();
+        await(() -> "FORCED_CLOSED".equals(stateOnPage()));
+        assertThat(browser.executeScript("return window.writesSent.join('; ')"))
+                .asString()
+                .isEqualTo("POST X-Requested-With; POST no X-Requested-With");
+        HttpResponse<String> challenge = post("/actuator/breakers/wholesaler", "{\"state\":\"OPEN\"}", null, null);
+        assertThat(challenge.headers().firstValue("WWW-Authenticate")).hasValue("Basic realm=\"bookshop\"");
+
         click("Force wholesaler open");
         await(() -> "FORCED_OPEN".equals(stateOnPage()));
         assertThat(breakerState()).isEqualTo("FORCED_OPEN");
@@ -97,6 +110,21 @@ class ConsoleBrowserTest extends BookshopHttpTest {
 
         Path screenshot = browser.getScreenshotAs(OutputType.FILE).toPath();
         Files.copy(screenshot, Path.of("target", "console.png"), StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    /** Keeps, in window.writesSent, the method of every write the page sends and whether it asks for no challenge. */
+    private void recordWrites() {
+        browser.executeScript("""
+                window.writesSent = [];
+                const original = window.fetch;
+                window.fetch = (url, init) => {
+                  if (init && init.method && init.method !== 'GET') {
+                    const quiet = init.headers && init.headers['X-Requested-With'];
+                    window.writesSent.push(init.method + (quiet ? ' X-Requested-With' : ' no X-Requested-With'));
+                  }
+                  return original(url, init);
+                };
+                """);
     }
 
     private WebElement row() {
@@ -111,9 +139,23 @@ class ConsoleBrowserTest extends BookshopHttpTest {
         return browser.findElement(By.id("message")).getText();
     }
 
-    /** Clicks the button with this accessible name and confirms the browser's dialog. */
+    /**
+     * Clicks the button with this accessible name and confirms the browser's dialog. The table is redrawn
+     * on every event and every 5 s, so the button found may be gone when it is clicked: then it is looked
+     * up again.
+     */
     private void click(String label) {
-        row().findElement(By.cssSelector("button[aria-label='" + label + "']")).click();
+        for (int attempt = 1; ; attempt++) {
+            try {
+                row().findElement(By.cssSelector("button[aria-label='" + label + "']"))
+                        .click();
+                break;
+            } catch (StaleElementReferenceException redrawn) {
+                if (attempt == 10) {
+                    throw redrawn;
+                }
+            }
+        }
         await(() -> {
             try {
                 browser.switchTo().alert().accept();

@@ -34,6 +34,42 @@ class OperatorAccessTest extends BookshopHttpTest {
     }
 
     @Test
+    void aWriteFromAnotherSiteIsRefusedEvenWithTheOperatorsCredentials() {
+        // A page on another site posting with the operator's cached Basic credentials: a browser names
+        // that site in Origin (and says cross-site in Sec-Fetch-Site), which no same-origin console does.
+        HttpResponse<String> fromOtherOrigin =
+                postState("wholesaler", OPEN, OPERATOR, OPERATOR_PASSWORD, "Origin", "http://attacker.example");
+        assertThat(fromOtherOrigin.statusCode()).isEqualTo(403);
+        HttpResponse<String> crossSite =
+                postState("wholesaler", OPEN, OPERATOR, OPERATOR_PASSWORD, "Sec-Fetch-Site", "cross-site");
+        assertThat(crossSite.statusCode()).isEqualTo(403);
+        HttpResponse<String> settings = post(
+                "/actuator/breakers/wholesaler/config",
+                "{\"failure-rate-threshold\": 90}",
+                OPERATOR,
+                OPERATOR_PASSWORD,
+                "Origin",
+                "null");
+        assertThat(settings.statusCode()).isEqualTo(403);
+        assertThat(breakerState()).isEqualTo("CLOSED");
+
+        // The console itself (same origin), and a script (curl sends no Origin), still work.
+        HttpResponse<String> console = postState(
+                "wholesaler",
+                OPEN,
+                OPERATOR,
+                OPERATOR_PASSWORD,
+                "Origin",
+                "http://localhost:" + port,
+                "Sec-Fetch-Site",
+                "same-origin");
+        assertThat(console.statusCode()).isEqualTo(200);
+        assertThat(postState("wholesaler", "{\"state\":\"AUTO\"}", OPERATOR, OPERATOR_PASSWORD)
+                        .statusCode())
+                .isEqualTo(200);
+    }
+
+    @Test
     void wrongPasswordIsRejectedWith401AndChangesNothing() {
         HttpResponse<String> wrong = postState("wholesaler", OPEN, OPERATOR, "not-the-password");
 
@@ -86,8 +122,9 @@ class OperatorAccessTest extends BookshopHttpTest {
         assertThat(json(forced).get("previousState").asText()).isEqualTo("CLOSED");
         assertThat(json(forced).get("state").asText()).isEqualTo("FORCED_OPEN");
         assertThat(breakerState()).isEqualTo("FORCED_OPEN");
-        assertThat(breaker("wholesaler").get("transitions").get(0).get("cause").asText())
-                .isEqualTo("OPERATOR");
+        JsonNode force = breaker("wholesaler").get("transitions").get(0);
+        assertThat(force.get("cause").asText()).isEqualTo("OPERATOR");
+        assertThat(force.get("principal").asText()).isEqualTo(OPERATOR);
         long requests = wholesalerRequests();
         assertThat(servedBy(deliveryTime("9780134685991"))).isEqualTo("fallback-open");
         assertThat(wholesalerRequests()).isEqualTo(requests);

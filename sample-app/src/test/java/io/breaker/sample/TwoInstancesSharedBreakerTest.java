@@ -194,6 +194,24 @@ class TwoInstancesSharedBreakerTest {
         return response.headers().firstValue("X-Served-By").orElse("<none>");
     }
 
+    @Test
+    void aHungRedisLeavesEveryInstanceUpAndHealthShowsTheStoreNotSpringsRedisCheck() throws Exception {
+        JsonNode health = json(a.health());
+        assertThat(health.at("/components").has("breakerStore")).isTrue();
+        assertThat(health.at("/components").has("redis"))
+                .as("Spring Boot's Redis health: a Redis outage would make every instance DOWN")
+                .isFalse();
+
+        redis.pause();
+        try {
+            HttpResponse<String> paused = a.health();
+            assertThat(paused.statusCode()).isEqualTo(200);
+            assertThat(json(paused).get("status").asText()).isEqualTo("UP");
+        } finally {
+            redis.resume();
+        }
+    }
+
     private static void await(Duration deadline, Supplier<Boolean> condition) {
         pollUntil(deadline, condition, Boolean::booleanValue);
     }
@@ -248,6 +266,10 @@ class TwoInstancesSharedBreakerTest {
                             .POST(HttpRequest.BodyPublishers.ofString("{\"state\":\"" + state + "\"}"))
                             .build())
                     .statusCode();
+        }
+
+        HttpResponse<String> health() {
+            return send(request("/actuator/health").GET().build());
         }
 
         /** Requests the simulated wholesaler received (only the instance running it). */

@@ -46,10 +46,13 @@
     return b;
   }
 
-  async function send(method, url, body, what) {
-    // X-Requested-With: Spring Security then answers a refusal with a plain 401, without the challenge
-    // that would make the browser open its own sign-in dialog in the middle of the page.
-    const headers = { 'X-Requested-With': 'XMLHttpRequest' };
+  // A write is sent with X-Requested-With, so that Spring Security answers a refusal with a plain 401
+  // instead of a challenge that would open the browser's sign-in dialog in the middle of the page. After
+  // a 401 the page offers "Sign in and retry", which sends the same write without it: an endpoint behind
+  // HTTP basic then challenges, the browser asks for a user and password once, and sends them with this
+  // write and every later request of the page.
+  async function send(method, url, body, what, signIn) {
+    const headers = signIn ? {} : { 'X-Requested-With': 'XMLHttpRequest' };
     if (body) headers['Content-Type'] = 'application/json';
     try {
       const response = await fetch(url, {
@@ -65,6 +68,10 @@
         const reason = response.status === 401 || response.status === 403
           ? 'not allowed: an operator must sign in' : (json.message || response.statusText);
         say(what + ' refused (' + response.status + '): ' + reason, true);
+        if (response.status === 401 && !signIn) {
+          message.append(' ', button('Sign in and retry', 'Sign in and retry: ' + what,
+            () => send(method, url, body, what, true)));
+        }
         return null;
       }
       say(what + ': done');

@@ -18,7 +18,10 @@ import org.springframework.security.web.SecurityFilterChain;
  * Who may do what. Reading is open: the bookshop, the wholesaler simulator's panel, and the
  * actuator's health, breakers, metrics and prometheus endpoints. Every other actuator request, and
  * in particular {@code POST /actuator/breakers/{name}}, needs an operator (role {@code OPERATOR},
- * HTTP basic). Stateless: no session, no cookie, so no CSRF token either.
+ * HTTP basic). Stateless: no session and no cookie. A browser may still have cached the operator's
+ * Basic credentials, so a write that a page of another site makes it send is refused
+ * ({@link CrossSiteWrites}); the console, on this origin, and scripts, which are no browser, need no
+ * CSRF token.
  */
 @Configuration(proxyBeanMethods = false)
 public class SecurityConfiguration {
@@ -39,11 +42,16 @@ public class SecurityConfiguration {
                         .permitAll()
                         .requestMatchers("/actuator/**")
                         .hasRole(OPERATOR_ROLE)
+                        // The bookshop, and the wholesaler simulator's panel: open to anyone, including
+                        // PUT /wholesaler/mode/{mode}, which makes the simulated wholesaler fail. Fine for a
+                        // demo; a real application has no simulator.
                         .anyRequest()
                         .permitAll())
                 .httpBasic(basic -> basic.realmName("bookshop"))
                 .sessionManagement(sessions -> sessions.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
-                .csrf(csrf -> csrf.disable());
+                // The console runs in a browser that may have cached the operator's Basic credentials: a
+                // write that a page of another site makes the browser send is refused (403).
+                .csrf(csrf -> csrf.requireCsrfProtectionMatcher(new CrossSiteWrites()));
         return http.build();
     }
 
