@@ -1,5 +1,7 @@
 package io.breaker.spring;
 
+import org.jspecify.annotations.Nullable;
+
 import java.util.Locale;
 import java.util.Map;
 
@@ -24,7 +26,7 @@ public final class BreakerNames {
     private BreakerNames() {}
 
     /** What is wrong with {@code name}, or {@code null} when it is a valid breaker name. */
-    public static String problem(String name) {
+    public static @Nullable String problem(@Nullable String name) {
         if (name == null || name.isEmpty()) {
             return "a breaker name must not be empty";
         }

@@ -4,6 +4,7 @@ import io.breaker.BreakerRegistry;
 import io.breaker.CircuitBreaker;
 import io.breaker.Transition;
 import io.breaker.TransitionListener;
+import org.jspecify.annotations.Nullable;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -70,7 +71,7 @@ public final class BreakerTransitionHistory implements TransitionListener {
      */
     private static final class Ring {
 
-        private final AtomicReferenceArray<TransitionDescriptor> slots;
+        private final AtomicReferenceArray<@Nullable TransitionDescriptor> slots;
         private final AtomicLong written = new AtomicLong();
 
         Ring(int size) {

@@ -3,6 +3,7 @@ package io.breaker.spring.actuate;
 import io.breaker.State;
 import io.breaker.Transition;
 import io.breaker.TransitionCause;
+import org.jspecify.annotations.Nullable;
 
 import java.time.Instant;
 import java.util.Map;
@@ -23,7 +24,12 @@ import java.util.Map;
  *                  state change
  */
 public record TransitionDescriptor(
-        State from, State to, TransitionCause cause, Instant at, String principal, Map<String, Object> settings) {
+        State from,
+        State to,
+        TransitionCause cause,
+        Instant at,
+        @Nullable String principal,
+        @Nullable Map<String, @Nullable Object> settings) {
 
     static TransitionDescriptor of(Transition transition) {
         return new TransitionDescriptor(
