@@ -2,6 +2,7 @@ package io.breaker.redis;
 
 import io.breaker.spring.actuate.SharedBreakers;
 import io.breaker.spring.actuate.StoreDescriptor;
+import org.jspecify.annotations.Nullable;
 
 import java.util.Objects;
 
@@ -28,7 +29,7 @@ public final class RedisSharedBreakers implements SharedBreakers {
     }
 
     @Override
-    public Boolean lastOperatorChangeChangedFleet(String breaker) {
+    public @Nullable Boolean lastOperatorChangeChangedFleet(String breaker) {
         return store.lastOperatorChangeChangedFleet(breaker);
     }
 }

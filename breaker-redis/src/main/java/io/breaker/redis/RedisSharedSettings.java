@@ -2,6 +2,7 @@ package io.breaker.redis;
 
 import io.breaker.BreakerConfig;
 import io.breaker.spring.actuate.SharedSettings;
+import org.jspecify.annotations.Nullable;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -26,7 +27,7 @@ public final class RedisSharedSettings implements SharedSettings {
     /** The newest version seen (or published) per breaker. */
     private final Map<String, Long> seen = new ConcurrentHashMap<>();
 
-    private volatile Listener listener;
+    private volatile @Nullable Listener listener;
 
     public RedisSharedSettings(RedisStateStore store) {
         this.store = Objects.requireNonNull(store, "store");
@@ -34,7 +35,7 @@ public final class RedisSharedSettings implements SharedSettings {
     }
 
     @Override
-    public long publish(String breaker, Map<String, String> overrides, String principal) {
+    public long publish(String breaker, Map<String, String> overrides, @Nullable String principal) {
         List<String> args = new ArrayList<>();
         args.add(principal == null ? "" : principal);
         overrides.forEach((property, value) -> {
@@ -52,7 +53,7 @@ public final class RedisSharedSettings implements SharedSettings {
 
     /** The breaker's keys must outlive its wait plus its probe lease, as at start-up. */
     @Override
-    public String refusal(String breaker, BreakerConfig config) {
+    public @Nullable String refusal(String breaker, BreakerConfig config) {
         try {
             store.getSettings().requireKeyExpiryCovers(breaker, config);
             return null;

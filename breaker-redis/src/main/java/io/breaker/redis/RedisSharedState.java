@@ -11,6 +11,7 @@ import io.breaker.spi.SharedState;
 import io.breaker.spi.SharedVerdict;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.core.script.RedisScript;
 
 import java.util.ArrayList;
@@ -72,7 +73,7 @@ final class RedisSharedState implements SharedState {
     /** The breaker's clock (given by {@link #connect}); written once, before any call can read it. */
     private volatile NanoClock clock = NanoClock.system();
 
-    private volatile Consumer<SharedVerdict> adopter;
+    private volatile @Nullable Consumer<SharedVerdict> adopter;
 
     /** Successes counted since the last report: counted on the call path, sent in one batch. */
     private final SuccessCounter successes = new SuccessCounter();
@@ -88,13 +89,13 @@ final class RedisSharedState implements SharedState {
     /** At full speed the clock is read once per 32 successes of a stripe: about 1 ns per call. */
     static final int MAX_CHECK_MASK = 31;
     /** Where in the fleet's window the current batch of successes began (null: never heard from Redis). */
-    private volatile Position batchStart;
+    private volatile @Nullable Position batchStart;
 
     private final AtomicLong reportNumbers = new AtomicLong();
     private final ConcurrentLinkedDeque<Report> unacked = new ConcurrentLinkedDeque<>();
 
     /** The newest answer applied, and the numbers that order answers against it. */
-    private final AtomicReference<Applied> newest = new AtomicReference<>();
+    private final AtomicReference<@Nullable Applied> newest = new AtomicReference<>();
 
     private final AtomicLong receipts = new AtomicLong();
 
@@ -112,13 +113,13 @@ final class RedisSharedState implements SharedState {
      * outcome reached Redis, or an outcome report that got no answer in time) must not start a second
      * probe under it.
      */
-    private volatile Lease spentLease;
+    private volatile @Nullable Lease spentLease;
 
     /** Whether the last operator change through this instance changed the fleet (null: Redis did not answer it). */
-    private volatile Boolean lastOperatorChangedFleet;
+    private volatile @Nullable Boolean lastOperatorChangedFleet;
 
     /** An operator change Redis could not take yet: replayed when it answers again. */
-    private final AtomicReference<OperatorChange> pendingOperator = new AtomicReference<>();
+    private final AtomicReference<@Nullable OperatorChange> pendingOperator = new AtomicReference<>();
 
     RedisSharedState(ScriptStore store, String name, BreakerConfig config) {
         this.store = store;
@@ -208,7 +209,7 @@ final class RedisSharedState implements SharedState {
     }
 
     @Override
-    public SharedVerdict recordFailure(CallOutcome outcome) {
+    public @Nullable SharedVerdict recordFailure(CallOutcome outcome) {
         int bits = outcome == CallOutcome.SUCCESS ? 0 : OutcomeBits.of(outcome); // 0: nothing to report
         if (bits == 0 || !store.isAvailable()) {
             return store.isAvailable() ? null : store.unavailable();
@@ -232,7 +233,7 @@ final class RedisSharedState implements SharedState {
     }
 
     @Override
-    public SharedVerdict tryAcquireProbe() {
+    public @Nullable SharedVerdict tryAcquireProbe() {
         if (!store.isAvailable()) {
             return store.unavailable();
         }
@@ -250,13 +251,13 @@ final class RedisSharedState implements SharedState {
     }
 
     @Override
-    public SharedVerdict probeFailed() {
+    public @Nullable SharedVerdict probeFailed() {
         spendLease();
         return transition(scripts.probeFailed);
     }
 
     @Override
-    public SharedVerdict probesSucceeded() {
+    public @Nullable SharedVerdict probesSucceeded() {
         spendLease();
         return transition(scripts.close);
     }
@@ -278,7 +279,7 @@ final class RedisSharedState implements SharedState {
     }
 
     @Override
-    public SharedVerdict operatorSets(State target) {
+    public @Nullable SharedVerdict operatorSets(State target) {
         OperatorChange change = new OperatorChange(target, store.currentTimeMillis());
         pendingOperator.set(change); // until Redis takes it: the local breaker changes now, the fleet later
         lastOperatorChangedFleet = null;
@@ -301,6 +302,7 @@ final class RedisSharedState implements SharedState {
     }
 
     /** Whether the last operator change through this instance changed the fleet; null if Redis did not answer it. */
+    @Nullable
     Boolean lastOperatorChangeChangedFleet() {
         return lastOperatorChangedFleet;
     }
@@ -310,7 +312,7 @@ final class RedisSharedState implements SharedState {
     }
 
     /** A probe's outcome: waits for the fleet's answer, unless on an event loop (then the local breaker decides now). */
-    private SharedVerdict transition(RedisScript<List> script) {
+    private @Nullable SharedVerdict transition(RedisScript<List> script) {
         if (!store.isAvailable()) {
             return store.unavailable();
         }
@@ -394,7 +396,7 @@ final class RedisSharedState implements SharedState {
      * one older than what was applied). Not waiting: returns {@code null}, and the answer is adopted
      * when it comes. Either way a late answer is not lost.
      */
-    private SharedVerdict send(RedisScript<List> script, String[] args, boolean async) {
+    private @Nullable SharedVerdict send(RedisScript<List> script, String[] args, boolean async) {
         long sentAfter = receipts.get();
         long sentAt = clock.nanoTime();
         if (async) {
@@ -410,7 +412,7 @@ final class RedisSharedState implements SharedState {
      * Applies an answer in order; returns the verdict to adopt, or {@code null} to adopt nothing. An
      * answer of a new incarnation (Redis lost the state) first seeds the state this instance remembers.
      */
-    private SharedVerdict accept(RedisStateStore.Answer answer, long sentAfter, long sentAtNanos) {
+    private @Nullable SharedVerdict accept(RedisStateStore.@Nullable Answer answer, long sentAfter, long sentAtNanos) {
         if (answer == null) {
             return null;
         }
@@ -562,7 +564,7 @@ final class RedisSharedState implements SharedState {
     /** What seeding gives: the answer to apply, and whether it is only the remembered state (no seed answer yet). */
     private record Seeding(RedisStateStore.Answer answer, boolean unconfirmed) {}
 
-    private void adopt(SharedVerdict verdict) {
+    private void adopt(@Nullable SharedVerdict verdict) {
         Consumer<SharedVerdict> target = adopter;
         if (target != null && verdict != null) {
             target.accept(verdict);
@@ -629,7 +631,12 @@ final class RedisSharedState implements SharedState {
      * One report: a failed or slow call ({@code bits}, 0 for none), the successes counted before it
      * and where they began, and the window the instance knew when it reported.
      */
-    private record Report(long number, int bits, long successes, Position successesFrom, Position reportedIn) {}
+    private record Report(
+            long number,
+            int bits,
+            long successes,
+            @Nullable Position successesFrom,
+            @Nullable Position reportedIn) {}
 
     /**
      * An applied answer, when it came (breaker clock), its receipt number (orders requests against it),

@@ -8,6 +8,7 @@ import io.breaker.spi.SharedVerdict;
 import io.breaker.spi.StateStore;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
@@ -124,7 +125,7 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
     }
 
     @Override
-    public SharedState attach(String name, BreakerConfig config) {
+    public @Nullable SharedState attach(String name, BreakerConfig config) {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(config, "config");
         if (!sharedNames.test(name)) {
@@ -141,7 +142,7 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
      * state in Redis; {@code null} when Redis did not answer it (or there was none, or the breaker is
      * not shared here).
      */
-    public Boolean lastOperatorChangeChangedFleet(String name) {
+    public @Nullable Boolean lastOperatorChangeChangedFleet(String name) {
         for (RedisSharedState shared : attached) {
             if (shared.name().equals(name)) {
                 return shared.lastOperatorChangeChangedFleet();
@@ -217,7 +218,13 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
      * answer that arrives after the caller stopped waiting is not lost: it goes to {@code late}
      * (on a command thread), and it tells the store that Redis is up, only slow.
      */
-    Answer run(RedisScript<List> script, List<String> keys, String[] args, boolean evenIfDown, Consumer<Answer> late) {
+    @Nullable
+    Answer run(
+            RedisScript<List> script,
+            List<String> keys,
+            String[] args,
+            boolean evenIfDown,
+            @Nullable Consumer<Answer> late) {
         if (!evenIfDown && !health.isAvailable()) {
             health.skipped();
             return null;
@@ -306,7 +313,7 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
     }
 
     /** Redis answered (in time or late): reads the answer, and ends an outage if there was one. */
-    private Answer answered(List<?> answer) {
+    private @Nullable Answer answered(@Nullable List<?> answer) {
         warm = true;
         if (health.succeeded()) {
             attached.forEach(RedisSharedState::storeRecovered);
@@ -318,6 +325,7 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
      * What a breaker adopts when Redis is known to be unavailable: nothing with protect-locally (the
      * instance's own breaker decides), OPEN until the next refresh with reject.
      */
+    @Nullable
     SharedVerdict unavailable() {
         return settings.failureMode() == StoreFailureMode.PROTECT_LOCALLY
                 ? null
@@ -328,7 +336,8 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
      * Reads a script's answer (see common.lua); an answer that cannot be read (another version of the
      * scripts?) counts as a store failure.
      */
-    Answer read(List<?> answer) {
+    @Nullable
+    Answer read(@Nullable List<?> answer) {
         try {
             return parse(answer);
         } catch (RuntimeException unreadable) {
@@ -356,7 +365,7 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
     }
 
     /** The counts of the fleet's window when it tripped, if the answer has them ('calls,failed,slow'). */
-    private static SharedVerdict.Counts tripped(List<?> answer) {
+    private static SharedVerdict.@Nullable Counts tripped(List<?> answer) {
         String text = answer.size() > 12 ? String.valueOf(answer.get(12)) : "";
         if (text.isEmpty()) {
             return null;
@@ -452,7 +461,7 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
      * Runs one Redis operation on the command pool and waits at most the store's timeout; {@code null}
      * when it did not answer in time or failed (not counted as an outage: settings are not the state).
      */
-    <T> T callWithin(java.util.function.Function<StringRedisTemplate, T> operation) {
+    <T extends @Nullable Object> @Nullable T callWithin(java.util.function.Function<StringRedisTemplate, T> operation) {
         if (closed || !health.isAvailable()) {
             return null;
         }
@@ -532,7 +541,7 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
         }
 
         @Override
-        public SharedVerdict unavailable() {
+        public @Nullable SharedVerdict unavailable() {
             return RedisStateStore.this.unavailable();
         }
 
@@ -542,8 +551,12 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
         }
 
         @Override
-        public Answer run(
-                RedisScript<List> script, List<String> keys, String[] args, boolean evenIfDown, Consumer<Answer> late) {
+        public @Nullable Answer run(
+                RedisScript<List> script,
+                List<String> keys,
+                String[] args,
+                boolean evenIfDown,
+                @Nullable Consumer<Answer> late) {
             return RedisStateStore.this.run(script, keys, args, evenIfDown, late);
         }
 

@@ -2,6 +2,7 @@ package io.breaker.redis;
 
 import io.breaker.BreakerConfig;
 import io.breaker.spring.config.PropertyValues;
+import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
 
@@ -149,7 +150,7 @@ public record RedisStoreSettings(
         }
     }
 
-    private static void atLeastMinimum(String property, Duration value, String example) {
+    private static void atLeastMinimum(String property, @Nullable Duration value, String example) {
         if (value == null || value.compareTo(MINIMUM_DURATION) < 0) {
             throw new InvalidStorePropertyException(
                     property,

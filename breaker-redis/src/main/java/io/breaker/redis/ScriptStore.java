@@ -1,6 +1,7 @@
 package io.breaker.redis;
 
 import io.breaker.spi.SharedVerdict;
+import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.core.script.RedisScript;
 
 import java.util.List;
@@ -35,18 +36,19 @@ interface ScriptStore {
     }
 
     /** What a breaker adopts while Redis is known to be down (see {@link RedisStateStore#unavailable()}). */
+    @Nullable
     SharedVerdict unavailable();
 
     /** Starts a refresh of {@code shared} without waiting; {@code false} if no refresh slot is free. */
     boolean refreshSoon(RedisSharedState shared);
 
     /** See {@link RedisStateStore#run}. */
-    RedisStateStore.Answer run(
+    RedisStateStore.@Nullable Answer run(
             RedisScript<List> script,
             List<String> keys,
             String[] args,
             boolean evenIfDown,
-            Consumer<RedisStateStore.Answer> late);
+            @Nullable Consumer<RedisStateStore.Answer> late);
 
     /** See {@link RedisStateStore#runAsync}. */
     void runAsync(RedisScript<List> script, List<String> keys, String[] args, Consumer<RedisStateStore.Answer> then);

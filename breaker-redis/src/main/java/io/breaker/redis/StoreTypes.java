@@ -1,5 +1,6 @@
 package io.breaker.redis;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.core.env.Environment;
@@ -63,13 +64,13 @@ final class StoreTypes implements Predicate<String> {
 
         public static class Store {
 
-            private StoreType type;
+            private @Nullable StoreType type;
 
-            public StoreType getType() {
+            public @Nullable StoreType getType() {
                 return type;
             }
 
-            public void setType(StoreType type) {
+            public void setType(@Nullable StoreType type) {
                 this.type = type;
             }
         }

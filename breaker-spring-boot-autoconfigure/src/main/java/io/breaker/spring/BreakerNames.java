@@ -1,5 +1,7 @@
 package io.breaker.spring;
 
+import org.jspecify.annotations.Nullable;
+
 import java.util.Locale;
 import java.util.Map;
 
@@ -24,7 +26,7 @@ public final class BreakerNames {
     private BreakerNames() {}
 
     /** What is wrong with {@code name}, or {@code null} when it is a valid breaker name. */
-    public static String problem(String name) {
+    public static @Nullable String problem(@Nullable String name) {
         if (name == null || name.isEmpty()) {
             return "a breaker name must not be empty";
         }
@@ -32,7 +34,7 @@ public final class BreakerNames {
             return "the breaker name '" + name + "' starts or ends with a blank (it would be a breaker of its own,"
                     + " apart from '" + name.strip() + "')";
         }
-        String route = RESERVED.get(name);
+        @Nullable String route = RESERVED.get(name);
         if (route != null) {
             return "the breaker name '" + name + "' is taken by the breakers endpoint: /actuator/breakers/" + name
                     + " is the operators' " + route + ", so a breaker of that name could not be read there";

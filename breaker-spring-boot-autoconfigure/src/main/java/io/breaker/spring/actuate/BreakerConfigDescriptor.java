@@ -2,6 +2,7 @@ package io.breaker.spring.actuate;
 
 import io.breaker.BreakerConfig;
 import io.breaker.SlidingWindowType;
+import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
 import java.util.List;
@@ -30,7 +31,7 @@ public record BreakerConfigDescriptor(
         int minimumNumberOfCalls,
         float failureRateThreshold,
         float slowCallRateThreshold,
-        Duration slowCallDurationThreshold,
+        @Nullable Duration slowCallDurationThreshold,
         Duration waitDurationInOpenState,
         int permittedCallsInHalfOpenState,
         Duration probeLease,

@@ -1,6 +1,7 @@
 package io.breaker.spring.actuate;
 
 import io.breaker.State;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
 
 import java.time.Instant;
@@ -35,7 +36,7 @@ public record BreakerDescriptor(
         String name,
         State state,
         boolean shared,
-        StoreDescriptor store,
+        @Nullable StoreDescriptor store,
         Instant stateSince,
         float failureRate,
         float slowCallRate,
@@ -43,9 +44,9 @@ public record BreakerDescriptor(
         int failedCalls,
         int slowCalls,
         long rejectedCalls,
-        Instant openedAt,
-        Instant nextProbeAt,
-        String lastFailureType,
+        @Nullable Instant openedAt,
+        @Nullable Instant nextProbeAt,
+        @Nullable String lastFailureType,
         BreakerConfigDescriptor config,
         List<TransitionDescriptor> transitions,
         List<SettingsChangeDescriptor> settingsChanges)

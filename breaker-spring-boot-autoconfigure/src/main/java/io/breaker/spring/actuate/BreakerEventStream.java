@@ -3,6 +3,7 @@ package io.breaker.spring.actuate;
 import io.breaker.BreakerListener;
 import io.breaker.BreakerRegistry;
 import io.breaker.Transition;
+import org.jspecify.annotations.Nullable;
 
 import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -50,7 +51,7 @@ public final class BreakerEventStream {
     }
 
     /** A new subscriber, or {@code null} when {@link #MAX_SUBSCRIBERS} are already subscribed. */
-    public Subscriber subscribe() {
+    public @Nullable Subscriber subscribe() {
         Subscriber subscriber = new Subscriber();
         synchronized (subscribers) { // subscribing is rare; the count and the add go together
             if (subscribers.size() >= MAX_SUBSCRIBERS) {
@@ -96,7 +97,7 @@ public final class BreakerEventStream {
          *
          * @throws InterruptedException if the request thread is interrupted
          */
-        public Transition next() throws InterruptedException {
+        public @Nullable Transition next() throws InterruptedException {
             return queue.poll(KEEP_ALIVE_SECONDS, TimeUnit.SECONDS);
         }
 

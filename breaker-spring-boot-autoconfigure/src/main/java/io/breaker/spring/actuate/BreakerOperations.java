@@ -8,7 +8,7 @@ import io.breaker.State;
 import io.breaker.Transition;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import org.springframework.lang.Nullable;
+import org.jspecify.annotations.Nullable;
 
 import java.time.Clock;
 import java.time.Instant;
@@ -35,7 +35,7 @@ public final class BreakerOperations {
     private final BreakerTransitionHistory history;
     private final Clock wallClock;
     /** The store that shares breakers with other instances, or null. */
-    private final SharedBreakers sharedBreakers;
+    private final @Nullable SharedBreakers sharedBreakers;
     /**
      * Operator changes run one at a time: each one's transitions reach the listeners (the history among
      * them) before the next one starts, so concurrent requests cannot reorder the recent transitions.
@@ -87,7 +87,7 @@ public final class BreakerOperations {
      * @param requested {@code OPEN}, {@code CLOSED} or {@code AUTO} (any case); anything else is refused
      * @param principal the authenticated user asking, or {@code null}
      */
-    public ChangeResult change(String name, String requested, String principal) {
+    public ChangeResult change(String name, @Nullable String requested, @Nullable String principal) {
         Optional<CircuitBreaker> found = registry.find(name);
         if (found.isEmpty()) {
             return new ChangeResult.Refused(ErrorDescriptor.notFound(name));
@@ -138,8 +138,8 @@ public final class BreakerOperations {
     private static final class OwnTransitions implements BreakerListener {
 
         private final Thread requester;
-        private Transition first;
-        private Transition last;
+        private @Nullable Transition first;
+        private @Nullable Transition last;
 
         OwnTransitions(Thread requester) {
             this.requester = requester;

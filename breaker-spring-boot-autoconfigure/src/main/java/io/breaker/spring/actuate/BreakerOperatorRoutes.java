@@ -1,6 +1,7 @@
 package io.breaker.spring.actuate;
 
 import io.breaker.Transition;
+import org.jspecify.annotations.Nullable;
 import org.springframework.core.ParameterizedTypeReference;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -30,7 +31,8 @@ import java.util.function.Function;
  */
 public final class BreakerOperatorRoutes {
 
-    private static final ParameterizedTypeReference<Map<String, Object>> BODY = new ParameterizedTypeReference<>() {};
+    private static final ParameterizedTypeReference<Map<String, @Nullable Object>> BODY =
+            new ParameterizedTypeReference<>() {};
 
     private final RuntimeSettings settings;
     private final BreakerOperations operations;
@@ -146,7 +148,7 @@ public final class BreakerOperatorRoutes {
         if (!writable) {
             return readOnly();
         }
-        Map<String, Object> body;
+        Map<String, @Nullable Object> body;
         try {
             body = request.body(BODY);
         } catch (HttpMessageNotReadableException notJson) {
@@ -184,7 +186,7 @@ public final class BreakerOperatorRoutes {
         return error(((RuntimeSettings.Result.Refused) result).error());
     }
 
-    private static String principal(ServerRequest request) {
+    private static @Nullable String principal(ServerRequest request) {
         return request.principal().map(Principal::getName).orElse(null);
     }
 

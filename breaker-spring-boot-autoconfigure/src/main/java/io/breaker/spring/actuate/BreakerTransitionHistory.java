@@ -5,6 +5,7 @@ import io.breaker.CircuitBreaker;
 import io.breaker.Transition;
 import io.breaker.TransitionCause;
 import io.breaker.TransitionListener;
+import org.jspecify.annotations.Nullable;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -64,7 +65,7 @@ public final class BreakerTransitionHistory implements TransitionListener {
      * Runs an operator's force of the named breaker: the transitions it makes are listed with
      * {@code principal} (which may be {@code null}: not authenticated).
      */
-    <T> T forcedBy(String name, String principal, Supplier<T> force) {
+    <T> T forcedBy(String name, @Nullable String principal, Supplier<T> force) {
         if (principal == null) {
             return force.get();
         }
@@ -101,7 +102,7 @@ public final class BreakerTransitionHistory implements TransitionListener {
      */
     private static final class Ring<T> {
 
-        private final AtomicReferenceArray<T> slots;
+        private final AtomicReferenceArray<@Nullable T> slots;
         private final AtomicLong written = new AtomicLong();
 
         Ring(int size) {
@@ -118,7 +119,7 @@ public final class BreakerTransitionHistory implements TransitionListener {
             int count = (int) Math.min(end, slots.length());
             List<T> result = new ArrayList<>(count);
             for (long i = end - 1; i >= end - count; i--) {
-                T entry = slots.get((int) (i % slots.length()));
+                @Nullable T entry = slots.get((int) (i % slots.length()));
                 if (entry != null) {
                     result.add(entry);
                 }

@@ -1,12 +1,12 @@
 package io.breaker.spring.actuate;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.EndpointId;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
-import org.springframework.lang.Nullable;
 
 /**
  * {@code breakers}: see every breaker, and force one OPEN or CLOSED or release it during an
@@ -34,8 +34,7 @@ public class BreakersEndpoint {
 
     /** One breaker, or {@code null} when there is none of that name. */
     @ReadOperation
-    @Nullable
-    public BreakerDescriptor breaker(@Selector String name) {
+    public @Nullable BreakerDescriptor breaker(@Selector String name) {
         return operations.describe(name).orElse(null);
     }
 
@@ -46,8 +45,10 @@ public class BreakersEndpoint {
      * @throws InvalidEndpointRequestException for a missing or unknown state (no change is made)
      */
     @WriteOperation
-    @Nullable
-    public StateChangeDescriptor changeState(@Selector String name, @Nullable String state) {
+    // Spring's @Nullable too: Boot 3.5's actuator takes a parameter as optional only when it carries
+    // Spring's annotation, not JSpecify's, and would refuse a missing state before this method explains it.
+    public @Nullable StateChangeDescriptor changeState(
+            @Selector String name, @org.springframework.lang.Nullable @Nullable String state) {
         BreakerOperations.ChangeResult result = operations.change(name, state, null);
         if (result instanceof BreakerOperations.ChangeResult.Applied applied) {
             return applied.change();

@@ -1,11 +1,11 @@
 package io.breaker.spring.actuate;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 import org.springframework.boot.actuate.endpoint.web.annotation.EndpointWebExtension;
-import org.springframework.lang.Nullable;
 
 import java.security.Principal;
 
@@ -37,8 +37,12 @@ public class BreakersWebEndpointExtension {
      * body or the query tries to name another breaker or puts the state in the query.
      */
     @WriteOperation
+    // Spring's @Nullable too: Boot 3.5's actuator takes a parameter as optional only when it carries
+    // Spring's annotation, not JSpecify's, and would refuse a missing state before this method explains it.
     public WebEndpointResponse<Object> changeState(
-            @Selector String name, @Nullable String state, @Nullable Principal principal) {
+            @Selector String name,
+            @org.springframework.lang.Nullable @Nullable String state,
+            @Nullable Principal principal) {
         String refusal = UrlOnlyWrites.refusal(name);
         if (refusal != null) {
             return error(ErrorDescriptor.badRequest(refusal));

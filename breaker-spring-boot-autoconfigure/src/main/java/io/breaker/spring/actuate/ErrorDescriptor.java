@@ -1,5 +1,6 @@
 package io.breaker.spring.actuate;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
 
 import java.util.List;
@@ -12,7 +13,8 @@ import java.util.List;
  * @param message       what was wrong, naming the breaker or the allowed states
  * @param allowedStates the states a request may ask for (on a 400), or {@code null}
  */
-public record ErrorDescriptor(int status, String error, String message, List<RequestedState> allowedStates)
+public record ErrorDescriptor(
+        int status, String error, String message, @Nullable List<RequestedState> allowedStates)
         implements OperationResponseBody {
 
     static ErrorDescriptor notFound(String name) {
@@ -26,7 +28,7 @@ public record ErrorDescriptor(int status, String error, String message, List<Req
         return new ErrorDescriptor(400, "Bad Request", cut(message), null);
     }
 
-    static ErrorDescriptor badState(String requested) {
+    static ErrorDescriptor badState(@Nullable String requested) {
         String was = requested == null ? "it is missing" : "was '" + cut(requested, 100) + "'";
         return new ErrorDescriptor(
                 400,

@@ -7,6 +7,7 @@ import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
+import org.jspecify.annotations.Nullable;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 import java.io.BufferedReader;
@@ -96,7 +97,7 @@ public final class OperatorRequestLimit extends OncePerRequestFilter {
     /** The request with a body that cannot be read past the limit. */
     private static final class Capped extends HttpServletRequestWrapper {
 
-        private ServletInputStream capped;
+        private @Nullable ServletInputStream capped;
 
         Capped(HttpServletRequest request) {
             super(request);

@@ -1,5 +1,7 @@
 package io.breaker.spring.actuate;
 
+import org.jspecify.annotations.Nullable;
+
 import java.util.Locale;
 import java.util.Optional;
 
@@ -16,7 +18,7 @@ public enum RequestedState {
     AUTO;
 
     /** Parses a requested state, ignoring case and surrounding blanks; empty if it names none. */
-    public static Optional<RequestedState> parse(String value) {
+    public static Optional<RequestedState> parse(@Nullable String value) {
         if (value == null) {
             return Optional.empty();
         }

@@ -14,10 +14,10 @@ import io.breaker.spring.config.InvalidBreakerPropertyException;
 import io.breaker.spring.config.PropertyValues;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.convert.ApplicationConversionService;
 import org.springframework.core.convert.ConversionException;
 import org.springframework.core.convert.ConversionService;
-import org.springframework.lang.Nullable;
 
 import java.time.Clock;
 import java.util.Arrays;
@@ -46,10 +46,10 @@ public final class RuntimeSettings {
     private static final Log LOGGER = LogFactory.getLog(BreakerOperations.LOGGER_NAME);
 
     private final BreakerRegistry registry;
-    private final ConfiguredSettings yaml;
+    private final @Nullable ConfiguredSettings yaml;
     private final BreakerTransitionHistory history;
     private final Clock wallClock;
-    private final SharedSettings sharedSettings;
+    private final @Nullable SharedSettings sharedSettings;
     private final ClassLoader classLoader;
     private final ConversionService conversion = ApplicationConversionService.getSharedInstance();
     private final Map<String, Entry> entries = new ConcurrentHashMap<>();
@@ -85,7 +85,7 @@ public final class RuntimeSettings {
      * Changes some settings of the named breaker; a value {@code null} returns that setting to its
      * configured value. Nothing changes unless every value is valid.
      */
-    public Result change(String name, @Nullable Map<String, Object> body, @Nullable String principal) {
+    public Result change(String name, @Nullable Map<String, @Nullable Object> body, @Nullable String principal) {
         Optional<CircuitBreaker> found = registry.find(name);
         if (found.isEmpty()) {
             return new Result.Refused(ErrorDescriptor.notFound(name));
@@ -99,9 +99,9 @@ public final class RuntimeSettings {
         synchronized (this) {
             Entry entry = entry(breaker);
             Map<String, String> written = new LinkedHashMap<>(entry.written);
-            Map<String, Object> changes = new LinkedHashMap<>();
+            Map<String, @Nullable Object> changes = new LinkedHashMap<>();
             try {
-                for (Map.Entry<String, Object> change : body.entrySet()) {
+                for (Map.Entry<String, @Nullable Object> change : body.entrySet()) {
                     Setting<?> setting = setting(name, change.getKey());
                     Object value = change.getValue();
                     if (value == null) {
@@ -135,7 +135,7 @@ public final class RuntimeSettings {
         CircuitBreaker breaker = found.get();
         synchronized (this) {
             Entry entry = entry(breaker);
-            Map<String, Object> changes = new LinkedHashMap<>();
+            Map<String, @Nullable Object> changes = new LinkedHashMap<>();
             entry.written.keySet().forEach(property -> changes.put(property, null));
             return new Result.Applied(apply(breaker, entry, entry.configured, Map.of(), changes, principal));
         }
@@ -146,8 +146,8 @@ public final class RuntimeSettings {
             Entry entry,
             BreakerConfig config,
             Map<String, String> written,
-            Map<String, Object> changes,
-            String principal) {
+            Map<String, @Nullable Object> changes,
+            @Nullable String principal) {
         Boolean fleetChanged = null;
         long version = entry.version + 1;
         if (shares(breaker)) {
@@ -167,7 +167,7 @@ public final class RuntimeSettings {
     }
 
     /** Settings another instance published (see {@link SharedSettings}); older versions are skipped. */
-    void applyFromFleet(String name, long version, Map<String, String> overrides, String principal) {
+    void applyFromFleet(String name, long version, Map<String, String> overrides, @Nullable String principal) {
         Optional<CircuitBreaker> found = registry.find(name);
         if (found.isEmpty()) {
             return;
@@ -178,7 +178,7 @@ public final class RuntimeSettings {
             if (version <= entry.version) {
                 return;
             }
-            Map<String, Object> changes = new LinkedHashMap<>();
+            Map<String, @Nullable Object> changes = new LinkedHashMap<>();
             entry.written.keySet().forEach(property -> changes.put(property, null));
             changes.putAll(overrides);
             try {
@@ -205,7 +205,7 @@ public final class RuntimeSettings {
         return sharedSettings != null && breaker.isShared();
     }
 
-    private void record(CircuitBreaker breaker, Map<String, Object> changes, String principal) {
+    private void record(CircuitBreaker breaker, Map<String, @Nullable Object> changes, @Nullable String principal) {
         history.record(
                 breaker.getName(),
                 new SettingsChangeDescriptor(
@@ -214,7 +214,7 @@ public final class RuntimeSettings {
                         changes.isEmpty() ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(changes))));
     }
 
-    private static String describeChanges(Map<String, Object> changes) {
+    private static String describeChanges(Map<String, @Nullable Object> changes) {
         if (changes.isEmpty()) {
             return "{}";
         }
@@ -227,7 +227,8 @@ public final class RuntimeSettings {
         return entries.computeIfAbsent(breaker.getName(), ignored -> new Entry(breaker.getConfig()));
     }
 
-    private SettingsDescriptor describe(CircuitBreaker breaker, Entry entry, Boolean fleetChanged, String principal) {
+    private SettingsDescriptor describe(
+            CircuitBreaker breaker, Entry entry, @Nullable Boolean fleetChanged, @Nullable String principal) {
         BreakerConfig current = breaker.getConfig();
         Map<String, SettingDescriptor> settings = new LinkedHashMap<>();
         for (Setting<?> setting : BreakerConfig.settings()) {
@@ -249,7 +250,7 @@ public final class RuntimeSettings {
         return Objects.equals(setting.get(configured), setting.defaultValue()) ? Source.DEFAULT : Source.CODE;
     }
 
-    private static Object shown(Object value) {
+    private static @Nullable Object shown(@Nullable Object value) {
         if (value instanceof List<?> list) {
             return list.stream()
                     .map(element -> element instanceof Class<?> type ? type.getName() : element)
@@ -288,7 +289,7 @@ public final class RuntimeSettings {
                 path(name, property), "", "no such setting", "one of " + String.join(", ", changeable()), null);
     }
 
-    private Object parse(String name, Setting<?> setting, Object raw) {
+    private @Nullable Object parse(String name, Setting<?> setting, Object raw) {
         String path = path(name, setting.propertyName());
         if (setting.type() == List.class) {
             List<?> names = raw instanceof List<?> list

@@ -1,5 +1,7 @@
 package io.breaker.spring.actuate;
 
+import org.jspecify.annotations.Nullable;
+
 import java.time.Instant;
 import java.util.Map;
 
@@ -11,4 +13,5 @@ import java.util.Map;
  * @param settings  each property changed (YAML name) with its new value as written, or {@code null} for a
  *                  property returned to its configured value
  */
-public record SettingsChangeDescriptor(Instant at, String principal, Map<String, Object> settings) {}
+public record SettingsChangeDescriptor(
+        Instant at, @Nullable String principal, Map<String, @Nullable Object> settings) {}

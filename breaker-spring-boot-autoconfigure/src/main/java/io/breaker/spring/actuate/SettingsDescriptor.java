@@ -1,5 +1,6 @@
 package io.breaker.spring.actuate;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
 
 import java.util.Map;
@@ -21,8 +22,8 @@ public record SettingsDescriptor(
         String name,
         long version,
         boolean shared,
-        Boolean fleetChanged,
-        String principal,
+        @Nullable Boolean fleetChanged,
+        @Nullable String principal,
         Map<String, SettingDescriptor> settings)
         implements OperationResponseBody {
 
@@ -43,5 +44,6 @@ public record SettingsDescriptor(
      * @param source     where it came from
      * @param configured the value without runtime changes (what {@code DELETE} returns to)
      */
-    public record SettingDescriptor(Object value, Source source, Object configured) {}
+    public record SettingDescriptor(
+            @Nullable Object value, Source source, @Nullable Object configured) {}
 }

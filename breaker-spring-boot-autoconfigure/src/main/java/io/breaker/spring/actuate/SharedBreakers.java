@@ -1,6 +1,6 @@
 package io.breaker.spring.actuate;
 
-import org.springframework.lang.Nullable;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What the {@code breakers} endpoint asks the store that shares breakers with other instances (for

@@ -1,6 +1,7 @@
 package io.breaker.spring.actuate;
 
 import io.breaker.BreakerConfig;
+import org.jspecify.annotations.Nullable;
 
 import java.util.Map;
 
@@ -22,13 +23,13 @@ public interface SharedSettings {
      * @return the fleet's new version of these settings, or {@code -1} when the store could not be
      *         reached (only this instance changes then)
      */
-    long publish(String breaker, Map<String, String> overrides, String principal);
+    long publish(String breaker, Map<String, String> overrides, @Nullable String principal);
 
     /**
      * Why the store cannot take these settings for the breaker (for example: its keys would expire
      * while the breaker waits), or {@code null} when it can. Asked before anything changes.
      */
-    default String refusal(String breaker, BreakerConfig config) {
+    default @Nullable String refusal(String breaker, BreakerConfig config) {
         return null;
     }
 
@@ -48,6 +49,6 @@ public interface SharedSettings {
          * @param overrides property name to value as written; empty: back to the configured values
          * @param principal who made the change, or {@code null}
          */
-        void changed(String breaker, long version, Map<String, String> overrides, String principal);
+        void changed(String breaker, long version, Map<String, String> overrides, @Nullable String principal);
     }
 }

@@ -1,6 +1,7 @@
 package io.breaker.spring.actuate;
 
 import io.breaker.State;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
 
 /**
@@ -23,6 +24,6 @@ public record StateChangeDescriptor(
         State previousState,
         State state,
         boolean changed,
-        Boolean fleetChanged,
-        String principal)
+        @Nullable Boolean fleetChanged,
+        @Nullable String principal)
         implements OperationResponseBody {}

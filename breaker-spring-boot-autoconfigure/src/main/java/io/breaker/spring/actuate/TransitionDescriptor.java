@@ -3,6 +3,7 @@ package io.breaker.spring.actuate;
 import io.breaker.State;
 import io.breaker.Transition;
 import io.breaker.TransitionCause;
+import org.jspecify.annotations.Nullable;
 
 import java.time.Instant;
 
@@ -16,13 +17,18 @@ import java.time.Instant;
  * @param principal for a force made through the endpoint by an authenticated user, who made it;
  *                  otherwise {@code null}
  */
-public record TransitionDescriptor(State from, State to, TransitionCause cause, Instant at, String principal) {
+public record TransitionDescriptor(
+        State from,
+        State to,
+        TransitionCause cause,
+        Instant at,
+        @Nullable String principal) {
 
     static TransitionDescriptor of(Transition transition) {
         return of(transition, null);
     }
 
-    static TransitionDescriptor of(Transition transition, String principal) {
+    static TransitionDescriptor of(Transition transition, @Nullable String principal) {
         return new TransitionDescriptor(
                 transition.from(), transition.to(), transition.cause(), transition.at(), principal);
     }

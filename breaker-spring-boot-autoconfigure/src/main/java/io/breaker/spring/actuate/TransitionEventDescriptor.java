@@ -1,5 +1,6 @@
 package io.breaker.spring.actuate;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
 
 /**
@@ -10,5 +11,7 @@ import org.springframework.boot.actuate.endpoint.OperationResponseBody;
  * @param transition the change
  * @param breaker    the breaker as {@code GET /actuator/breakers/{name}} shows it, when the event is written
  */
-public record TransitionEventDescriptor(String name, TransitionDescriptor transition, BreakerDescriptor breaker)
-        implements OperationResponseBody {}
+public record TransitionEventDescriptor(
+        String name,
+        TransitionDescriptor transition,
+        @Nullable BreakerDescriptor breaker) implements OperationResponseBody {}

@@ -1,6 +1,7 @@
 package io.breaker.spring.actuate;
 
 import jakarta.servlet.http.HttpServletRequest;
+import org.jspecify.annotations.Nullable;
 import org.springframework.util.ClassUtils;
 import org.springframework.web.context.request.RequestAttributes;
 import org.springframework.web.context.request.RequestContextHolder;
@@ -25,14 +26,14 @@ final class UrlOnlyWrites {
     private UrlOnlyWrites() {}
 
     /** Why the current write must be refused, or {@code null} when the URL alone names its breaker. */
-    static String refusal(String name) {
+    static @Nullable String refusal(String name) {
         return SERVLET_MVC ? Servlet.refusal(name) : null;
     }
 
     /** Touches the servlet and Spring MVC types only when they are there. */
     private static final class Servlet {
 
-        static String refusal(String name) {
+        static @Nullable String refusal(String name) {
             RequestAttributes attributes = RequestContextHolder.getRequestAttributes();
             if (!(attributes instanceof ServletRequestAttributes servlet)) {
                 return null;

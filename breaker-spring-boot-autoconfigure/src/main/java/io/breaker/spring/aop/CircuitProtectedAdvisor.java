@@ -4,6 +4,7 @@ import io.breaker.spring.CircuitProtected;
 import org.aopalliance.aop.Advice;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
+import org.jspecify.annotations.Nullable;
 import org.springframework.aop.Pointcut;
 import org.springframework.aop.support.AbstractPointcutAdvisor;
 import org.springframework.aop.support.StaticMethodMatcherPointcut;
@@ -65,7 +66,7 @@ public final class CircuitProtectedAdvisor extends AbstractPointcutAdvisor {
         }
 
         @Override
-        public Object invoke(MethodInvocation invocation) throws Throwable {
+        public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
             return methods.get(invocation).invoke(invocation);
         }
     }

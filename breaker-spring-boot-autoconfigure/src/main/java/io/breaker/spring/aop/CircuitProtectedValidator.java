@@ -5,6 +5,7 @@ import io.breaker.spring.BreakerNames;
 import io.breaker.spring.CircuitProtected;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 import org.springframework.aop.config.AopConfigUtils;
 import org.springframework.aop.framework.AopProxyUtils;
 import org.springframework.aop.framework.ProxyConfig;
@@ -36,7 +37,7 @@ public final class CircuitProtectedValidator
 
     private final ProtectedMethods methods;
     private final Supplier<BreakerRegistry> registry;
-    private BeanFactory beanFactory;
+    private @Nullable BeanFactory beanFactory;
 
     public CircuitProtectedValidator(ProtectedMethods methods, Supplier<BreakerRegistry> registry) {
         this.methods = methods;
@@ -117,7 +118,7 @@ public final class CircuitProtectedValidator
     }
 
     /** Whether the bean gets a subclass (CGLIB) proxy rather than an interface-based one. */
-    private boolean needsClassProxy(Class<?> type, String beanName) {
+    private boolean needsClassProxy(Class<?> type, @Nullable String beanName) {
         if (beanFactory instanceof ConfigurableListableBeanFactory listable) {
             if (listable.containsBean(AopConfigUtils.AUTO_PROXY_CREATOR_BEAN_NAME)
                     && listable.getBean(AopConfigUtils.AUTO_PROXY_CREATOR_BEAN_NAME) instanceof ProxyConfig creator

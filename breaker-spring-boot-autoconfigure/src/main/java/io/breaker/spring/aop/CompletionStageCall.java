@@ -3,6 +3,7 @@ package io.breaker.spring.aop;
 import io.breaker.CircuitBreaker;
 import io.breaker.internal.Integration;
 import org.aopalliance.intercept.MethodInvocation;
+import org.jspecify.annotations.Nullable;
 
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -16,11 +17,12 @@ import java.util.concurrent.CompletionStage;
  */
 final class CompletionStageCall extends ProtectedCall {
 
-    CompletionStageCall(CircuitBreaker breaker, Fallback fallback) {
+    CompletionStageCall(CircuitBreaker breaker, @Nullable Fallback fallback) {
         super(breaker, fallback);
     }
 
     @Override
+    @Nullable
     Object invoke(MethodInvocation invocation) throws Throwable {
         Object target = invocation.getThis();
         Object[] arguments = invocation.getArguments();
@@ -52,7 +54,7 @@ final class CompletionStageCall extends ProtectedCall {
             stage.whenComplete((value, error) -> record(permit, start, error));
             return stage;
         }
-        CompletableFuture<Object> result = new CompletableFuture<>();
+        CompletableFuture<@Nullable Object> result = new CompletableFuture<>();
         stage.whenComplete((value, error) -> {
             if (error == null) {
                 record(permit, start, null);
@@ -74,7 +76,7 @@ final class CompletionStageCall extends ProtectedCall {
      *
      * @return whether the (unwrapped) error counted as a failure
      */
-    private boolean record(long permit, long start, Throwable error) {
+    private boolean record(long permit, long start, @Nullable Throwable error) {
         if (error == null) {
             succeeded(permit, start);
             return false;
@@ -88,7 +90,10 @@ final class CompletionStageCall extends ProtectedCall {
     }
 
     private void completeFromFallback(
-            CompletableFuture<Object> result, Object target, Object[] arguments, Throwable cause) {
+            CompletableFuture<@Nullable Object> result,
+            @Nullable Object target,
+            @Nullable Object[] arguments,
+            Throwable cause) {
         try {
             CompletionStage<?> answer = (CompletionStage<?>) fallback.invoke(target, arguments, cause);
             if (answer == null) {

@@ -1,5 +1,7 @@
 package io.breaker.spring.aop;
 
+import org.jspecify.annotations.Nullable;
+
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.Arrays;
@@ -13,9 +15,9 @@ final class Fallback {
 
     private final Method[] withException;
     private final Class<?>[] exceptionTypes;
-    private final Method withoutException;
+    private final @Nullable Method withoutException;
 
-    Fallback(Method[] withException, Method withoutException) {
+    Fallback(Method[] withException, @Nullable Method withoutException) {
         this.withException = withException.clone();
         this.exceptionTypes = new Class<?>[withException.length];
         for (int i = 0; i < withException.length; i++) {
@@ -26,6 +28,7 @@ final class Fallback {
     }
 
     /** The overload serving {@code error}, or {@code null} if none accepts it. */
+    @Nullable
     Method select(Throwable error) {
         for (int i = 0; i < exceptionTypes.length; i++) {
             if (exceptionTypes[i].isInstance(error)) {
@@ -45,7 +48,8 @@ final class Fallback {
      *
      * @throws Throwable {@code error} itself when no overload accepts it
      */
-    Object invoke(Object target, Object[] arguments, Throwable error) throws Throwable {
+    @Nullable
+    Object invoke(@Nullable Object target, @Nullable Object[] arguments, Throwable error) throws Throwable {
         Method method = select(error);
         if (method == null) {
             throw error;
@@ -54,11 +58,13 @@ final class Fallback {
     }
 
     /** Calls the overload without an exception parameter, which the caller knows exists. */
-    Object invokeWithoutException(Object target, Object[] arguments) throws Throwable {
+    @Nullable
+    Object invokeWithoutException(@Nullable Object target, @Nullable Object[] arguments) throws Throwable {
         return call(withoutException, target, arguments);
     }
 
     /** The overload a rejection of type {@code rejectionType} goes to: a method, or {@code null}. */
+    @Nullable
     Method selectFor(Class<? extends Throwable> rejectionType) {
         for (int i = 0; i < exceptionTypes.length; i++) {
             if (exceptionTypes[i].isAssignableFrom(rejectionType)) {
@@ -69,17 +75,18 @@ final class Fallback {
     }
 
     /** Whether {@code method} is the overload without an exception parameter. */
-    boolean isWithoutException(Method method) {
+    boolean isWithoutException(@Nullable Method method) {
         return method != null && method == withoutException;
     }
 
-    private static Object[] withError(Object[] arguments, Throwable error) {
-        Object[] extended = Arrays.copyOf(arguments, arguments.length + 1);
+    private static @Nullable Object[] withError(@Nullable Object[] arguments, Throwable error) {
+        @Nullable Object[] extended = Arrays.copyOf(arguments, arguments.length + 1);
         extended[arguments.length] = error;
         return extended;
     }
 
-    private static Object call(Method method, Object target, Object[] arguments) throws Throwable {
+    private static @Nullable Object call(Method method, @Nullable Object target, @Nullable Object[] arguments)
+            throws Throwable {
         try {
             return method.invoke(target, arguments);
         } catch (InvocationTargetException e) {

@@ -1,5 +1,7 @@
 package io.breaker.spring.aop;
 
+import org.jspecify.annotations.Nullable;
+
 import java.util.List;
 
 /**
@@ -14,7 +16,7 @@ public class InvalidCircuitProtectedException extends RuntimeException {
     private final String method;
     private final String problem;
     private final List<String> acceptedSignatures;
-    private final String remedy;
+    private final @Nullable String remedy;
 
     /**
      * @param beanClass          the bean's class name
@@ -32,7 +34,7 @@ public class InvalidCircuitProtectedException extends RuntimeException {
      *               problem; {@code null} otherwise
      */
     public InvalidCircuitProtectedException(
-            String beanClass, String method, String problem, List<String> acceptedSignatures, String remedy) {
+            String beanClass, String method, String problem, List<String> acceptedSignatures, @Nullable String remedy) {
         super("@CircuitProtected on " + beanClass + "." + method + ": " + problem
                 + (acceptedSignatures.isEmpty()
                         ? ""
@@ -60,7 +62,7 @@ public class InvalidCircuitProtectedException extends RuntimeException {
     }
 
     /** What to do about it, or {@code null} when the accepted signatures or the problem say it. */
-    public String getRemedy() {
+    public @Nullable String getRemedy() {
         return remedy;
     }
 

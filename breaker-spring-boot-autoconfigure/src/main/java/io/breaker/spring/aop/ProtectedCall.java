@@ -5,6 +5,7 @@ import io.breaker.CircuitOpenException;
 import io.breaker.NanoClock;
 import io.breaker.internal.Integration;
 import org.aopalliance.intercept.MethodInvocation;
+import org.jspecify.annotations.Nullable;
 
 import java.lang.reflect.Method;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -18,19 +19,19 @@ abstract class ProtectedCall {
     /** {@code start} value when the breaker needs no durations: no clock is read. */
     static final long NOT_TIMED = Long.MIN_VALUE;
 
-    final CircuitBreaker breaker;
-    final NanoClock clock;
+    final @Nullable CircuitBreaker breaker;
+    final @Nullable NanoClock clock;
     /** The fallback, or {@code null}. */
-    final Fallback fallback;
+    final @Nullable Fallback fallback;
     /** The slow-call threshold in nanoseconds, or {@code Long.MAX_VALUE} when slow-call detection is off. */
     final long slowNanos;
     /** The overload a rejection goes to, or {@code null}: then the caller gets the rejection. */
-    final Method rejectionFallback;
+    final @Nullable Method rejectionFallback;
 
     private final boolean rejectionFallbackTakesException;
 
     /** @param breaker {@code null} only for a call that does not go through a breaker */
-    ProtectedCall(CircuitBreaker breaker, Fallback fallback) {
+    ProtectedCall(@Nullable CircuitBreaker breaker, @Nullable Fallback fallback) {
         this.breaker = breaker;
         this.clock = breaker == null ? null : Integration.clock(breaker);
         this.slowNanos = breaker == null || !breaker.getConfig().isSlowCallDetectionEnabled()
@@ -43,7 +44,7 @@ abstract class ProtectedCall {
     }
 
     /** Runs the invocation through the breaker. */
-    abstract Object invoke(MethodInvocation invocation) throws Throwable;
+    abstract @Nullable Object invoke(MethodInvocation invocation) throws Throwable;
 
     final long start() {
         return Integration.isTimingCalls(breaker) ? clock.nanoTime() : NOT_TIMED;
@@ -92,7 +93,8 @@ abstract class ProtectedCall {
      * The fallback's answer to a rejection ({@code answer}, from {@link #acquire}); throws the
      * rejection when there is no fallback for it.
      */
-    final Object rejected(Object target, Object[] arguments, long answer) throws Throwable {
+    final @Nullable Object rejected(@Nullable Object target, @Nullable Object[] arguments, long answer)
+            throws Throwable {
         if (rejectionFallback == null) {
             throw Integration.rejection(breaker, answer);
         }
@@ -110,7 +112,8 @@ abstract class ProtectedCall {
     }
 
     /** The fallback's answer to a failed call, or {@code error} rethrown unchanged. */
-    final Object recover(Object target, Object[] arguments, Throwable error, boolean countedAsFailure)
+    final @Nullable Object recover(
+            @Nullable Object target, @Nullable Object[] arguments, Throwable error, boolean countedAsFailure)
             throws Throwable {
         if (!recovers(error, countedAsFailure)) {
             throw error;

@@ -5,6 +5,7 @@ import io.breaker.CircuitBreaker;
 import io.breaker.spring.BreakerNames;
 import io.breaker.spring.CircuitProtected;
 import org.aopalliance.intercept.MethodInvocation;
+import org.jspecify.annotations.Nullable;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.core.annotation.AnnotationUtils;
@@ -97,6 +98,7 @@ public final class ProtectedMethods {
     }
 
     /** A method protected by the named breaker, or {@code null}. */
+    @Nullable
     Use usedBy(String breakerName) {
         return breakerNames.get(breakerName);
     }
@@ -109,7 +111,7 @@ public final class ProtectedMethods {
      * an interface or superclass method), else its class's when the method is a public instance method
      * other than those of {@code Object}.
      */
-    static CircuitProtected findAnnotation(Method method, Class<?> targetClass) {
+    static @Nullable CircuitProtected findAnnotation(Method method, Class<?> targetClass) {
         Method specific = AopUtils.getMostSpecificMethod(method, targetClass);
         CircuitProtected own = AnnotatedElementUtils.findMergedAnnotation(specific, CircuitProtected.class);
         if (own != null) {
@@ -203,6 +205,7 @@ public final class ProtectedMethods {
         }
 
         @Override
+        @Nullable
         Object invoke(MethodInvocation invocation) throws Throwable {
             return invocation.proceed();
         }

@@ -2,6 +2,7 @@ package io.breaker.spring.aop;
 
 import io.breaker.CircuitBreaker;
 import org.aopalliance.intercept.MethodInvocation;
+import org.jspecify.annotations.Nullable;
 import org.springframework.aop.ProxyMethodInvocation;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -28,7 +29,8 @@ final class ReactorCalls {
     private ReactorCalls() {}
 
     /** The call for a Reactor return type, or {@code null} if {@code returnType} is not Mono or Flux. */
-    static ProtectedCall forReturnType(Class<?> returnType, CircuitBreaker breaker, Fallback fallback) {
+    static @Nullable ProtectedCall forReturnType(
+            Class<?> returnType, CircuitBreaker breaker, @Nullable Fallback fallback) {
         if (returnType == Mono.class) {
             return new MonoCall(breaker, fallback);
         }
@@ -42,7 +44,7 @@ final class ReactorCalls {
      * Runs the method once more: each subscription is a new call. Spring's own invocations can be
      * cloned and proceeded any number of times; any other runs once.
      */
-    private static Object proceed(MethodInvocation invocation) throws Throwable {
+    private static @Nullable Object proceed(MethodInvocation invocation) throws Throwable {
         return invocation instanceof ProxyMethodInvocation proxied
                 ? proxied.invocableClone().proceed()
                 : invocation.proceed();
@@ -50,7 +52,7 @@ final class ReactorCalls {
 
     static final class MonoCall extends ProtectedCall {
 
-        MonoCall(CircuitBreaker breaker, Fallback fallback) {
+        MonoCall(CircuitBreaker breaker, @Nullable Fallback fallback) {
             super(breaker, fallback);
         }
 
@@ -92,7 +94,7 @@ final class ReactorCalls {
 
     static final class FluxCall extends ProtectedCall {
 
-        FluxCall(CircuitBreaker breaker, Fallback fallback) {
+        FluxCall(CircuitBreaker breaker, @Nullable Fallback fallback) {
             super(breaker, fallback);
         }
 
@@ -157,6 +159,7 @@ final class ReactorCalls {
 
     @FunctionalInterface
     private interface FallbackStep {
+        @Nullable
         Object run() throws Throwable;
     }
 }

@@ -2,15 +2,17 @@ package io.breaker.spring.aop;
 
 import io.breaker.CircuitBreaker;
 import org.aopalliance.intercept.MethodInvocation;
+import org.jspecify.annotations.Nullable;
 
 /** A method returning a plain value or {@code void}: the outcome is known when it returns. */
 final class SyncCall extends ProtectedCall {
 
-    SyncCall(CircuitBreaker breaker, Fallback fallback) {
+    SyncCall(CircuitBreaker breaker, @Nullable Fallback fallback) {
         super(breaker, fallback);
     }
 
     @Override
+    @Nullable
     Object invoke(MethodInvocation invocation) throws Throwable {
         CircuitBreaker breaker = this.breaker;
         long permit = acquire();

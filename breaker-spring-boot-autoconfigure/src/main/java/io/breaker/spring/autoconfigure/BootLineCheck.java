@@ -1,5 +1,6 @@
 package io.breaker.spring.autoconfigure;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.context.ApplicationContextInitializer;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.core.Ordered;
@@ -40,7 +41,7 @@ public class BootLineCheck implements ApplicationContextInitializer<Configurable
     }
 
     /** Spring Boot's major version on this class path: 4 or 3 (4 stands for 4 and later). */
-    static int runningLine(ClassLoader classLoader) {
+    static int runningLine(@Nullable ClassLoader classLoader) {
         return ClassUtils.isPresent(BOOT4_MARKER, classLoader) ? 4 : 3;
     }
 

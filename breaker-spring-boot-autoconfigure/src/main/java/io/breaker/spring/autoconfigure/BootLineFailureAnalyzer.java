@@ -1,6 +1,7 @@
 package io.breaker.spring.autoconfigure;
 
 import io.breaker.spring.autoconfigure.StarterPresenceCheck.MissingStarterException;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.diagnostics.FailureAnalyzer;
 
@@ -8,7 +9,7 @@ import org.springframework.boot.diagnostics.FailureAnalyzer;
 public class BootLineFailureAnalyzer implements FailureAnalyzer {
 
     @Override
-    public FailureAnalysis analyze(Throwable failure) {
+    public @Nullable FailureAnalysis analyze(Throwable failure) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
             if (cause instanceof WrongBootLineException wrong) {
                 return wrongLine(wrong);

@@ -1,6 +1,7 @@
 package io.breaker.spring.autoconfigure;
 
 import io.breaker.BreakerConfig;
+import org.jspecify.annotations.Nullable;
 
 import java.util.Objects;
 import java.util.function.Consumer;
@@ -34,7 +35,7 @@ public interface BreakerConfigCustomizer {
      * The breaker this customizer is for, or {@code null} (the default) for every breaker, including
      * the defaults that breakers named only in annotations get.
      */
-    default String breakerName() {
+    default @Nullable String breakerName() {
         return null;
     }
 

@@ -5,6 +5,7 @@ import io.breaker.Setting;
 import io.breaker.spring.aop.InvalidCircuitProtectedException;
 import io.breaker.spring.config.InvalidBreakerPropertyException;
 import io.breaker.spring.config.PropertyValues;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
@@ -32,7 +33,7 @@ public class BreakerFailureAnalyzer implements FailureAnalyzer, Ordered {
     private static final ConfigurationPropertyName INSTANCES = ConfigurationPropertyName.of("breakers.instances");
 
     @Override
-    public FailureAnalysis analyze(Throwable failure) {
+    public @Nullable FailureAnalysis analyze(Throwable failure) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
             if (cause instanceof UnknownBreakerPropertyException unknown) {
                 return unknown(unknown);
@@ -133,7 +134,7 @@ public class BreakerFailureAnalyzer implements FailureAnalyzer, Ordered {
     }
 
     /** The breaker setting {@code name} binds to, under {@code breakers.defaults} or {@code breakers.instances.<name>}. */
-    private static Setting<?> setting(ConfigurationPropertyName name) {
+    private static @Nullable Setting<?> setting(ConfigurationPropertyName name) {
         int index = DEFAULTS.isAncestorOf(name) ? 2 : INSTANCES.isAncestorOf(name) ? 3 : -1;
         if (index < 0 || name.getNumberOfElements() <= index) {
             return null;
@@ -147,7 +148,7 @@ public class BreakerFailureAnalyzer implements FailureAnalyzer, Ordered {
         return null;
     }
 
-    private static BigDecimal number(String value) {
+    private static @Nullable BigDecimal number(String value) {
         try {
             return new BigDecimal(value.trim());
         } catch (NumberFormatException notANumber) {

@@ -2,6 +2,7 @@ package io.breaker.spring.autoconfigure;
 
 import io.breaker.BreakerConfig;
 import io.breaker.SlidingWindowType;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 import java.time.Duration;
@@ -77,123 +78,123 @@ public class BreakerProperties {
     public static class Settings {
 
         /** Whether the window holds the last N calls (COUNT_BASED) or the calls of the last N seconds (TIME_BASED). */
-        private SlidingWindowType slidingWindowType;
+        private @Nullable SlidingWindowType slidingWindowType;
 
         /** Size of the window: a number of calls for COUNT_BASED, a number of seconds for TIME_BASED. */
-        private Integer slidingWindowSize;
+        private @Nullable Integer slidingWindowSize;
 
         /** Calls the window must hold before a failure or slow-call rate is evaluated. */
-        private Integer minimumNumberOfCalls;
+        private @Nullable Integer minimumNumberOfCalls;
 
         /** Percentage of failed calls in the window at or above which the breaker opens. */
-        private Float failureRateThreshold;
+        private @Nullable Float failureRateThreshold;
 
         /** Percentage of slow calls in the window at or above which the breaker opens (with slow-call detection on). */
-        private Float slowCallRateThreshold;
+        private @Nullable Float slowCallRateThreshold;
 
         /** Duration from which a call counts as slow; unset turns slow-call detection off. */
-        private Duration slowCallDurationThreshold;
+        private @Nullable Duration slowCallDurationThreshold;
 
         /** How long the breaker stays open before it lets a probe through. */
-        private Duration waitDurationInOpenState;
+        private @Nullable Duration waitDurationInOpenState;
 
         /** Probes let through when half-open; all of them must succeed to close the breaker. */
-        private Integer permittedCallsInHalfOpenState;
+        private @Nullable Integer permittedCallsInHalfOpenState;
 
         /** How long a probe may stay unreported before another caller may take its permit. */
-        private Duration probeLease;
+        private @Nullable Duration probeLease;
 
         /** Exception classes that count as failures (subclasses too); empty means every exception that is not ignored. */
-        private List<String> recordExceptions;
+        private @Nullable List<String> recordExceptions;
 
         /** Exception classes that count neither as success nor as failure and get no fallback (subclasses too). */
-        private List<String> ignoreExceptions;
+        private @Nullable List<String> ignoreExceptions;
 
-        public SlidingWindowType getSlidingWindowType() {
+        public @Nullable SlidingWindowType getSlidingWindowType() {
             return slidingWindowType;
         }
 
-        public void setSlidingWindowType(SlidingWindowType slidingWindowType) {
+        public void setSlidingWindowType(@Nullable SlidingWindowType slidingWindowType) {
             this.slidingWindowType = slidingWindowType;
         }
 
-        public Integer getSlidingWindowSize() {
+        public @Nullable Integer getSlidingWindowSize() {
             return slidingWindowSize;
         }
 
-        public void setSlidingWindowSize(Integer slidingWindowSize) {
+        public void setSlidingWindowSize(@Nullable Integer slidingWindowSize) {
             this.slidingWindowSize = slidingWindowSize;
         }
 
-        public Integer getMinimumNumberOfCalls() {
+        public @Nullable Integer getMinimumNumberOfCalls() {
             return minimumNumberOfCalls;
         }
 
-        public void setMinimumNumberOfCalls(Integer minimumNumberOfCalls) {
+        public void setMinimumNumberOfCalls(@Nullable Integer minimumNumberOfCalls) {
             this.minimumNumberOfCalls = minimumNumberOfCalls;
         }
 
-        public Float getFailureRateThreshold() {
+        public @Nullable Float getFailureRateThreshold() {
             return failureRateThreshold;
         }
 
-        public void setFailureRateThreshold(Float failureRateThreshold) {
+        public void setFailureRateThreshold(@Nullable Float failureRateThreshold) {
             this.failureRateThreshold = failureRateThreshold;
         }
 
-        public Float getSlowCallRateThreshold() {
+        public @Nullable Float getSlowCallRateThreshold() {
             return slowCallRateThreshold;
         }
 
-        public void setSlowCallRateThreshold(Float slowCallRateThreshold) {
+        public void setSlowCallRateThreshold(@Nullable Float slowCallRateThreshold) {
             this.slowCallRateThreshold = slowCallRateThreshold;
         }
 
-        public Duration getSlowCallDurationThreshold() {
+        public @Nullable Duration getSlowCallDurationThreshold() {
             return slowCallDurationThreshold;
         }
 
-        public void setSlowCallDurationThreshold(Duration slowCallDurationThreshold) {
+        public void setSlowCallDurationThreshold(@Nullable Duration slowCallDurationThreshold) {
             this.slowCallDurationThreshold = slowCallDurationThreshold;
         }
 
-        public Duration getWaitDurationInOpenState() {
+        public @Nullable Duration getWaitDurationInOpenState() {
             return waitDurationInOpenState;
         }
 
-        public void setWaitDurationInOpenState(Duration waitDurationInOpenState) {
+        public void setWaitDurationInOpenState(@Nullable Duration waitDurationInOpenState) {
             this.waitDurationInOpenState = waitDurationInOpenState;
         }
 
-        public Integer getPermittedCallsInHalfOpenState() {
+        public @Nullable Integer getPermittedCallsInHalfOpenState() {
             return permittedCallsInHalfOpenState;
         }
 
-        public void setPermittedCallsInHalfOpenState(Integer permittedCallsInHalfOpenState) {
+        public void setPermittedCallsInHalfOpenState(@Nullable Integer permittedCallsInHalfOpenState) {
             this.permittedCallsInHalfOpenState = permittedCallsInHalfOpenState;
         }
 
-        public Duration getProbeLease() {
+        public @Nullable Duration getProbeLease() {
             return probeLease;
         }
 
-        public void setProbeLease(Duration probeLease) {
+        public void setProbeLease(@Nullable Duration probeLease) {
             this.probeLease = probeLease;
         }
 
-        public List<String> getRecordExceptions() {
+        public @Nullable List<String> getRecordExceptions() {
             return recordExceptions;
         }
 
-        public void setRecordExceptions(List<String> recordExceptions) {
+        public void setRecordExceptions(@Nullable List<String> recordExceptions) {
             this.recordExceptions = recordExceptions;
         }
 
-        public List<String> getIgnoreExceptions() {
+        public @Nullable List<String> getIgnoreExceptions() {
             return ignoreExceptions;
         }
 
-        public void setIgnoreExceptions(List<String> ignoreExceptions) {
+        public void setIgnoreExceptions(@Nullable List<String> ignoreExceptions) {
             this.ignoreExceptions = ignoreExceptions;
         }
     }

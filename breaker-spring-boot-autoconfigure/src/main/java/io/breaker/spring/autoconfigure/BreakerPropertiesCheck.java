@@ -1,5 +1,6 @@
 package io.breaker.spring.autoconfigure;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.InitializingBean;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
@@ -58,7 +59,7 @@ public class BreakerPropertiesCheck implements InitializingBean {
     }
 
     /** The environment variable a property came from, or {@code null}. */
-    static String environmentVariable(ConfigurationProperty property) {
+    static @Nullable String environmentVariable(@Nullable ConfigurationProperty property) {
         if (property == null) {
             return null;
         }

@@ -10,6 +10,7 @@ import io.breaker.spring.BreakerNames;
 import io.breaker.spring.config.InvalidBreakerPropertyException;
 import io.breaker.spring.config.MappedSettings;
 import io.breaker.spring.config.PropertyValues;
+import org.jspecify.annotations.Nullable;
 
 import java.time.Clock;
 import java.util.HashMap;
@@ -31,10 +32,10 @@ public final class BreakerRegistryFactory {
 
     private final BreakerProperties properties;
     private final List<BreakerConfigCustomizer> customizers;
-    private final BreakerFailurePredicate failurePredicate;
+    private final @Nullable BreakerFailurePredicate failurePredicate;
     private final NanoClock clock;
     private final ClassLoader classLoader;
-    private StateStore stateStore;
+    private @Nullable StateStore stateStore;
     private Clock wallClock = Clock.systemUTC();
 
     /**
@@ -43,7 +44,7 @@ public final class BreakerRegistryFactory {
     public BreakerRegistryFactory(
             BreakerProperties properties,
             List<BreakerConfigCustomizer> customizers,
-            BreakerFailurePredicate failurePredicate,
+            @Nullable BreakerFailurePredicate failurePredicate,
             NanoClock clock,
             ClassLoader classLoader) {
         this.properties = properties;
@@ -54,7 +55,7 @@ public final class BreakerRegistryFactory {
     }
 
     /** Shares the breakers' states through this store (breaker-redis); {@code null} keeps them in memory. */
-    public BreakerRegistryFactory withStateStore(StateStore store) {
+    public BreakerRegistryFactory withStateStore(@Nullable StateStore store) {
         this.stateStore = store;
         return this;
     }
@@ -106,7 +107,7 @@ public final class BreakerRegistryFactory {
      * {@code breakers.defaults} (both read through {@link BreakerSettingsMapping}), else the setting's
      * default; then the predicate and the customizers run.
      */
-    private BreakerConfig build(String name, BreakerProperties.Settings own) {
+    private BreakerConfig build(@Nullable String name, BreakerProperties.Settings own) {
         String prefix = name == null ? DEFAULTS : "breakers.instances." + BreakerNames.propertyKey(name) + ".";
         MappedSettings instance = BreakerSettingsMapping.of(own);
         MappedSettings defaults = BreakerSettingsMapping.of(properties.getDefaults());

@@ -1,6 +1,7 @@
 package io.breaker.spring.autoconfigure;
 
 import io.breaker.spring.config.PropertyValues;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.BeanUtils;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
@@ -88,7 +89,7 @@ public final class DeclaredKeys {
      * {@code breakers.instances.a.b.probe-lease} read as the breaker {@code a.b}: a name with dots must be
      * written in brackets, {@code breakers.instances[a.b].probe-lease}. Null when no split fits.
      */
-    private String bracketedBreakerName(ConfigurationPropertyName name) {
+    private @Nullable String bracketedBreakerName(ConfigurationPropertyName name) {
         ConfigurationPropertyName instances = ConfigurationPropertyName.of("breakers.instances");
         if (!instances.isAncestorOf(name) || name.getNumberOfElements() < 5) {
             return null;

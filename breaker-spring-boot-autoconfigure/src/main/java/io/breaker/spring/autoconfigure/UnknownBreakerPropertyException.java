@@ -1,6 +1,7 @@
 package io.breaker.spring.autoconfigure;
 
 import io.breaker.spring.config.InvalidBreakerPropertyException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A key under {@code breakers.} that no breaker module reads: a misspelt setting or section, which
@@ -11,7 +12,7 @@ public class UnknownBreakerPropertyException extends InvalidBreakerPropertyExcep
     private static final long serialVersionUID = 1L;
 
     private final String nearest;
-    private final String environmentVariable;
+    private final @Nullable String environmentVariable;
 
     /**
      * @param property            the key as found
@@ -19,7 +20,8 @@ public class UnknownBreakerPropertyException extends InvalidBreakerPropertyExcep
      * @param nearest             the nearest key a module reads
      * @param environmentVariable the environment variable the key came from, or {@code null}
      */
-    public UnknownBreakerPropertyException(String property, String value, String nearest, String environmentVariable) {
+    public UnknownBreakerPropertyException(
+            String property, String value, String nearest, @Nullable String environmentVariable) {
         super(
                 property,
                 value,
@@ -36,7 +38,7 @@ public class UnknownBreakerPropertyException extends InvalidBreakerPropertyExcep
     }
 
     /** The environment variable the key came from, or {@code null} when it came from elsewhere. */
-    public String getEnvironmentVariable() {
+    public @Nullable String getEnvironmentVariable() {
         return environmentVariable;
     }
 }

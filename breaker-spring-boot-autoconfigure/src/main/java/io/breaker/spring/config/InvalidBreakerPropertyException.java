@@ -1,6 +1,7 @@
 package io.breaker.spring.config;
 
 import io.breaker.InvalidSettingException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A {@code breakers.*} property holds a value the breakers cannot use. Stops start-up; the starter's
@@ -23,7 +24,7 @@ public class InvalidBreakerPropertyException extends RuntimeException {
      * @param allowed  what would be accepted, as a phrase that follows "must be"
      */
     public InvalidBreakerPropertyException(
-            String property, String value, String problem, String allowed, Throwable cause) {
+            String property, String value, String problem, String allowed, @Nullable Throwable cause) {
         super(
                 property + " must be " + allowed + ", was " + value + (problem.isEmpty() ? "" : " (" + problem + ")"),
                 cause);

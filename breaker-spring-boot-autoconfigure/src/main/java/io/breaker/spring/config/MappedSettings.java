@@ -2,6 +2,7 @@ package io.breaker.spring.config;
 
 import io.breaker.BreakerConfig;
 import io.breaker.Setting;
+import org.jspecify.annotations.Nullable;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -58,7 +59,7 @@ public final class MappedSettings {
     }
 
     /** The value as the configuration holds it (class names for a list of exceptions), or {@code null} when unset. */
-    public Object written(Setting<?> setting) {
+    public @Nullable Object written(Setting<?> setting) {
         Line<?> line = lines.get(setting);
         return line == null ? null : line.written();
     }
@@ -68,7 +69,8 @@ public final class MappedSettings {
      * with {@code classLoader}; one that names no exception class is reported as an element of
      * {@code property}, as {@link ExceptionClasses#load} does.
      */
-    public <T> T value(Setting<T> setting, String property, ClassLoader classLoader) {
+    public <T extends @Nullable Object> @Nullable T value(
+            Setting<T> setting, String property, ClassLoader classLoader) {
         @SuppressWarnings("unchecked") // Source.to stores each line under the setting whose type it was checked against
         Line<T> line = (Line<T>) lines.get(setting);
         return line == null || line.written() == null ? null : line.loader().load(property, classLoader);
@@ -82,24 +84,25 @@ public final class MappedSettings {
         private Mapper() {}
 
         /** A getter whose value the setting takes as it is. */
-        public <T> Source<T> from(Supplier<? extends T> getter) {
-            T value = getter.get();
+        public <T extends @Nullable Object> Source<T> from(Supplier<? extends @Nullable T> getter) {
+            @Nullable T value = getter.get();
             return new Source<>(value, (property, classLoader) -> value);
         }
 
         /** A getter of exception class names; the setting takes the classes ({@link ExceptionClasses#load}). */
-        public Source<List<Class<? extends Throwable>>> fromClassNames(Supplier<? extends List<String>> getter) {
-            List<String> names = getter.get();
+        public Source<List<Class<? extends Throwable>>> fromClassNames(
+                Supplier<? extends @Nullable List<String>> getter) {
+            @Nullable List<String> names = getter.get();
             return new Source<>(names, (property, classLoader) -> ExceptionClasses.load(property, names, classLoader));
         }
 
         /** The value of one getter, on its way to the setting that takes it. */
-        public final class Source<T> {
+        public final class Source<T extends @Nullable Object> {
 
-            private final Object written;
+            private final @Nullable Object written;
             private final Loader<T> loader;
 
-            private Source(Object written, Loader<T> loader) {
+            private Source(@Nullable Object written, Loader<T> loader) {
                 this.written = written;
                 this.loader = loader;
             }
@@ -115,10 +118,11 @@ public final class MappedSettings {
 
     /** Turns a written value into the one its setting takes, naming {@code property} if it cannot. */
     @FunctionalInterface
-    private interface Loader<T> {
+    private interface Loader<T extends @Nullable Object> {
 
         T load(String property, ClassLoader classLoader);
     }
 
-    private record Line<T>(Object written, Loader<T> loader) {}
+    private record Line<T extends @Nullable Object>(
+            @Nullable Object written, Loader<T> loader) {}
 }

@@ -3,6 +3,7 @@ package io.breaker.spring.config;
 import io.breaker.BreakerConfig;
 import io.breaker.Setting;
 import io.breaker.SlidingWindowType;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 
 import java.math.BigDecimal;
@@ -35,7 +36,7 @@ public final class PropertyValues {
     }
 
     /** A duration in the largest unit that expresses it exactly: {@code 90s}, {@code 2m}, {@code 500us}, {@code 200000d}. */
-    public static String of(Duration value) {
+    public static String of(@Nullable Duration value) {
         if (value == null) {
             return "";
         }
@@ -66,7 +67,7 @@ public final class PropertyValues {
     }
 
     /** Any value as written in a property: enums and durations as above, numbers without a useless {@code .0}. */
-    public static String of(Object value) {
+    public static String of(@Nullable Object value) {
         if (value instanceof Enum<?> constant) {
             return of(constant);
         }

@@ -5,5 +5,9 @@
  * ({@link io.breaker.spring.config.PropertyValues}), and the exception that reports a bad value. The
  * other breaker modules use the last two for their own properties. This package depends on
  * breaker-core and Spring only, never on the auto-configuration or the actuator packages.
+ * Nothing is null unless marked {@code @Nullable}.
  */
+@NullMarked
 package io.breaker.spring.config;
+
+import org.jspecify.annotations.NullMarked;

@@ -8,6 +8,7 @@ import io.breaker.Transition;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import org.jspecify.annotations.Nullable;
 
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReferenceArray;
@@ -28,7 +29,7 @@ final class BreakerMeters implements BreakerListener {
     private final String name;
     private final Timer[] calls = new Timer[CallOutcome.values().length];
     private final Counter rejected;
-    private final AtomicReferenceArray<Counter> transitions = new AtomicReferenceArray<>(STATES * STATES);
+    private final AtomicReferenceArray<@Nullable Counter> transitions = new AtomicReferenceArray<>(STATES * STATES);
 
     BreakerMeters(CircuitBreaker breaker, MeterRegistry meters) {
         this.meters = meters;

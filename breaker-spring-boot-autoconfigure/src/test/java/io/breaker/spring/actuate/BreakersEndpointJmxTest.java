@@ -24,7 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * The {@code breakers} endpoint over JMX: read, force, and a bad state refused with the allowed values.
+ * The {@code breakers} endpoint over JMX: read, force, and a bad or missing state refused with the allowed values.
  */
 @SpringBootTest(
         webEnvironment = SpringBootTest.WebEnvironment.NONE,
@@ -82,6 +82,17 @@ class BreakersEndpointJmxTest {
         assertThatThrownBy(() -> server.invoke(endpoint, "changeState", new Object[] {"wholesaler", "HALF"}, signature))
                 .hasStackTraceContaining("state must be one of OPEN, CLOSED, AUTO; was 'HALF'");
         assertThat(registry.breaker("wholesaler").getState()).hasToString("FORCED_OPEN");
+    }
+
+    @Test
+    void refusesAMissingStateOverJmxWithTheAllowedValues() throws Exception {
+        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+        ObjectName endpoint = endpoint(server);
+        String[] signature = {String.class.getName(), String.class.getName()};
+
+        assertThatThrownBy(() -> server.invoke(endpoint, "changeState", new Object[] {"wholesaler", null}, signature))
+                .hasStackTraceContaining("state must be one of OPEN, CLOSED, AUTO; it is missing");
+        assertThat(registry.breaker("wholesaler").getState()).hasToString("CLOSED");
     }
 
     private static ObjectName endpoint(MBeanServer server) throws Exception {

@@ -2,6 +2,7 @@ package io.breaker.sample.books;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The answer of {@code GET /books/{isbn}/delivery-time}.
@@ -13,8 +14,8 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  */
 public record DeliveryTime(
         String isbn,
-        Integer days,
-        @JsonInclude(JsonInclude.Include.NON_NULL) String note,
+        @Nullable Integer days,
+        @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable String note,
         @JsonIgnore ServedBy servedBy) {
 
     static final String LATER_NOTE =

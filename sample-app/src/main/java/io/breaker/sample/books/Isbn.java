@@ -1,5 +1,7 @@
 package io.breaker.sample.books;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A validated ISBN, held in its 13-digit form. ISBN-10s are converted (prefix 978, new check
  * digit), so the wholesaler always sees one spelling of a book.
@@ -20,7 +22,7 @@ public record Isbn(String digits) {
      *
      * @throws InvalidIsbnException with a message saying what is wrong
      */
-    public static Isbn parse(String text) {
+    public static Isbn parse(@Nullable String text) {
         if (text == null || text.isBlank()) {
             throw new InvalidIsbnException(text, "it is empty");
         }

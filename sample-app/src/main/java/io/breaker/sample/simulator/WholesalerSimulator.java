@@ -2,6 +2,7 @@ package io.breaker.sample.simulator;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,7 +44,7 @@ public class WholesalerSimulator implements AutoCloseable {
     private final ExecutorService handlers;
     private final AtomicLong requestsReceived = new AtomicLong();
     private volatile WholesalerMode mode = WholesalerMode.HEALTHY;
-    private HttpServer server; // guarded by this
+    private @Nullable HttpServer server; // guarded by this
 
     public WholesalerSimulator(SimulatorProperties properties) {
         this.properties = properties;

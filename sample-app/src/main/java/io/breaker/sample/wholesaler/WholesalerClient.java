@@ -1,6 +1,7 @@
 package io.breaker.sample.wholesaler;
 
 import io.breaker.sample.books.Isbn;
+import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.client.JdkClientHttpRequestFactory;
@@ -65,5 +66,5 @@ public class WholesalerClient {
     }
 
     /** The wholesaler's answer body. */
-    record WholesalerAnswer(String isbn, Integer days) {}
+    record WholesalerAnswer(@Nullable String isbn, @Nullable Integer days) {}
 }

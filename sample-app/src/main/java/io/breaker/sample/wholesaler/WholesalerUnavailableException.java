@@ -1,5 +1,7 @@
 package io.breaker.sample.wholesaler;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The wholesaler could not answer: a connect or read timeout, a refused or reset connection, a 5xx
  * or a 429. These say the wholesaler is unhealthy, so they are the failures the breaker records
@@ -9,7 +11,7 @@ public class WholesalerUnavailableException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;
 
-    public WholesalerUnavailableException(String message, Throwable cause) {
+    public WholesalerUnavailableException(String message, @Nullable Throwable cause) {
         super(message, cause);
     }
 }

@@ -1,5 +1,7 @@
 package io.breaker.benchmarks;
 
+import org.jspecify.annotations.Nullable;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -247,7 +249,7 @@ public final class ResultsTable {
             String failsafe,
             String clock,
             String goal,
-            Boolean met) {
+            @Nullable Boolean met) {
         System.out.printf(
                 Locale.ROOT,
                 "| %d | %s | %s | %s | %s | %s | %.2fx | %.3fx | %s, %s, %s | %s | %s |%n",

@@ -7,6 +7,9 @@
  * The same classes run on either Spring Boot line: the default build is for Boot 3 with
  * resilience4j-spring-boot3, the {@code boot4} profile for Boot 4 with resilience4j-spring-boot4
  * ({@link io.breaker.benchmarks.spring.Resilience4jLine} picks resilience4j's module). Results and the
- * commands in {@code docs/benchmarks.md}.
+ * commands in {@code docs/benchmarks.md}. Nothing is null unless marked {@code @Nullable}.
  */
+@NullMarked
 package io.breaker.benchmarks.spring;
+
+import org.jspecify.annotations.NullMarked;
