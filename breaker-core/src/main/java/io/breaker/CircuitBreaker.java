@@ -57,7 +57,9 @@ import java.util.function.Supplier;
  *
  * Next to this file: Phase.java (one state and its probe bookkeeping), Listeners.java (who hears
  * what, and in which order), SlidingWindow.java and its two windows (the counting), FleetProtocol.java
- * (a shared breaker's side of the fleet protocol, with its own invariants and races).
+ * (a shared breaker's side of the fleet protocol, with its own invariants and races). Off the call
+ * path, each with the invariants it keeps at its top: Reconfiguration.java (the settings, which the
+ * call path reads as plain fields, and new ones for a running breaker).
  *
  * The transitions live in the small methods under "Transitions" below; they are the seam where a
  * shared store decides them instead: a breaker built with a StateStore that returned a SharedState
@@ -111,14 +113,12 @@ public final class CircuitBreaker extends CallPath {
 
     private static final VarHandle PHASE;
     private static final VarHandle REJECTED;
-    private static final VarHandle RECONFIGURING;
 
     static {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             PHASE = lookup.findVarHandle(CircuitBreaker.class, "phase", Phase.class);
             REJECTED = lookup.findVarHandle(CircuitBreaker.class, "rejections", RejectionCounter.class);
-            RECONFIGURING = lookup.findVarHandle(CircuitBreaker.class, "reconfiguring", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -131,19 +131,17 @@ public final class CircuitBreaker extends CallPath {
 
     private final boolean windowNeedsClock;
     /*
-     * The settings and what is derived from them. Plain fields, read on the call path exactly as final
-     * ones would be (no volatile read, no indirection): they change only in reconfigure(), which
-     * writes them and then publishes a new phase by a volatile CAS, so a call that reads that phase
-     * sees them. A call already past its phase read may still use an old value once (see reconfigure).
+     * The settings and what is derived from them: plain fields, read on the call path exactly as final
+     * ones would be. Only Reconfiguration writes them (its notes say how a change reaches the calls).
      */
-    private BreakerConfig config;
+    BreakerConfig config;
     /** Long.MAX_VALUE when slow-call detection is off: no duration reaches it. */
-    private long slowNanos;
-    /** 1 while reconfigure() runs: a second one at the same time is refused, never waited for. */
-    @SuppressWarnings("unused") // accessed through RECONFIGURING
-    private volatile int reconfiguring;
+    long slowNanos;
+    /** 1 while a reconfiguration runs: a second one at the same time is refused (see Reconfiguration). */
+    @SuppressWarnings("unused") // accessed through Reconfiguration's VarHandle
+    volatile int reconfiguring;
     /** The fleet protocol when shared through a StateStore; null (the default) in memory only. */
-    private final @Nullable FleetProtocol shared;
+    final @Nullable FleetProtocol shared;
 
     private volatile Phase phase;
     /**
@@ -166,7 +164,7 @@ public final class CircuitBreaker extends CallPath {
         this.name = Objects.requireNonNull(name, "name");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.wallClock = Objects.requireNonNull(wallClock, "wallClock");
-        settle(Objects.requireNonNull(config, "config"));
+        Reconfiguration.settle(this, Objects.requireNonNull(config, "config"));
         this.windowNeedsClock = config.getSlidingWindowType() == SlidingWindowType.TIME_BASED;
         this.phase = new Phase(State.CLOSED, newWindow(), 0L, 0L, wallClock.millis(), 0L);
         this.listeners = new Listeners(this.phase);
@@ -240,50 +238,7 @@ public final class CircuitBreaker extends CallPath {
      *                                  are made one at a time; nothing waits)
      */
     public void reconfigure(BreakerConfig newConfig) {
-        Objects.requireNonNull(newConfig, "newConfig");
-        if (newConfig.getSlidingWindowType() != config.getSlidingWindowType()) {
-            throw new IllegalArgumentException("slidingWindowType cannot change on a running breaker (it is "
-                    + config.getSlidingWindowType() + "); restart with the new type");
-        }
-        if (!RECONFIGURING.compareAndSet(this, 0, 1)) {
-            throw new IllegalStateException("another reconfiguration of circuit breaker '" + name + "' is under way");
-        }
-        try {
-            settle(newConfig);
-            if (shared != null) {
-                shared.reconfigure(newConfig);
-            }
-            while (true) {
-                Phase current = phase;
-                Phase next;
-                if (current.state == State.CLOSED || current.state == State.FORCED_CLOSED) {
-                    next = new Phase(current.state, newWindow(), 0L, 0L, current.sinceEpochMillis, 0L);
-                } else if (current.state == State.OPEN && shared == null) {
-                    next = new Phase(
-                            State.OPEN,
-                            current.window,
-                            current.openedAtNanos,
-                            current.openedAtNanos + waitNanos(),
-                            current.sinceEpochMillis,
-                            current.openedAtEpochMillis);
-                } else {
-                    return;
-                }
-                // A volatile CAS after the plain writes above: whoever reads the new phase sees them.
-                if (swapSilently(current, next)) {
-                    return;
-                }
-            }
-        } finally {
-            RECONFIGURING.setVolatile(this, 0);
-        }
-    }
-
-    private void settle(BreakerConfig newConfig) {
-        this.config = newConfig;
-        this.slowNanos = newConfig.isSlowCallDetectionEnabled()
-                ? newConfig.getSlowCallDurationThreshold().toNanos()
-                : Long.MAX_VALUE;
+        Reconfiguration.reconfigure(this, newConfig);
     }
 
     /** The clock this breaker reads; integrations get it through {@link Integration#clock}. */
@@ -616,7 +571,7 @@ public final class CircuitBreaker extends CallPath {
     }
 
     /** The wait in OPEN, read from the config on the transition paths (a breaker keeps no copy). */
-    private long waitNanos() {
+    long waitNanos() {
         return config.getWaitDurationInOpenState().toNanos();
     }
 
