@@ -59,7 +59,8 @@ import java.util.function.Supplier;
  * what, and in which order), SlidingWindow.java and its two windows (the counting), FleetProtocol.java
  * (a shared breaker's side of the fleet protocol, with its own invariants and races). Off the call
  * path, each with the invariants it keeps at its top: Reconfiguration.java (the settings, which the
- * call path reads as plain fields, and new ones for a running breaker).
+ * call path reads as plain fields, and new ones for a running breaker), Readings.java (the numbers
+ * and times the getters and the transitions report, the count of rejected calls among them).
  *
  * The transitions live in the small methods under "Transitions" below; they are the seam where a
  * shared store decides them instead: a breaker built with a StateStore that returned a SharedState
@@ -129,7 +130,7 @@ public final class CircuitBreaker extends CallPath {
     /** The wall clock of stateSince, openedAt and transition times; read on transitions only. */
     private final Clock wallClock;
 
-    private final boolean windowNeedsClock;
+    final boolean windowNeedsClock;
     /*
      * The settings and what is derived from them: plain fields, read on the call path exactly as final
      * ones would be. Only Reconfiguration writes them (its notes say how a change reaches the calls).
@@ -148,9 +149,9 @@ public final class CircuitBreaker extends CallPath {
      * Rejected calls: a slot per calling thread, which only that thread writes, so that concurrent
      * rejections (an outage sends the most traffic into an OPEN breaker) pay no atomic instruction
      * and write no shared cache line; created by the first rejection (an idle or healthy breaker
-     * does not carry it). Exact once no rejection is under way (see rejectedCount).
+     * does not carry it). Exact once no rejection is under way (see Readings).
      */
-    private volatile @Nullable RejectionCounter rejections;
+    volatile @Nullable RejectionCounter rejections;
     /** Written on the failure path only; read when a transition is reported. */
     private volatile @Nullable String lastFailureType;
     /** The listeners, and the order in which transitions are told to them. */
@@ -560,16 +561,6 @@ public final class CircuitBreaker extends CallPath {
         return witness == null ? created : witness;
     }
 
-    /**
-     * Calls rejected so far: exact when no rejection is under way; while rejections go on, a
-     * reading may leave out the ones being counted at that moment (it never counts one twice, and
-     * a later reading never shows fewer).
-     */
-    private long rejectedCount() {
-        RejectionCounter counter = rejections;
-        return counter == null ? 0L : counter.sum();
-    }
-
     /** The wait in OPEN, read from the config on the transition paths (a breaker keeps no copy). */
     long waitNanos() {
         return config.getWaitDurationInOpenState().toNanos();
@@ -700,7 +691,7 @@ public final class CircuitBreaker extends CallPath {
                         next.state,
                         cause,
                         Instant.ofEpochMilli(next.sinceEpochMillis),
-                        metrics(next.state == State.OPEN ? next : expected),
+                        Readings.metrics(this, next.state == State.OPEN ? next : expected),
                         lastFailureType);
             }
         } finally {
@@ -739,18 +730,7 @@ public final class CircuitBreaker extends CallPath {
 
     /** The breaker's current numbers. In OPEN and HALF_OPEN they are those of the window that tripped. */
     public BreakerMetrics getMetrics() {
-        return metrics(phase);
-    }
-
-    private BreakerMetrics metrics(Phase of) {
-        int[] counts = of.window.counts(windowNeedsClock ? clock.nanoTime() : 0L);
-        return new BreakerMetrics(
-                of.window.rate(counts[1], counts[0]),
-                slowNanos == Long.MAX_VALUE ? -1f : of.window.rate(counts[2], counts[0]),
-                counts[0],
-                counts[1],
-                counts[2],
-                rejectedCount());
+        return Readings.metrics(this, phase);
     }
 
     /** Wall-clock time of the last transition (or of creation). */
@@ -760,16 +740,12 @@ public final class CircuitBreaker extends CallPath {
 
     /** Wall-clock time of the trip that led to the current OPEN or HALF_OPEN state, or {@code null}. */
     public @Nullable Instant getOpenedAt() {
-        Phase current = phase;
-        return current.state == State.OPEN || current.state == State.HALF_OPEN
-                ? Instant.ofEpochMilli(current.openedAtEpochMillis)
-                : null;
+        return Readings.openedAt(phase);
     }
 
     /** Nanoseconds left until a probe is allowed while OPEN (0 once due), or -1 in any other state. */
     public long getRemainingWaitNanos() {
-        Phase current = phase;
-        return current.state == State.OPEN ? Math.max(0L, current.probeAtNanos - clock.nanoTime()) : -1L;
+        return Readings.remainingWaitNanos(phase, clock);
     }
 
     /** Class name of the last exception recorded as a failure, or {@code null}. */
