@@ -60,7 +60,8 @@ import java.util.function.Supplier;
  * (a shared breaker's side of the fleet protocol, with its own invariants and races). Off the call
  * path, each with the invariants it keeps at its top: Reconfiguration.java (the settings, which the
  * call path reads as plain fields, and new ones for a running breaker), Readings.java (the numbers
- * and times the getters and the transitions report, the count of rejected calls among them).
+ * and times the getters and the transitions report, the count of rejected calls among them),
+ * OperatorChanges.java (forced states and their release).
  *
  * The transitions live in the small methods under "Transitions" below; they are the seam where a
  * shared store decides them instead: a breaker built with a StateStore that returned a SharedState
@@ -128,7 +129,7 @@ public final class CircuitBreaker extends CallPath {
     private final String name;
     private final NanoClock clock;
     /** The wall clock of stateSince, openedAt and transition times; read on transitions only. */
-    private final Clock wallClock;
+    final Clock wallClock;
 
     final boolean windowNeedsClock;
     /*
@@ -630,7 +631,7 @@ public final class CircuitBreaker extends CallPath {
      * @return {@code true} if the state changed
      */
     public boolean forceOpen() {
-        return operatorSets(State.FORCED_OPEN);
+        return OperatorChanges.set(this, State.FORCED_OPEN);
     }
 
     /**
@@ -640,7 +641,7 @@ public final class CircuitBreaker extends CallPath {
      * @return {@code true} if the state changed
      */
     public boolean forceClosed() {
-        return operatorSets(State.FORCED_CLOSED);
+        return OperatorChanges.set(this, State.FORCED_CLOSED);
     }
 
     /**
@@ -649,27 +650,7 @@ public final class CircuitBreaker extends CallPath {
      * @return {@code true} if the state changed (a CLOSED breaker is left as it is)
      */
     public boolean release() {
-        return operatorSets(State.CLOSED);
-    }
-
-    private boolean operatorSets(State target) {
-        return shared == null ? setLocally(target) : shared.operatorSets(target);
-    }
-
-    /** An operator's change of this breaker alone: in memory, or when the fleet gave no answer. */
-    boolean setLocally(State target) {
-        while (true) {
-            Phase current = phase;
-            if (current.state == target) {
-                return false;
-            }
-            Phase next = target == State.FORCED_OPEN
-                    ? new Phase(State.FORCED_OPEN, current.window, 0L, 0L, wallClock.millis(), 0L)
-                    : Phase.closed(target, newWindow(), wallClock.millis());
-            if (transition(current, next, TransitionCause.OPERATOR)) {
-                return true;
-            }
-        }
+        return OperatorChanges.set(this, State.CLOSED);
     }
 
     /**

@@ -175,7 +175,7 @@ final class FleetProtocol {
      */
     boolean operatorSets(State target) {
         SharedVerdict verdict = link.operatorSets(target);
-        return verdict != null ? adopt(verdict) : breaker.setLocally(target);
+        return verdict != null ? adopt(verdict) : OperatorChanges.setLocally(breaker, target);
     }
 
     private boolean adoptAnswer(@Nullable SharedVerdict verdict) {
