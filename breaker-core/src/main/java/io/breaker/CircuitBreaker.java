@@ -22,7 +22,7 @@ import java.util.function.Supplier;
  * state is one immutable-ish Phase object held in the volatile field `phase`; every transition is a
  * compare-and-set of that field from the Phase a caller read to a new one, so exactly one caller wins
  * each transition, and listeners are told of it once, after the swap, in the order of the swaps
- * (see Listeners.tellInOrder).
+ * (Listeners states how).
  *
  * Invariants:
  * - A Phase's final fields (its state, its window, the trip time and the probe time) are written in
@@ -51,17 +51,16 @@ import java.util.function.Supplier;
  * Races tolerated:
  * - A window's counts may be read while another thread's record is half applied (see SlidingWindow);
  *   the verdict is then re-evaluated by the next record.
- * - A transition may be told to listeners on another thread than the one that won it: when a swap
- *   happens while an earlier transition is still being told, the thread telling that one tells this
- *   one next (see Listeners.tellInOrder). Listeners hear every transition once, in order, never at once.
+ * - A transition may be told to listeners on another thread than the one that won it (see Listeners,
+ *   whose notes say why each is still told once, in order, never two at once).
  *
- * Next to this file: Phase.java (one state and its probe bookkeeping), Listeners.java (who hears
- * what, and in which order), SlidingWindow.java and its two windows (the counting), FleetProtocol.java
- * (a shared breaker's side of the fleet protocol, with its own invariants and races). Off the call
- * path, each with the invariants it keeps at its top: Reconfiguration.java (the settings, which the
- * call path reads as plain fields, and new ones for a running breaker), Readings.java (the numbers
- * and times the getters and the transitions report, the count of rejected calls among them),
- * OperatorChanges.java (forced states and their release).
+ * Next to this file, each with its notes at its top: Phase.java (one state and its probe
+ * bookkeeping), Listeners.java (who hears what, and in which order, from the swaps the breaker
+ * reports), SlidingWindow.java and its two windows (the counting), FleetProtocol.java (a shared
+ * breaker's side of the fleet protocol, with its own invariants and races). Off the call path:
+ * Reconfiguration.java (the settings, which the call path reads as plain fields, and new ones for a
+ * running breaker), Readings.java (the numbers and times the getters and the transitions report,
+ * the count of rejected calls among them), OperatorChanges.java (forced states and their release).
  *
  * The transitions live in the small methods under "Transitions" below; they are the seam where a
  * shared store decides them instead: a breaker built with a StateStore that returned a SharedState
@@ -654,9 +653,8 @@ public final class CircuitBreaker extends CallPath {
     }
 
     /**
-     * Swaps {@code expected} for {@code next} and tells the listeners, with the numbers of the phase
-     * left; into OPEN, with those of the new phase, which holds the window as it tripped (its own, or
-     * the fleet's when a shared breaker adopts the fleet's trip; on a reopening, the same window).
+     * Swaps {@code expected} for {@code next} and has the listeners told of it, for {@code cause}
+     * (see Listeners.swapped for what they are told).
      */
     boolean transition(Phase expected, Phase next, TransitionCause cause) {
         // A volatile CAS: it publishes the new phase with all its final fields written (JLS 17.5),
@@ -664,23 +662,7 @@ public final class CircuitBreaker extends CallPath {
         if (!PHASE.compareAndSet(this, expected, next)) {
             return false;
         }
-        try {
-            if (listeners.any()) {
-                next.arrival = new Transition(
-                        name,
-                        expected.state,
-                        next.state,
-                        cause,
-                        Instant.ofEpochMilli(next.sinceEpochMillis),
-                        Readings.metrics(this, next.state == State.OPEN ? next : expected),
-                        lastFailureType);
-            }
-        } finally {
-            // After `arrival` (the volatile write publishes it), and whatever happens: an unlinked
-            // swap would leave every later transition untold.
-            expected.successor = next;
-        }
-        listeners.tellInOrder(this);
+        listeners.swapped(this, expected, next, cause);
         return true;
     }
 
@@ -692,8 +674,7 @@ public final class CircuitBreaker extends CallPath {
         // A volatile CAS, as in transition(): only one caller can win it from a given phase.
         boolean won = PHASE.compareAndSet(this, expected, next);
         if (won) {
-            expected.successor = next;
-            listeners.tellInOrder(this);
+            listeners.swappedSilently(this, expected, next);
         }
         return won;
     }
