@@ -68,6 +68,9 @@ class NoBackgroundThreadsTest {
             "Listeners.java",
             "TransitionsOnly.java",
             "FleetProtocol.java",
+            "Reconfiguration.java",
+            "Readings.java",
+            "OperatorChanges.java",
             "internal/CallPath.java",
             "internal/Integration.java");
 
