@@ -27,11 +27,6 @@ import java.util.function.Supplier;
  * Invariants:
  * - A Phase's final fields (its state, its window, the trip time and the probe time) are written in
  *   its constructor, before the CAS publishes it: whoever sees OPEN sees its trip time.
- * - The first trip fixes the wait. A late failure (a call admitted before the trip) either reads the
- *   OPEN phase and is not counted, or read the old CLOSED phase, whose CAS then fails: it never
- *   replaces an OPEN phase, so it never pushes the probe time back.
- * - OPEN -> HALF_OPEN happens on a calling thread that finds the probe time passed; no thread, timer
- *   or executor exists anywhere in this module.
  * - Every Phase is an episode with its own number (Phase.episode). A permit is that number (plus,
  *   in HALF_OPEN, the probe generation), handed out at admission and given back with the outcome: an
  *   outcome counts only in the episode that admitted its call. A call admitted in CLOSED that ends
@@ -43,10 +38,9 @@ import java.util.function.Supplier;
  *   caller starts a new probe generation: the silent probes' permits become stale (their outcomes
  *   and cancels no longer count), so the breaker can never be stuck in HALF_OPEN, and a lost probe
  *   can neither decide nor free a permit once it was replaced.
- * - A new CLOSED or FORCED_CLOSED phase always gets a fresh window.
- * - Every decision about time uses the NanoClock. The wall clock (`wallClock`) only dates a phase
- *   (stateSince, openedAt, a transition's time), and is read when a phase is built, never on a call
- *   that changes nothing.
+ * - The automatic transitions keep their own invariants, stated at the top of Transitions.java: the
+ *   first trip fixes the wait, OPEN -> HALF_OPEN happens on a calling thread, every new CLOSED phase
+ *   gets a fresh window, and only the NanoClock decides when.
  *
  * Races tolerated:
  * - A window's counts may be read while another thread's record is half applied (see SlidingWindow);
@@ -55,17 +49,17 @@ import java.util.function.Supplier;
  *   whose notes say why each is still told once, in order, never two at once).
  *
  * Next to this file, each with its notes at its top: Phase.java (one state and its probe
- * bookkeeping), Listeners.java (who hears what, and in which order, from the swaps the breaker
- * reports), SlidingWindow.java and its two windows (the counting), FleetProtocol.java (a shared
- * breaker's side of the fleet protocol, with its own invariants and races). Off the call path:
+ * bookkeeping), Transitions.java (the automatic transitions), Listeners.java (who hears what, and in
+ * which order, from the swaps the breaker reports), SlidingWindow.java and its two windows (the
+ * counting), FleetProtocol.java (a shared breaker's side of the fleet protocol, with its own
+ * invariants and races). Off the call path:
  * Reconfiguration.java (the settings, which the call path reads as plain fields, and new ones for a
  * running breaker), Readings.java (the numbers and times the getters and the transitions report,
  * the count of rejected calls among them), OperatorChanges.java (forced states and their release).
  *
- * The transitions live in the small methods under "Transitions" below; they are the seam where a
- * shared store decides them instead: a breaker built with a StateStore that returned a SharedState
- * hands them to the FleetProtocol in `shared`. In memory `shared` is null, and costs one read of it
- * per recorded outcome and per rejection. The hot path does not go through the transitions.
+ * A shared breaker hands its transitions to the FleetProtocol in `shared` (see Transitions.java). In
+ * memory `shared` is null, and costs one read of it per recorded outcome and per rejection. The hot
+ * path does not go through the transitions.
  */
 
 /**
@@ -490,7 +484,8 @@ public final class CircuitBreaker extends CallPath {
             if ((changed || (fleet != null && bits != NOT_SLOW_OR_FAILED)) && current.state == State.CLOSED) {
                 int verdict = current.window.evaluate(nowNanos);
                 if (verdict != SlidingWindow.BELOW_THRESHOLDS) {
-                    trip(
+                    Transitions.trip(
+                            this,
                             current,
                             verdict == SlidingWindow.FAILURE_RATE_REACHED
                                     ? TransitionCause.FAILURE_RATE
@@ -500,10 +495,10 @@ public final class CircuitBreaker extends CallPath {
         } else if (current.state == State.HALF_OPEN && current.isCurrentProbe(permit)) {
             if (outcome == CallOutcome.SUCCESS) {
                 if (current.probeSucceeded(permit) >= config.getPermittedCallsInHalfOpenState()) {
-                    close(current);
+                    Transitions.close(this, current);
                 }
             } else {
-                reopen(current);
+                Transitions.reopen(this, current);
             }
         }
         // OPEN and FORCED_OPEN, or a stale probe: the call was admitted before; it counts nowhere.
@@ -521,7 +516,7 @@ public final class CircuitBreaker extends CallPath {
                     if (now - current.probeAtNanos < 0) {
                         return reject();
                     }
-                    Phase halfOpen = startProbing(current, now);
+                    Phase halfOpen = Transitions.startProbing(this, current, now);
                     current = halfOpen != null ? halfOpen : phase;
                     continue;
                 }
@@ -581,48 +576,7 @@ public final class CircuitBreaker extends CallPath {
         return new CircuitOpenException(name, current.state, retryAfter);
     }
 
-    // ---------------------------------------------------------------- transitions (the seam)
-
-    private void trip(Phase closed, TransitionCause cause) {
-        if (shared != null && !shared.allowsLocalTrip()) {
-            return; // the fleet's window decides
-        }
-        long now = clock.nanoTime();
-        Phase open =
-                Phase.open(TrippedWindow.of(closed.window, now, config), now, now + waitNanos(), wallClock.millis());
-        transition(closed, open, cause);
-    }
-
-    /** OPEN -> HALF_OPEN once the wait elapsed; returns the new phase, or null if another caller won. */
-    private @Nullable Phase startProbing(Phase open, long now) {
-        if (shared != null) {
-            return shared.startProbing(open, now);
-        }
-        Phase halfOpen = Phase.halfOpen(
-                open.window, open.openedAtNanos, open.openedAtEpochMillis, now + leaseNanos(), wallClock.millis());
-        return transition(open, halfOpen, TransitionCause.WAIT_ELAPSED) ? halfOpen : null;
-    }
-
-    private void reopen(Phase halfOpen) {
-        if (shared != null && shared.probeFailed()) {
-            return; // the fleet answered, and its state was adopted
-        }
-        long now = clock.nanoTime();
-        transition(
-                halfOpen,
-                Phase.open(halfOpen.window, now, now + waitNanos(), wallClock.millis()),
-                TransitionCause.PROBE_FAILED);
-    }
-
-    private void close(Phase halfOpen) {
-        if (shared != null && shared.probesSucceeded()) {
-            return; // the fleet answered, and its state was adopted
-        }
-        transition(
-                halfOpen,
-                Phase.closed(State.CLOSED, newWindow(), wallClock.millis()),
-                TransitionCause.PROBES_SUCCEEDED);
-    }
+    // ---------------------------------------------------------------- transitions (see Transitions)
 
     /**
      * Forces the breaker OPEN: every call is rejected until {@link #release()}.

@@ -65,6 +65,7 @@ class NoBackgroundThreadsTest {
             "CountWindow.java",
             "TimeWindow.java",
             "Phase.java",
+            "Transitions.java",
             "Listeners.java",
             "TransitionsOnly.java",
             "FleetProtocol.java",
