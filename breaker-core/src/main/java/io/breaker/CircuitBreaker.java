@@ -52,10 +52,10 @@ import java.util.function.Supplier;
  * bookkeeping), Transitions.java (the automatic transitions), Listeners.java (who hears what, and in
  * which order, from the swaps the breaker reports), SlidingWindow.java and its two windows (the
  * counting), FleetProtocol.java (a shared breaker's side of the fleet protocol, with its own
- * invariants and races). Off the call path:
- * Reconfiguration.java (the settings, which the call path reads as plain fields, and new ones for a
- * running breaker), Readings.java (the numbers and times the getters and the transitions report,
- * the count of rejected calls among them), OperatorChanges.java (forced states and their release).
+ * invariants and races). Off the call path's fast branch: Reconfiguration.java (the settings, which
+ * the call path reads as plain fields, and new ones for a running breaker), Readings.java (the
+ * numbers and times the getters and the transitions report, the count of rejected calls among them,
+ * and the exception a rejected caller gets), OperatorChanges.java (forced states and their release).
  *
  * A shared breaker hands its transitions to the FleetProtocol in `shared` (see Transitions.java). In
  * memory `shared` is null, and costs one read of it per recorded outcome and per rejection. The hot
@@ -305,7 +305,7 @@ public final class CircuitBreaker extends CallPath {
      */
     @Override
     protected CircuitOpenException rejection(long answer) {
-        return answer < 0 ? new CircuitOpenException(name, State.OPEN, -answer) : rejection();
+        return answer < 0 ? new CircuitOpenException(name, State.OPEN, -answer) : Readings.rejection(this);
     }
 
     /** Reports that the call holding {@code permit} completed normally, after {@code durationNanos}. */
@@ -564,16 +564,6 @@ public final class CircuitBreaker extends CallPath {
     /** The probe lease, read from the config outside CLOSED (a breaker keeps no copy). */
     long leaseNanos() {
         return config.getProbeLease().toNanos();
-    }
-
-    /** The exception a caller rejected now gets. */
-    CircuitOpenException rejection() {
-        Phase current = phase;
-        long retryAfter = -1L;
-        if (current.state == State.OPEN) {
-            retryAfter = Math.max(0L, current.probeAtNanos - clock.nanoTime());
-        }
-        return new CircuitOpenException(name, current.state, retryAfter);
     }
 
     // ---------------------------------------------------------------- transitions (see Transitions)

@@ -6,11 +6,14 @@ import java.time.Instant;
 
 /*
  * Readings: the numbers and times a breaker's getters report (getMetrics, getOpenedAt,
- * getRemainingWaitNanos), and the numbers a transition is told with. Never on the call path.
+ * getRemainingWaitNanos), the numbers a transition is told with, and what a rejected caller is told
+ * (rejection). Never on the call path's fast branch: a rejection is built only after the call was
+ * rejected, on the way to throwing it.
  *
  * Invariants:
- * - A reading reads one phase (the one it is given, which the caller read once) and changes
- *   nothing: no CAS, no write. A getter never moves OPEN to HALF_OPEN; only a call does.
+ * - A reading reads one phase (the one it is given, which the caller read once, or for a rejection
+ *   the current one, read once) and changes nothing: no CAS, no write. A getter never moves OPEN to
+ *   HALF_OPEN; only a call does.
  * - In OPEN and HALF_OPEN the numbers are those of the window that tripped (the phase's window, a
  *   TrippedWindow), not of a window that still counts.
  * - The nano clock is read only for the counts of a time-based breaker and for the wait left in
@@ -25,7 +28,7 @@ import java.time.Instant;
  *   show that one record's change in part (see SlidingWindow).
  */
 
-/** What a breaker's getters and its transitions report about it (see the notes above). */
+/** What a breaker's getters, its transitions and its rejections report about it (see the notes above). */
 final class Readings {
 
     private Readings() {}
@@ -47,6 +50,15 @@ final class Readings {
     private static long rejectedCount(CircuitBreaker breaker) {
         RejectionCounter counter = breaker.rejections;
         return counter == null ? 0L : counter.sum();
+    }
+
+    /**
+     * The exception a caller rejected now gets: the state as it is now, with the wait left if it is
+     * OPEN (-1 in any other state).
+     */
+    static CircuitOpenException rejection(CircuitBreaker breaker) {
+        Phase current = breaker.phase();
+        return new CircuitOpenException(breaker.getName(), current.state, remainingWaitNanos(current, breaker.clock()));
     }
 
     /** Wall-clock time of the trip that led to {@code current}, if it is OPEN or HALF_OPEN; otherwise null. */
