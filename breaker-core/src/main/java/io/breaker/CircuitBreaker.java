@@ -49,13 +49,14 @@ import java.util.function.Supplier;
  *   whose notes say why each is still told once, in order, never two at once).
  *
  * Next to this file, each with its notes at its top: Phase.java (one state and its probe
- * bookkeeping), Transitions.java (the automatic transitions), Listeners.java (who hears what, and in
- * which order, from the swaps the breaker reports), SlidingWindow.java and its two windows (the
- * counting), FleetProtocol.java (a shared breaker's side of the fleet protocol, with its own
- * invariants and races). Off the call path's fast branch: Reconfiguration.java (the settings, which
- * the call path reads as plain fields, and new ones for a running breaker), Readings.java (the
- * numbers and times the getters and the transitions report, the count of rejected calls among them,
- * and the exception a rejected caller gets), OperatorChanges.java (forced states and their release).
+ * bookkeeping), Execution.java (execute, call and run, over the two steps), Transitions.java (the
+ * automatic transitions), Listeners.java (who hears what, and in which order, from the swaps the
+ * breaker reports), SlidingWindow.java and its two windows (the counting), FleetProtocol.java (a
+ * shared breaker's side of the fleet protocol, with its own invariants and races). Off the call
+ * path's fast branch: Reconfiguration.java (the settings, which the call path reads as plain fields,
+ * and new ones for a running breaker), Readings.java (the numbers and times the getters and the
+ * transitions report, the count of rejected calls among them, and the exception a rejected caller
+ * gets), OperatorChanges.java (forced states and their release).
  *
  * A shared breaker hands its transitions to the FleetProtocol in `shared` (see Transitions.java). In
  * memory `shared` is null, and costs one read of it per recorded outcome and per rejection. The hot
@@ -350,17 +351,7 @@ public final class CircuitBreaker extends CallPath {
      * @throws CircuitOpenException if the breaker rejects the call (the supplier does not run)
      */
     public <T extends @Nullable Object> T execute(Supplier<T> supplier) {
-        long permit = acquirePermit();
-        long start = startTiming();
-        T result;
-        try {
-            result = supplier.get();
-        } catch (Throwable error) {
-            endWithError(permit, start, error);
-            throw error;
-        }
-        endWithSuccess(permit, start);
-        return result;
+        return Execution.execute(this, supplier);
     }
 
     /**
@@ -372,17 +363,7 @@ public final class CircuitBreaker extends CallPath {
      * @throws Exception            what the callable threw
      */
     public <T extends @Nullable Object> T call(Callable<T> callable) throws Exception {
-        long permit = acquirePermit();
-        long start = startTiming();
-        T result;
-        try {
-            result = callable.call();
-        } catch (Throwable error) {
-            endWithError(permit, start, error);
-            throw error;
-        }
-        endWithSuccess(permit, start);
-        return result;
+        return Execution.call(this, callable);
     }
 
     /**
@@ -392,41 +373,13 @@ public final class CircuitBreaker extends CallPath {
      * @throws CircuitOpenException if the breaker rejects the call (the runnable does not run)
      */
     public void run(Runnable runnable) {
-        long permit = acquirePermit();
-        long start = startTiming();
-        try {
-            runnable.run();
-        } catch (Throwable error) {
-            endWithError(permit, start, error);
-            throw error;
-        }
-        endWithSuccess(permit, start);
+        Execution.run(this, runnable);
     }
 
     /** Whether calls must be timed: for slow-call detection, or because a listener wants durations. */
     @Override
     protected boolean timed() {
         return slowNanos != Long.MAX_VALUE || listenersWantDurations;
-    }
-
-    private long startTiming() {
-        return timed() ? clock.nanoTime() : Long.MIN_VALUE;
-    }
-
-    private void endWithSuccess(long permit, long start) {
-        if (start == Long.MIN_VALUE) {
-            record(CallOutcome.SUCCESS, permit, 0L, windowNeedsClock ? clock.nanoTime() : 0L);
-        } else {
-            onSuccessBetween(permit, start, clock.nanoTime());
-        }
-    }
-
-    private void endWithError(long permit, long start, Throwable error) {
-        if (start == Long.MIN_VALUE) {
-            onError(permit, 0L, error);
-        } else {
-            onErrorBetween(permit, start, clock.nanoTime(), error);
-        }
     }
 
     /**
@@ -465,7 +418,7 @@ public final class CircuitBreaker extends CallPath {
      * Counts an outcome in the episode that admitted its call, if that episode is still the
      * current one; listeners hear of every outcome either way (the call did happen).
      */
-    private void record(CallOutcome outcome, long permit, long durationNanos, long nowNanos) {
+    void record(CallOutcome outcome, long permit, long durationNanos, long nowNanos) {
         Phase current = phase;
         if (current.records) {
             if (permit != current.episode) {

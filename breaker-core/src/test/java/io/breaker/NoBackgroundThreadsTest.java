@@ -61,6 +61,7 @@ class NoBackgroundThreadsTest {
     /** The engine's sources: the state machine and the windows, and the integrations' way in. */
     private static final List<String> CALL_PATH_FILES = List.of(
             "CircuitBreaker.java",
+            "Execution.java",
             "SlidingWindow.java",
             "CountWindow.java",
             "TimeWindow.java",
