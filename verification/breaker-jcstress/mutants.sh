@@ -19,6 +19,7 @@ JAR=$PWD/verification/breaker-jcstress/target/jcstress.jar
 [[ -f $JAR ]] || { echo "missing $JAR: run ./mvnw -pl verification/breaker-jcstress -am package first" >&2; exit 2; }
 OPTS=${JCSTRESS_OPTS:--m quick -iters 1 -time 200 -sc false -pth false -jvmArgs -XX:+UseSerialGC}
 CB=io/breaker/CircuitBreaker.java
+TR=io/breaker/Transitions.java
 TW=io/breaker/TimeWindow.java
 PH=io/breaker/Phase.java
 RC=io/breaker/RejectionCounter.java
@@ -26,7 +27,7 @@ LS=io/breaker/Listeners.java
 
 # name # file # test regexp # perl substitution s~pattern~replacement~ (applied with -0: the file is one string)
 MUTANTS=(
-  'plain-set-transition#'$CB'#TripOnceTest|ForceOpenVsTripTest|ForceClosedVsProbeTest#s~\Qif (!PHASE.compareAndSet(this, expected, next)) {\E~PHASE.setVolatile(this, next); if (false) {~'
+  'plain-set-transition#'$TR'#TripOnceTest|ForceOpenVsTripTest|ForceClosedVsProbeTest#s~\Qif (!PHASE.compareAndSet(breaker, expected, next)) {\E~PHASE.setVolatile(breaker, next); if (false) {~'
   'no-episode-check-in-probe#'$PH'#LateClosedCallDuringProbeTest#s~\Qreturn (permit & EPISODE_MASK) == episode && current != null\E~return current != null~'
   'no-generation-check-in-return#'$PH'#StaleProbeCancelTest#s~(\Q(permit & EPISODE_MASK) != episode\E\s*\Q|| current == null\E)\s*\Q|| (int) permit != current.generation\E~$1~'
   'no-episode-check-in-record#'$CB'#LateCallNewWindowTest#s~\Qif (permit != current.episode) {\E~if (false) {~'

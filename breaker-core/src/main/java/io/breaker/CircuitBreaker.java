@@ -19,14 +19,11 @@ import java.util.function.Supplier;
  * The state machine.
  *
  * States: CLOSED, OPEN, HALF_OPEN (automatic) and FORCED_OPEN, FORCED_CLOSED (operator). The whole
- * state is one immutable-ish Phase object held in the volatile field `phase`; every transition is a
- * compare-and-set of that field from the Phase a caller read to a new one, so exactly one caller wins
- * each transition, and listeners are told of it once, after the swap, in the order of the swaps
- * (Listeners states how).
+ * state is one immutable-ish Phase object held in the volatile field `phase`, which only the
+ * compare-and-set in Transitions replaces once the breaker is built: Transitions.java states why
+ * exactly one caller wins each transition and how a new phase is published whole.
  *
  * Invariants:
- * - A Phase's final fields (its state, its window, the trip time and the probe time) are written in
- *   its constructor, before the CAS publishes it: whoever sees OPEN sees its trip time.
  * - Every Phase is an episode with its own number (Phase.episode). A permit is that number (plus,
  *   in HALF_OPEN, the probe generation), handed out at admission and given back with the outcome: an
  *   outcome counts only in the episode that admitted its call. A call admitted in CLOSED that ends
@@ -38,9 +35,10 @@ import java.util.function.Supplier;
  *   caller starts a new probe generation: the silent probes' permits become stale (their outcomes
  *   and cancels no longer count), so the breaker can never be stuck in HALF_OPEN, and a lost probe
  *   can neither decide nor free a permit once it was replaced.
- * - The automatic transitions keep their own invariants, stated at the top of Transitions.java: the
- *   first trip fixes the wait, OPEN -> HALF_OPEN happens on a calling thread, every new CLOSED phase
- *   gets a fresh window, and only the NanoClock decides when.
+ * - The transitions keep their own invariants, stated at the top of Transitions.java: one CAS that
+ *   exactly one caller wins, a new phase published with its final fields written, the first trip
+ *   fixes the wait, OPEN -> HALF_OPEN happens on a calling thread, every new CLOSED phase gets a
+ *   fresh window, and only the NanoClock decides when.
  *
  * Races tolerated:
  * - A window's counts may be read while another thread's record is half applied (see SlidingWindow);
@@ -50,13 +48,13 @@ import java.util.function.Supplier;
  *
  * Next to this file, each with its notes at its top: Phase.java (one state and its probe
  * bookkeeping), Execution.java (execute, call and run, over the two steps), Transitions.java (the
- * automatic transitions), Listeners.java (who hears what, and in which order, from the swaps the
- * breaker reports), SlidingWindow.java and its two windows (the counting), FleetProtocol.java (a
- * shared breaker's side of the fleet protocol, with its own invariants and races). Off the call
- * path's fast branch: Reconfiguration.java (the settings, which the call path reads as plain fields,
- * and new ones for a running breaker), Readings.java (the numbers and times the getters and the
- * transitions report, the count of rejected calls among them, and the exception a rejected caller
- * gets), OperatorChanges.java (forced states and their release).
+ * automatic transitions, and the CAS of every transition), Listeners.java (who hears what, and in
+ * which order, from the swaps the breaker reports), SlidingWindow.java and its two windows (the
+ * counting), FleetProtocol.java (a shared breaker's side of the fleet protocol, with its own
+ * invariants and races). Off the call path's fast branch: Reconfiguration.java (the settings, which
+ * the call path reads as plain fields, and new ones for a running breaker), Readings.java (the
+ * numbers and times the getters and the transitions report, the count of rejected calls among them,
+ * and the exception a rejected caller gets), OperatorChanges.java (forced states and their release).
  *
  * A shared breaker hands its transitions to the FleetProtocol in `shared` (see Transitions.java). In
  * memory `shared` is null, and costs one read of it per recorded outcome and per rejection. The hot
@@ -107,13 +105,11 @@ public final class CircuitBreaker extends CallPath {
     /** What {@link #tryAcquirePermit()} returns for a rejected call; never a valid permit. */
     public static final long NO_PERMIT = 0L;
 
-    private static final VarHandle PHASE;
     private static final VarHandle REJECTED;
 
     static {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
-            PHASE = lookup.findVarHandle(CircuitBreaker.class, "phase", Phase.class);
             REJECTED = lookup.findVarHandle(CircuitBreaker.class, "rejections", RejectionCounter.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
@@ -139,7 +135,8 @@ public final class CircuitBreaker extends CallPath {
     /** The fleet protocol when shared through a StateStore; null (the default) in memory only. */
     final @Nullable FleetProtocol shared;
 
-    private volatile Phase phase;
+    /** The current phase; once the breaker is built, only Transitions' CAS replaces it. */
+    volatile Phase phase;
     /**
      * Rejected calls: a slot per calling thread, which only that thread writes, so that concurrent
      * rejections (an outage sends the most traffic into an OPEN breaker) pay no atomic instruction
@@ -150,7 +147,7 @@ public final class CircuitBreaker extends CallPath {
     /** Written on the failure path only; read when a transition is reported. */
     private volatile @Nullable String lastFailureType;
     /** The listeners, and the order in which transitions are told to them. */
-    private final Listeners listeners;
+    final Listeners listeners;
     /** Whether some listener wants call durations (see BreakerListener#wantsCallDurations); Listeners keeps it. */
     volatile boolean listenersWantDurations;
 
@@ -547,33 +544,6 @@ public final class CircuitBreaker extends CallPath {
      */
     public boolean release() {
         return OperatorChanges.set(this, State.CLOSED);
-    }
-
-    /**
-     * Swaps {@code expected} for {@code next} and has the listeners told of it, for {@code cause}
-     * (see Listeners.swapped for what they are told).
-     */
-    boolean transition(Phase expected, Phase next, TransitionCause cause) {
-        // A volatile CAS: it publishes the new phase with all its final fields written (JLS 17.5),
-        // and only one caller can win it from a given phase.
-        if (!PHASE.compareAndSet(this, expected, next)) {
-            return false;
-        }
-        listeners.swapped(this, expected, next, cause);
-        return true;
-    }
-
-    /**
-     * Swaps {@code expected} for {@code next} without telling listeners (the state is the same: new
-     * settings, or OPEN re-timed); the swap still links the chain they are told from.
-     */
-    boolean swapSilently(Phase expected, Phase next) {
-        // A volatile CAS, as in transition(): only one caller can win it from a given phase.
-        boolean won = PHASE.compareAndSet(this, expected, next);
-        if (won) {
-            listeners.swappedSilently(this, expected, next);
-        }
-        return won;
     }
 
     /** The current phase (the fleet protocol adopts answers into it). */

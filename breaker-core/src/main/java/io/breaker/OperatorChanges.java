@@ -37,7 +37,7 @@ final class OperatorChanges {
             Phase next = target == State.FORCED_OPEN
                     ? new Phase(State.FORCED_OPEN, current.window, 0L, 0L, breaker.wallClock.millis(), 0L)
                     : Phase.closed(target, breaker.newWindow(), breaker.wallClock.millis());
-            if (breaker.transition(current, next, TransitionCause.OPERATOR)) {
+            if (Transitions.transition(breaker, current, next, TransitionCause.OPERATOR)) {
                 return true;
             }
         }

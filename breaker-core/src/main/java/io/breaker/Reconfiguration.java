@@ -85,7 +85,7 @@ final class Reconfiguration {
                     return;
                 }
                 // A volatile CAS after the plain writes above: whoever reads the new phase sees them.
-                if (breaker.swapSilently(current, next)) {
+                if (Transitions.swapSilently(breaker, current, next)) {
                     return;
                 }
             }
