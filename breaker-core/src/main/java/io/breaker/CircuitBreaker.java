@@ -7,8 +7,6 @@ import io.breaker.spi.SharedState;
 import io.breaker.spi.StateStore;
 import org.jspecify.annotations.Nullable;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Objects;
@@ -104,17 +102,6 @@ public final class CircuitBreaker extends CallPath {
 
     /** What {@link #tryAcquirePermit()} returns for a rejected call; never a valid permit. */
     public static final long NO_PERMIT = 0L;
-
-    private static final VarHandle REJECTED;
-
-    static {
-        try {
-            MethodHandles.Lookup lookup = MethodHandles.lookup();
-            REJECTED = lookup.findVarHandle(CircuitBreaker.class, "rejections", RejectionCounter.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
 
     private final String name;
     private final NanoClock clock;
@@ -489,7 +476,7 @@ public final class CircuitBreaker extends CallPath {
     private long reject() {
         RejectionCounter counter = rejections;
         if (counter == null) {
-            counter = firstRejection();
+            counter = RejectionCounter.firstFor(this);
         }
         counter.increment();
         if (shared != null) {
@@ -497,13 +484,6 @@ public final class CircuitBreaker extends CallPath {
         }
         listeners.callRejected(this);
         return NO_PERMIT;
-    }
-
-    private RejectionCounter firstRejection() {
-        RejectionCounter created = new RejectionCounter();
-        RejectionCounter witness =
-                (RejectionCounter) REJECTED.compareAndExchange(this, (RejectionCounter) null, created);
-        return witness == null ? created : witness;
     }
 
     /** The wait in OPEN, read from the config on the transition paths (a breaker keeps no copy). */
