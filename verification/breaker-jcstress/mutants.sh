@@ -15,24 +15,26 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-JAR=$PWD/breaker-jcstress/target/jcstress.jar
+JAR=$PWD/verification/breaker-jcstress/target/jcstress.jar
 [[ -f $JAR ]] || { echo "missing $JAR: run ./mvnw -pl verification/breaker-jcstress -am package first" >&2; exit 2; }
 OPTS=${JCSTRESS_OPTS:--m quick -iters 1 -time 200 -sc false -pth false -jvmArgs -XX:+UseSerialGC}
 CB=io/breaker/CircuitBreaker.java
+TR=io/breaker/Transitions.java
 TW=io/breaker/TimeWindow.java
 PH=io/breaker/Phase.java
 RC=io/breaker/RejectionCounter.java
+LS=io/breaker/Listeners.java
 
 # name # file # test regexp # perl substitution s~pattern~replacement~ (applied with -0: the file is one string)
 MUTANTS=(
-  'plain-set-transition#'$CB'#TripOnceTest|ForceOpenVsTripTest|ForceClosedVsProbeTest#s~\Qif (!PHASE.compareAndSet(this, expected, next)) {\E~PHASE.setVolatile(this, next); if (false) {~'
+  'plain-set-transition#'$TR'#TripOnceTest|ForceOpenVsTripTest|ForceClosedVsProbeTest#s~\Qif (!PHASE.compareAndSet(breaker, expected, next)) {\E~PHASE.setVolatile(breaker, next); if (false) {~'
   'no-episode-check-in-probe#'$PH'#LateClosedCallDuringProbeTest#s~\Qreturn (permit & EPISODE_MASK) == episode && current != null\E~return current != null~'
-  'no-generation-check-in-return#'$PH'#StaleProbeCancelTest#s~\Q(permit & EPISODE_MASK) != episode || current == null || (int) permit != current.generation\E~(permit & EPISODE_MASK) != episode || current == null~'
+  'no-generation-check-in-return#'$PH'#StaleProbeCancelTest#s~(\Q(permit & EPISODE_MASK) != episode\E\s*\Q|| current == null\E)\s*\Q|| (int) permit != current.generation\E~$1~'
   'no-episode-check-in-record#'$CB'#LateCallNewWindowTest#s~\Qif (permit != current.episode) {\E~if (false) {~'
   'plain-set-probe-permit#'$PH'#ProbeLimitTest#s~(\Q// One CAS over the whole record\E[^\n]*\n\s*)\Qif (PROBES.compareAndSet(this, current, next)) {\E~$1PROBES.setVolatile(this, next); if (true) {~'
-  'plain-set-probe-return#'$PH'#CancelledProbeTest#s~(\Qcurrent.issued - 1, current.succeeded,\E\s*\Qcurrent.leaseDeadline, current.fleetLeased, current.fleetLeaseEnd);\E\s*)\Qif (PROBES.compareAndSet(this, current, next)) {\E~$1PROBES.setVolatile(this, next); if (true) {~'
+  'plain-set-probe-return#'$PH'#CancelledProbeTest#s~(\Qcurrent.issued - 1,\E\s*\Qcurrent.succeeded,\E\s*\Qcurrent.leaseDeadline,\E\s*\Qcurrent.fleetLeased,\E\s*\Qcurrent.fleetLeaseEnd);\E\s*)\Qif (PROBES.compareAndSet(this, current, next)) {\E~$1PROBES.setVolatile(this, next); if (true) {~'
   'ignored-keeps-permit#'$CB'#IgnoredProbeTest#s~\Q            releasePermit(permit);\E\n(\s*listeners\.callRecorded\(this, CallOutcome.IGNORED)~$1~'
-  'winner-tells-at-once#'$CB'#ListenerOrderTest#s~\Q        listeners.tellInOrder(this);\E\n(\s*return true;)~        if (next.arrival != null) { listeners.tell(this, next.arrival); }\n$1~'
+  'winner-tells-at-once#'$LS'#ListenerOrderTest#s~(\Qleft.successor = next;\E\n\s*\}\n)(\s*)\QtellInOrder(breaker);\E~$1$2if (next.arrival != null) { tell(breaker, next.arrival); }~'
   'plain-set-slot-claim#'$RC'#RejectionCounterTest#s~\Q!LONGS.compareAndSet(table, at, FREE, thread)\E~!claimPlainly(at, thread)~ or die "no claim\n"; s~(\n\s*/\*\* Rejections counted so far)~\n    private boolean claimPlainly(int at, long thread) { LONGS.setOpaque(slots, at, thread); return true; }\n$1~ or die "no sum\n"'
   'calls-leave-before-failures#'$TW'#TimeWindowDrainTest|TimeWindowLateReaderTest#s~(\s*LONGS\.getAndSet\(bad, bucket, 0L\);)(\s*long drainedCalls = \(long\) LONGS\.getAndSet\(calls, bucket, 0L\);)~$2$1~'
 )

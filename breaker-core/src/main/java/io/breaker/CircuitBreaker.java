@@ -7,8 +7,6 @@ import io.breaker.spi.SharedState;
 import io.breaker.spi.StateStore;
 import org.jspecify.annotations.Nullable;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Objects;
@@ -19,19 +17,11 @@ import java.util.function.Supplier;
  * The state machine.
  *
  * States: CLOSED, OPEN, HALF_OPEN (automatic) and FORCED_OPEN, FORCED_CLOSED (operator). The whole
- * state is one immutable-ish Phase object held in the volatile field `phase`; every transition is a
- * compare-and-set of that field from the Phase a caller read to a new one, so exactly one caller wins
- * each transition, and listeners are told of it once, after the swap, in the order of the swaps
- * (see Listeners.tellInOrder).
+ * state is one immutable-ish Phase object held in the volatile field `phase`, which only the
+ * compare-and-set in Transitions replaces once the breaker is built: Transitions.java states why
+ * exactly one caller wins each transition and how a new phase is published whole.
  *
  * Invariants:
- * - A Phase's final fields (its state, its window, the trip time and the probe time) are written in
- *   its constructor, before the CAS publishes it: whoever sees OPEN sees its trip time.
- * - The first trip fixes the wait. A late failure (a call admitted before the trip) either reads the
- *   OPEN phase and is not counted, or read the old CLOSED phase, whose CAS then fails: it never
- *   replaces an OPEN phase, so it never pushes the probe time back.
- * - OPEN -> HALF_OPEN happens on a calling thread that finds the probe time passed; no thread, timer
- *   or executor exists anywhere in this module.
  * - Every Phase is an episode with its own number (Phase.episode). A permit is that number (plus,
  *   in HALF_OPEN, the probe generation), handed out at admission and given back with the outcome: an
  *   outcome counts only in the episode that admitted its call. A call admitted in CLOSED that ends
@@ -43,26 +33,30 @@ import java.util.function.Supplier;
  *   caller starts a new probe generation: the silent probes' permits become stale (their outcomes
  *   and cancels no longer count), so the breaker can never be stuck in HALF_OPEN, and a lost probe
  *   can neither decide nor free a permit once it was replaced.
- * - A new CLOSED or FORCED_CLOSED phase always gets a fresh window.
- * - Every decision about time uses the NanoClock. The wall clock (`wallClock`) only dates a phase
- *   (stateSince, openedAt, a transition's time), and is read when a phase is built, never on a call
- *   that changes nothing.
+ * - The transitions keep their own invariants, stated at the top of Transitions.java: one CAS that
+ *   exactly one caller wins, a new phase published with its final fields written, the first trip
+ *   fixes the wait, OPEN -> HALF_OPEN happens on a calling thread, every new CLOSED phase gets a
+ *   fresh window, and only the NanoClock decides when.
  *
  * Races tolerated:
  * - A window's counts may be read while another thread's record is half applied (see SlidingWindow);
  *   the verdict is then re-evaluated by the next record.
- * - A transition may be told to listeners on another thread than the one that won it: when a swap
- *   happens while an earlier transition is still being told, the thread telling that one tells this
- *   one next (see Listeners.tellInOrder). Listeners hear every transition once, in order, never at once.
+ * - A transition may be told to listeners on another thread than the one that won it (see Listeners,
+ *   whose notes say why each is still told once, in order, never two at once).
  *
- * Next to this file: Phase.java (one state and its probe bookkeeping), Listeners.java (who hears
- * what, and in which order), SlidingWindow.java and its two windows (the counting), FleetProtocol.java
- * (a shared breaker's side of the fleet protocol, with its own invariants and races).
+ * Next to this file, each with its notes at its top: Phase.java (one state and its probe
+ * bookkeeping), Execution.java (execute, call and run, over the two steps), Transitions.java (the
+ * automatic transitions, and the CAS of every transition), Listeners.java (who hears what, and in
+ * which order, from the swaps the breaker reports), SlidingWindow.java and its two windows (the
+ * counting), FleetProtocol.java (a shared breaker's side of the fleet protocol, with its own
+ * invariants and races). Off the call path's fast branch: Reconfiguration.java (the settings, which
+ * the call path reads as plain fields, and new ones for a running breaker), Readings.java (the
+ * numbers and times the getters and the transitions report, the count of rejected calls among them,
+ * and the exception a rejected caller gets), OperatorChanges.java (forced states and their release).
  *
- * The transitions live in the small methods under "Transitions" below; they are the seam where a
- * shared store decides them instead: a breaker built with a StateStore that returned a SharedState
- * hands them to the FleetProtocol in `shared`. In memory `shared` is null, and costs one read of it
- * per recorded outcome and per rejection. The hot path does not go through the transitions.
+ * A shared breaker hands its transitions to the FleetProtocol in `shared` (see Transitions.java). In
+ * memory `shared` is null, and costs one read of it per recorded outcome and per rejection. The hot
+ * path does not go through the transitions.
  */
 
 /**
@@ -109,54 +103,38 @@ public final class CircuitBreaker extends CallPath {
     /** What {@link #tryAcquirePermit()} returns for a rejected call; never a valid permit. */
     public static final long NO_PERMIT = 0L;
 
-    private static final VarHandle PHASE;
-    private static final VarHandle REJECTED;
-    private static final VarHandle RECONFIGURING;
-
-    static {
-        try {
-            MethodHandles.Lookup lookup = MethodHandles.lookup();
-            PHASE = lookup.findVarHandle(CircuitBreaker.class, "phase", Phase.class);
-            REJECTED = lookup.findVarHandle(CircuitBreaker.class, "rejections", RejectionCounter.class);
-            RECONFIGURING = lookup.findVarHandle(CircuitBreaker.class, "reconfiguring", int.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
     private final String name;
     private final NanoClock clock;
     /** The wall clock of stateSince, openedAt and transition times; read on transitions only. */
-    private final Clock wallClock;
+    final Clock wallClock;
 
-    private final boolean windowNeedsClock;
+    final boolean windowNeedsClock;
     /*
-     * The settings and what is derived from them. Plain fields, read on the call path exactly as final
-     * ones would be (no volatile read, no indirection): they change only in reconfigure(), which
-     * writes them and then publishes a new phase by a volatile CAS, so a call that reads that phase
-     * sees them. A call already past its phase read may still use an old value once (see reconfigure).
+     * The settings and what is derived from them: plain fields, read on the call path exactly as final
+     * ones would be. Only Reconfiguration writes them (its notes say how a change reaches the calls).
      */
-    private BreakerConfig config;
+    BreakerConfig config;
     /** Long.MAX_VALUE when slow-call detection is off: no duration reaches it. */
-    private long slowNanos;
-    /** 1 while reconfigure() runs: a second one at the same time is refused, never waited for. */
-    @SuppressWarnings("unused") // accessed through RECONFIGURING
-    private volatile int reconfiguring;
+    long slowNanos;
+    /** 1 while a reconfiguration runs: a second one at the same time is refused (see Reconfiguration). */
+    @SuppressWarnings("unused") // accessed through Reconfiguration's VarHandle
+    volatile int reconfiguring;
     /** The fleet protocol when shared through a StateStore; null (the default) in memory only. */
-    private final @Nullable FleetProtocol shared;
+    final @Nullable FleetProtocol shared;
 
-    private volatile Phase phase;
+    /** The current phase; once the breaker is built, only Transitions' CAS replaces it. */
+    volatile Phase phase;
     /**
      * Rejected calls: a slot per calling thread, which only that thread writes, so that concurrent
      * rejections (an outage sends the most traffic into an OPEN breaker) pay no atomic instruction
      * and write no shared cache line; created by the first rejection (an idle or healthy breaker
-     * does not carry it). Exact once no rejection is under way (see rejectedCount).
+     * does not carry it). Exact once no rejection is under way (see Readings).
      */
-    private volatile @Nullable RejectionCounter rejections;
+    volatile @Nullable RejectionCounter rejections;
     /** Written on the failure path only; read when a transition is reported. */
     private volatile @Nullable String lastFailureType;
     /** The listeners, and the order in which transitions are told to them. */
-    private final Listeners listeners;
+    final Listeners listeners;
     /** Whether some listener wants call durations (see BreakerListener#wantsCallDurations); Listeners keeps it. */
     volatile boolean listenersWantDurations;
 
@@ -166,7 +144,7 @@ public final class CircuitBreaker extends CallPath {
         this.name = Objects.requireNonNull(name, "name");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.wallClock = Objects.requireNonNull(wallClock, "wallClock");
-        settle(Objects.requireNonNull(config, "config"));
+        Reconfiguration.settle(this, Objects.requireNonNull(config, "config"));
         this.windowNeedsClock = config.getSlidingWindowType() == SlidingWindowType.TIME_BASED;
         this.phase = new Phase(State.CLOSED, newWindow(), 0L, 0L, wallClock.millis(), 0L);
         this.listeners = new Listeners(this.phase);
@@ -240,50 +218,7 @@ public final class CircuitBreaker extends CallPath {
      *                                  are made one at a time; nothing waits)
      */
     public void reconfigure(BreakerConfig newConfig) {
-        Objects.requireNonNull(newConfig, "newConfig");
-        if (newConfig.getSlidingWindowType() != config.getSlidingWindowType()) {
-            throw new IllegalArgumentException("slidingWindowType cannot change on a running breaker (it is "
-                    + config.getSlidingWindowType() + "); restart with the new type");
-        }
-        if (!RECONFIGURING.compareAndSet(this, 0, 1)) {
-            throw new IllegalStateException("another reconfiguration of circuit breaker '" + name + "' is under way");
-        }
-        try {
-            settle(newConfig);
-            if (shared != null) {
-                shared.reconfigure(newConfig);
-            }
-            while (true) {
-                Phase current = phase;
-                Phase next;
-                if (current.state == State.CLOSED || current.state == State.FORCED_CLOSED) {
-                    next = new Phase(current.state, newWindow(), 0L, 0L, current.sinceEpochMillis, 0L);
-                } else if (current.state == State.OPEN && shared == null) {
-                    next = new Phase(
-                            State.OPEN,
-                            current.window,
-                            current.openedAtNanos,
-                            current.openedAtNanos + waitNanos(),
-                            current.sinceEpochMillis,
-                            current.openedAtEpochMillis);
-                } else {
-                    return;
-                }
-                // A volatile CAS after the plain writes above: whoever reads the new phase sees them.
-                if (swapSilently(current, next)) {
-                    return;
-                }
-            }
-        } finally {
-            RECONFIGURING.setVolatile(this, 0);
-        }
-    }
-
-    private void settle(BreakerConfig newConfig) {
-        this.config = newConfig;
-        this.slowNanos = newConfig.isSlowCallDetectionEnabled()
-                ? newConfig.getSlowCallDurationThreshold().toNanos()
-                : Long.MAX_VALUE;
+        Reconfiguration.reconfigure(this, newConfig);
     }
 
     /** The clock this breaker reads; integrations get it through {@link Integration#clock}. */
@@ -355,7 +290,7 @@ public final class CircuitBreaker extends CallPath {
      */
     @Override
     protected CircuitOpenException rejection(long answer) {
-        return answer < 0 ? new CircuitOpenException(name, State.OPEN, -answer) : rejection();
+        return answer < 0 ? new CircuitOpenException(name, State.OPEN, -answer) : Readings.rejection(this);
     }
 
     /** Reports that the call holding {@code permit} completed normally, after {@code durationNanos}. */
@@ -400,17 +335,7 @@ public final class CircuitBreaker extends CallPath {
      * @throws CircuitOpenException if the breaker rejects the call (the supplier does not run)
      */
     public <T extends @Nullable Object> T execute(Supplier<T> supplier) {
-        long permit = acquirePermit();
-        long start = startTiming();
-        T result;
-        try {
-            result = supplier.get();
-        } catch (Throwable error) {
-            endWithError(permit, start, error);
-            throw error;
-        }
-        endWithSuccess(permit, start);
-        return result;
+        return Execution.execute(this, supplier);
     }
 
     /**
@@ -422,17 +347,7 @@ public final class CircuitBreaker extends CallPath {
      * @throws Exception            what the callable threw
      */
     public <T extends @Nullable Object> T call(Callable<T> callable) throws Exception {
-        long permit = acquirePermit();
-        long start = startTiming();
-        T result;
-        try {
-            result = callable.call();
-        } catch (Throwable error) {
-            endWithError(permit, start, error);
-            throw error;
-        }
-        endWithSuccess(permit, start);
-        return result;
+        return Execution.call(this, callable);
     }
 
     /**
@@ -442,41 +357,13 @@ public final class CircuitBreaker extends CallPath {
      * @throws CircuitOpenException if the breaker rejects the call (the runnable does not run)
      */
     public void run(Runnable runnable) {
-        long permit = acquirePermit();
-        long start = startTiming();
-        try {
-            runnable.run();
-        } catch (Throwable error) {
-            endWithError(permit, start, error);
-            throw error;
-        }
-        endWithSuccess(permit, start);
+        Execution.run(this, runnable);
     }
 
     /** Whether calls must be timed: for slow-call detection, or because a listener wants durations. */
     @Override
     protected boolean timed() {
         return slowNanos != Long.MAX_VALUE || listenersWantDurations;
-    }
-
-    private long startTiming() {
-        return timed() ? clock.nanoTime() : Long.MIN_VALUE;
-    }
-
-    private void endWithSuccess(long permit, long start) {
-        if (start == Long.MIN_VALUE) {
-            record(CallOutcome.SUCCESS, permit, 0L, windowNeedsClock ? clock.nanoTime() : 0L);
-        } else {
-            onSuccessBetween(permit, start, clock.nanoTime());
-        }
-    }
-
-    private void endWithError(long permit, long start, Throwable error) {
-        if (start == Long.MIN_VALUE) {
-            onError(permit, 0L, error);
-        } else {
-            onErrorBetween(permit, start, clock.nanoTime(), error);
-        }
     }
 
     /**
@@ -515,7 +402,7 @@ public final class CircuitBreaker extends CallPath {
      * Counts an outcome in the episode that admitted its call, if that episode is still the
      * current one; listeners hear of every outcome either way (the call did happen).
      */
-    private void record(CallOutcome outcome, long permit, long durationNanos, long nowNanos) {
+    void record(CallOutcome outcome, long permit, long durationNanos, long nowNanos) {
         Phase current = phase;
         if (current.records) {
             if (permit != current.episode) {
@@ -534,7 +421,8 @@ public final class CircuitBreaker extends CallPath {
             if ((changed || (fleet != null && bits != NOT_SLOW_OR_FAILED)) && current.state == State.CLOSED) {
                 int verdict = current.window.evaluate(nowNanos);
                 if (verdict != SlidingWindow.BELOW_THRESHOLDS) {
-                    trip(
+                    Transitions.trip(
+                            this,
                             current,
                             verdict == SlidingWindow.FAILURE_RATE_REACHED
                                     ? TransitionCause.FAILURE_RATE
@@ -544,10 +432,10 @@ public final class CircuitBreaker extends CallPath {
         } else if (current.state == State.HALF_OPEN && current.isCurrentProbe(permit)) {
             if (outcome == CallOutcome.SUCCESS) {
                 if (current.probeSucceeded(permit) >= config.getPermittedCallsInHalfOpenState()) {
-                    close(current);
+                    Transitions.close(this, current);
                 }
             } else {
-                reopen(current);
+                Transitions.reopen(this, current);
             }
         }
         // OPEN and FORCED_OPEN, or a stale probe: the call was admitted before; it counts nowhere.
@@ -565,7 +453,7 @@ public final class CircuitBreaker extends CallPath {
                     if (now - current.probeAtNanos < 0) {
                         return reject();
                     }
-                    Phase halfOpen = startProbing(current, now);
+                    Phase halfOpen = Transitions.startProbing(this, current, now);
                     current = halfOpen != null ? halfOpen : phase;
                     continue;
                 }
@@ -588,7 +476,7 @@ public final class CircuitBreaker extends CallPath {
     private long reject() {
         RejectionCounter counter = rejections;
         if (counter == null) {
-            counter = firstRejection();
+            counter = RejectionCounter.firstFor(this);
         }
         counter.increment();
         if (shared != null) {
@@ -598,25 +486,8 @@ public final class CircuitBreaker extends CallPath {
         return NO_PERMIT;
     }
 
-    private RejectionCounter firstRejection() {
-        RejectionCounter created = new RejectionCounter();
-        RejectionCounter witness =
-                (RejectionCounter) REJECTED.compareAndExchange(this, (RejectionCounter) null, created);
-        return witness == null ? created : witness;
-    }
-
-    /**
-     * Calls rejected so far: exact when no rejection is under way; while rejections go on, a
-     * reading may leave out the ones being counted at that moment (it never counts one twice, and
-     * a later reading never shows fewer).
-     */
-    private long rejectedCount() {
-        RejectionCounter counter = rejections;
-        return counter == null ? 0L : counter.sum();
-    }
-
     /** The wait in OPEN, read from the config on the transition paths (a breaker keeps no copy). */
-    private long waitNanos() {
+    long waitNanos() {
         return config.getWaitDurationInOpenState().toNanos();
     }
 
@@ -625,58 +496,7 @@ public final class CircuitBreaker extends CallPath {
         return config.getProbeLease().toNanos();
     }
 
-    /** The exception a caller rejected now gets. */
-    CircuitOpenException rejection() {
-        Phase current = phase;
-        long retryAfter = -1L;
-        if (current.state == State.OPEN) {
-            retryAfter = Math.max(0L, current.probeAtNanos - clock.nanoTime());
-        }
-        return new CircuitOpenException(name, current.state, retryAfter);
-    }
-
-    // ---------------------------------------------------------------- transitions (the seam)
-
-    private void trip(Phase closed, TransitionCause cause) {
-        if (shared != null && !shared.allowsLocalTrip()) {
-            return; // the fleet's window decides
-        }
-        long now = clock.nanoTime();
-        Phase open =
-                Phase.open(TrippedWindow.of(closed.window, now, config), now, now + waitNanos(), wallClock.millis());
-        transition(closed, open, cause);
-    }
-
-    /** OPEN -> HALF_OPEN once the wait elapsed; returns the new phase, or null if another caller won. */
-    private @Nullable Phase startProbing(Phase open, long now) {
-        if (shared != null) {
-            return shared.startProbing(open, now);
-        }
-        Phase halfOpen = Phase.halfOpen(
-                open.window, open.openedAtNanos, open.openedAtEpochMillis, now + leaseNanos(), wallClock.millis());
-        return transition(open, halfOpen, TransitionCause.WAIT_ELAPSED) ? halfOpen : null;
-    }
-
-    private void reopen(Phase halfOpen) {
-        if (shared != null && shared.probeFailed()) {
-            return; // the fleet answered, and its state was adopted
-        }
-        long now = clock.nanoTime();
-        transition(
-                halfOpen,
-                Phase.open(halfOpen.window, now, now + waitNanos(), wallClock.millis()),
-                TransitionCause.PROBE_FAILED);
-    }
-
-    private void close(Phase halfOpen) {
-        if (shared != null && shared.probesSucceeded()) {
-            return; // the fleet answered, and its state was adopted
-        }
-        transition(
-                halfOpen,
-                Phase.closed(State.CLOSED, newWindow(), wallClock.millis()),
-                TransitionCause.PROBES_SUCCEEDED);
-    }
+    // ---------------------------------------------------------------- transitions (see Transitions)
 
     /**
      * Forces the breaker OPEN: every call is rejected until {@link #release()}.
@@ -684,7 +504,7 @@ public final class CircuitBreaker extends CallPath {
      * @return {@code true} if the state changed
      */
     public boolean forceOpen() {
-        return operatorSets(State.FORCED_OPEN);
+        return OperatorChanges.set(this, State.FORCED_OPEN);
     }
 
     /**
@@ -694,7 +514,7 @@ public final class CircuitBreaker extends CallPath {
      * @return {@code true} if the state changed
      */
     public boolean forceClosed() {
-        return operatorSets(State.FORCED_CLOSED);
+        return OperatorChanges.set(this, State.FORCED_CLOSED);
     }
 
     /**
@@ -703,72 +523,7 @@ public final class CircuitBreaker extends CallPath {
      * @return {@code true} if the state changed (a CLOSED breaker is left as it is)
      */
     public boolean release() {
-        return operatorSets(State.CLOSED);
-    }
-
-    private boolean operatorSets(State target) {
-        return shared == null ? setLocally(target) : shared.operatorSets(target);
-    }
-
-    /** An operator's change of this breaker alone: in memory, or when the fleet gave no answer. */
-    boolean setLocally(State target) {
-        while (true) {
-            Phase current = phase;
-            if (current.state == target) {
-                return false;
-            }
-            Phase next = target == State.FORCED_OPEN
-                    ? new Phase(State.FORCED_OPEN, current.window, 0L, 0L, wallClock.millis(), 0L)
-                    : Phase.closed(target, newWindow(), wallClock.millis());
-            if (transition(current, next, TransitionCause.OPERATOR)) {
-                return true;
-            }
-        }
-    }
-
-    /**
-     * Swaps {@code expected} for {@code next} and tells the listeners, with the numbers of the phase
-     * left; into OPEN, with those of the new phase, which holds the window as it tripped (its own, or
-     * the fleet's when a shared breaker adopts the fleet's trip; on a reopening, the same window).
-     */
-    boolean transition(Phase expected, Phase next, TransitionCause cause) {
-        // A volatile CAS: it publishes the new phase with all its final fields written (JLS 17.5),
-        // and only one caller can win it from a given phase.
-        if (!PHASE.compareAndSet(this, expected, next)) {
-            return false;
-        }
-        try {
-            if (listeners.any()) {
-                next.arrival = new Transition(
-                        name,
-                        expected.state,
-                        next.state,
-                        cause,
-                        Instant.ofEpochMilli(next.sinceEpochMillis),
-                        metrics(next.state == State.OPEN ? next : expected),
-                        lastFailureType);
-            }
-        } finally {
-            // After `arrival` (the volatile write publishes it), and whatever happens: an unlinked
-            // swap would leave every later transition untold.
-            expected.successor = next;
-        }
-        listeners.tellInOrder(this);
-        return true;
-    }
-
-    /**
-     * Swaps {@code expected} for {@code next} without telling listeners (the state is the same: new
-     * settings, or OPEN re-timed); the swap still links the chain they are told from.
-     */
-    boolean swapSilently(Phase expected, Phase next) {
-        // A volatile CAS, as in transition(): only one caller can win it from a given phase.
-        boolean won = PHASE.compareAndSet(this, expected, next);
-        if (won) {
-            expected.successor = next;
-            listeners.tellInOrder(this);
-        }
-        return won;
+        return OperatorChanges.set(this, State.CLOSED);
     }
 
     /** The current phase (the fleet protocol adopts answers into it). */
@@ -784,18 +539,7 @@ public final class CircuitBreaker extends CallPath {
 
     /** The breaker's current numbers. In OPEN and HALF_OPEN they are those of the window that tripped. */
     public BreakerMetrics getMetrics() {
-        return metrics(phase);
-    }
-
-    private BreakerMetrics metrics(Phase of) {
-        int[] counts = of.window.counts(windowNeedsClock ? clock.nanoTime() : 0L);
-        return new BreakerMetrics(
-                of.window.rate(counts[1], counts[0]),
-                slowNanos == Long.MAX_VALUE ? -1f : of.window.rate(counts[2], counts[0]),
-                counts[0],
-                counts[1],
-                counts[2],
-                rejectedCount());
+        return Readings.metrics(this, phase);
     }
 
     /** Wall-clock time of the last transition (or of creation). */
@@ -805,16 +549,12 @@ public final class CircuitBreaker extends CallPath {
 
     /** Wall-clock time of the trip that led to the current OPEN or HALF_OPEN state, or {@code null}. */
     public @Nullable Instant getOpenedAt() {
-        Phase current = phase;
-        return current.state == State.OPEN || current.state == State.HALF_OPEN
-                ? Instant.ofEpochMilli(current.openedAtEpochMillis)
-                : null;
+        return Readings.openedAt(phase);
     }
 
     /** Nanoseconds left until a probe is allowed while OPEN (0 once due), or -1 in any other state. */
     public long getRemainingWaitNanos() {
-        Phase current = phase;
-        return current.state == State.OPEN ? Math.max(0L, current.probeAtNanos - clock.nanoTime()) : -1L;
+        return Readings.remainingWaitNanos(phase, clock);
     }
 
     /** Class name of the last exception recorded as a failure, or {@code null}. */

@@ -14,7 +14,7 @@ import java.time.Clock;
  * the breaker's phase is the only state, and every change of it is the breaker's CAS.
  *
  * Invariants:
- * - A fleet answer is adopted through the breaker's own CAS (adopt -> CircuitBreaker.transition), so
+ * - A fleet answer is adopted through the breaker's own CAS (adopt -> Transitions.transition), so
  *   listeners hear each local change once, in the order of the swaps, like any transition. An OPEN
  *   phase that only gets a new probe time from the fleet is replaced silently (no listener call), and
  *   not at all when the new time is within RETIME_TOLERANCE_NANOS of the old one.
@@ -118,7 +118,7 @@ final class FleetProtocol {
                 now + breaker.leaseNanos(),
                 open.sinceEpochMillis,
                 open.openedAtEpochMillis);
-        if (!breaker.swapSilently(open, asking)) {
+        if (!Transitions.swapSilently(breaker, open, asking)) {
             return null;
         }
         SharedVerdict verdict = link.tryAcquireProbe();
@@ -133,7 +133,7 @@ final class FleetProtocol {
                     leased,
                     leaseEnd,
                     wallClock.millis());
-            return breaker.transition(asking, halfOpen, TransitionCause.WAIT_ELAPSED) ? halfOpen : null;
+            return Transitions.transition(breaker, asking, halfOpen, TransitionCause.WAIT_ELAPSED) ? halfOpen : null;
         }
         adopt(verdict);
         return null;
@@ -156,7 +156,9 @@ final class FleetProtocol {
                 now,
                 wallClock.millis(),
                 halfOpen.openedAtEpochMillis);
-        return breaker.transition(halfOpen, due, TransitionCause.PROBE_LEASE_EXPIRED) ? due : breaker.phase();
+        return Transitions.transition(breaker, halfOpen, due, TransitionCause.PROBE_LEASE_EXPIRED)
+                ? due
+                : breaker.phase();
     }
 
     /** A probe failed: reopens for the fleet. Returns false when the store gave no answer (reopen locally). */
@@ -175,7 +177,7 @@ final class FleetProtocol {
      */
     boolean operatorSets(State target) {
         SharedVerdict verdict = link.operatorSets(target);
-        return verdict != null ? adopt(verdict) : breaker.setLocally(target);
+        return verdict != null ? adopt(verdict) : OperatorChanges.setLocally(breaker, target);
     }
 
     private boolean adoptAnswer(@Nullable SharedVerdict verdict) {
@@ -217,7 +219,7 @@ final class FleetProtocol {
                             probeAt,
                             current.sinceEpochMillis,
                             current.openedAtEpochMillis);
-                    if (breaker.swapSilently(current, retimed)) {
+                    if (Transitions.swapSilently(breaker, current, retimed)) {
                         return false;
                     }
                     continue;
@@ -250,7 +252,7 @@ final class FleetProtocol {
             } else {
                 next = Phase.closed(target, breaker.newWindow(), wallClock.millis());
             }
-            if (breaker.transition(current, next, verdict.cause())) {
+            if (Transitions.transition(breaker, current, next, verdict.cause())) {
                 return true;
             }
         }

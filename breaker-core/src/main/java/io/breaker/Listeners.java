@@ -2,8 +2,31 @@ package io.breaker;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.Objects;
+
+/*
+ * Listeners: who hears what, and in which order. On the call path only to tell listeners of each
+ * call (callRecorded, callRejected: one loop over an array, empty when there are none).
+ *
+ * Invariants:
+ * - Listeners hear every transition once, in the order of the swaps, never two at once: the breaker
+ *   reports each swap it wins (swapped, swappedSilently), which links the phase replaced to the new
+ *   one (Phase.successor, set once, after the CAS), and transitions are told by walking that chain,
+ *   one thread at a time (tellInOrder).
+ * - What listeners are told of a transition (Phase.arrival) is built after the CAS was won, and only
+ *   while some listener is registered. It is written before the link, whose volatile write publishes
+ *   it, and the link is made whatever happens: an unlinked swap would leave every later transition
+ *   untold.
+ * - A silent swap (new settings, OPEN re-timed) is linked like any other and told to no one.
+ * - A listener that throws is logged and the breaker carries on (a VirtualMachineError propagates).
+ *
+ * Races tolerated:
+ * - A transition may be told on another thread than the one that won it: when a swap happens while
+ *   an earlier transition is still being told, the thread telling that one tells this one next (see
+ *   tellInOrder). No thread waits for another's listeners.
+ */
 
 /**
  * The listeners of one breaker: adding and removing them (copy-on-write, never on the call path),
@@ -54,6 +77,43 @@ final class Listeners {
                 listenerFailed(breaker.getName(), listener, failure);
             }
         }
+    }
+
+    /**
+     * Reports the swap {@code left -> next} the breaker has just won, a transition for {@code cause}:
+     * builds what listeners are told of it, links it, and tells what is not told yet, in order. The
+     * transition carries the numbers of the phase left; into OPEN, those of the new phase, which
+     * holds the window as it tripped (its own, or the fleet's when a shared breaker adopts the
+     * fleet's trip; on a reopening, the same window).
+     */
+    void swapped(CircuitBreaker breaker, Phase left, Phase next, TransitionCause cause) {
+        try {
+            if (any()) {
+                next.arrival = new Transition(
+                        breaker.getName(),
+                        left.state,
+                        next.state,
+                        cause,
+                        Instant.ofEpochMilli(next.sinceEpochMillis),
+                        Readings.metrics(breaker, next.state == State.OPEN ? next : left),
+                        breaker.getLastFailureType());
+            }
+        } finally {
+            // After `arrival` (the volatile write publishes it), and whatever happens: an unlinked
+            // swap would leave every later transition untold.
+            left.successor = next;
+        }
+        tellInOrder(breaker);
+    }
+
+    /**
+     * Reports the silent swap {@code left -> next} the breaker has just won (the same state: new
+     * settings, or OPEN re-timed): links it, so that the transitions after it are told, and tells
+     * what is not told yet.
+     */
+    void swappedSilently(CircuitBreaker breaker, Phase left, Phase next) {
+        left.successor = next;
+        tellInOrder(breaker);
     }
 
     /*

@@ -20,6 +20,17 @@ import java.util.concurrent.atomic.LongAdder;
 final class RejectionCounter {
 
     private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
+    /** CircuitBreaker.rejections, package-private: this class's lookup reaches it. */
+    private static final VarHandle REJECTED;
+
+    static {
+        try {
+            REJECTED = MethodHandles.lookup().findVarHandle(CircuitBreaker.class, "rejections", RejectionCounter.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     /** 16 longs: 128 bytes between two slots (two cache lines, as adjacent-line prefetchers pair them). */
     private static final int SPACING = 16;
     /** Slots: a power of two, four per processor (thread ids of a pool are consecutive), at most 64. */
@@ -46,6 +57,19 @@ final class RejectionCounter {
         }
         this.slots = new long[(slots + 1) * SPACING];
         this.mask = slots - 1;
+    }
+
+    /**
+     * The counter of {@code breaker}, which its first rejection creates: one compare-and-exchange
+     * sets it, and a caller that loses that race (another first rejection at the same moment) gets
+     * the winner's, so every rejection lands in the one counter the readings sum. Only a breaker's
+     * first rejections come here; later ones find the field set.
+     */
+    static RejectionCounter firstFor(CircuitBreaker breaker) {
+        RejectionCounter created = new RejectionCounter();
+        RejectionCounter witness =
+                (RejectionCounter) REJECTED.compareAndExchange(breaker, (RejectionCounter) null, created);
+        return witness == null ? created : witness;
     }
 
     /** Counts one rejection of the calling thread. */

@@ -61,13 +61,18 @@ class NoBackgroundThreadsTest {
     /** The engine's sources: the state machine and the windows, and the integrations' way in. */
     private static final List<String> CALL_PATH_FILES = List.of(
             "CircuitBreaker.java",
+            "Execution.java",
             "SlidingWindow.java",
             "CountWindow.java",
             "TimeWindow.java",
             "Phase.java",
+            "Transitions.java",
             "Listeners.java",
             "TransitionsOnly.java",
             "FleetProtocol.java",
+            "Reconfiguration.java",
+            "Readings.java",
+            "OperatorChanges.java",
             "internal/CallPath.java",
             "internal/Integration.java");
 
