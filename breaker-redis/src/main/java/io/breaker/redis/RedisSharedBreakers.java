@@ -1,5 +1,6 @@
 package io.breaker.redis;
 
+import io.breaker.spring.actuate.FleetChange;
 import io.breaker.spring.actuate.SharedBreakers;
 import io.breaker.spring.actuate.StoreDescriptor;
 
@@ -28,7 +29,11 @@ public final class RedisSharedBreakers implements SharedBreakers {
     }
 
     @Override
-    public Boolean lastOperatorChangeChangedFleet(String breaker) {
-        return store.lastOperatorChangeChangedFleet(breaker);
+    public FleetChange lastOperatorChange(String breaker) {
+        Boolean changed = store.lastOperatorChangeChangedFleet(breaker);
+        if (changed != null) {
+            return changed ? FleetChange.CHANGED : FleetChange.UNCHANGED;
+        }
+        return store.lastOperatorChangeUnanswered(breaker) ? FleetChange.UNKNOWN : null;
     }
 }

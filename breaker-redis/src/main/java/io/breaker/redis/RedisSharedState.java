@@ -116,6 +116,8 @@ final class RedisSharedState implements SharedState {
 
     /** Whether the last operator change through this instance changed the fleet (null: Redis did not answer it). */
     private volatile Boolean lastOperatorChangedFleet;
+    /** Whether the last operator change through this instance was sent to Redis and got no answer in time. */
+    private volatile boolean lastOperatorUnanswered;
 
     /** An operator change Redis could not take yet: replayed when it answers again. */
     private final AtomicReference<OperatorChange> pendingOperator = new AtomicReference<>();
@@ -282,6 +284,8 @@ final class RedisSharedState implements SharedState {
         OperatorChange change = new OperatorChange(target, store.currentTimeMillis());
         pendingOperator.set(change); // until Redis takes it: the local breaker changes now, the fleet later
         lastOperatorChangedFleet = null;
+        lastOperatorUnanswered = false;
+        boolean sending = store.isAvailable(); // when Redis is known to be down, run() does not send it
         long sentAfter = receipts.get();
         long sentAt = clock.nanoTime();
         RedisStateStore.Answer answer = store.run(
@@ -292,6 +296,8 @@ final class RedisSharedState implements SharedState {
                 late -> adopt(accept(late, sentAfter, sentAt)));
         if (answer != null) {
             lastOperatorChangedFleet = answer.changed();
+        } else {
+            lastOperatorUnanswered = sending;
         }
         SharedVerdict verdict = answer == null ? null : accept(answer, sentAfter, sentAt);
         if (verdict != null) {
@@ -303,6 +309,11 @@ final class RedisSharedState implements SharedState {
     /** Whether the last operator change through this instance changed the fleet; null if Redis did not answer it. */
     Boolean lastOperatorChangeChangedFleet() {
         return lastOperatorChangedFleet;
+    }
+
+    /** Whether the last operator change through this instance was sent and got no answer in time. */
+    boolean lastOperatorChangeUnanswered() {
+        return lastOperatorUnanswered;
     }
 
     String name() {
