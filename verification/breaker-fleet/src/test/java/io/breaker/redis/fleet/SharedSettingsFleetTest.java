@@ -71,7 +71,7 @@ class SharedSettingsFleetTest {
 
     /** Every test starts with Redis up, the breaker closed and the configured settings on both instances. */
     @BeforeEach
-    void configuredSettingsEverywhere() {
+    void configuredSettingsEverywhere() throws InterruptedException {
         dependency.healthy();
         for (int i = 0; i < fleet.size(); i++) {
             int instance = i;
@@ -86,6 +86,9 @@ class SharedSettingsFleetTest {
             awaitValue(i, "failure-rate-threshold", "50.0");
             awaitValue(i, "wait-duration-in-open-state", "\"PT5S\"");
         }
+        // A refresh those calls started may still be reading; a test that needs an instance not to have
+        // seen its next change must not race with it.
+        Thread.sleep(1000);
     }
 
     /**
