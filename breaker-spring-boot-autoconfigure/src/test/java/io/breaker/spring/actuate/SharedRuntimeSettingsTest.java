@@ -98,6 +98,26 @@ class SharedRuntimeSettingsTest {
     }
 
     @Test
+    void aReadSentBeforeAChangeNeverUndoesItButAStoreThatWentBackIsBelieved() {
+        a.post("failure-rate-threshold", 30);
+        b.refresh();
+        Fleet before = store.read();
+        long readSentEarlier = System.nanoTime();
+        a.post("failure-rate-threshold", 40);
+
+        a.seen(before, readSentEarlier); // a refresh that crossed the change answers late
+
+        assertThat(a.breaker.getConfig().getFailureRateThreshold()).isEqualTo(40f);
+
+        // A failover to a replica that had not received the newest version: the same epoch, older.
+        store.version = before.version();
+        store.hash = new LinkedHashMap<>(before.overrides());
+        a.refresh();
+        assertThat(a.breaker.getConfig().getFailureRateThreshold()).isEqualTo(30f);
+        assertThat(a.post("minimum-number-of-calls", 6)).isInstanceOf(RuntimeSettings.Result.Applied.class);
+    }
+
+    @Test
     void aChangeTheStoreDidNotTakeStaysLocalTakesNoVersionAndGivesWayToTheFleet(CapturedOutput output) {
         a.post("failure-rate-threshold", 30);
         b.refresh();
@@ -232,7 +252,11 @@ class SharedRuntimeSettingsTest {
 
         /** As the store does after a refresh that Redis answered. */
         void refresh() {
-            settings.seen("dependency", store.read(), System.nanoTime());
+            seen(store.read(), System.nanoTime());
+        }
+
+        void seen(Fleet fleet, long readAt) {
+            settings.seen("dependency", fleet, readAt);
         }
     }
 
