@@ -13,7 +13,7 @@ import java.util.List;
 /**
  * The Lua scripts, loaded once from the classpath: one per shared transition, each one the outcome
  * bits of {@link OutcomeBits} (the same values the in-memory windows record), then common.lua, then
- * the script; and the one that publishes settings changed at runtime.
+ * the script; and the one that changes settings at runtime.
  */
 final class BreakerScripts {
 
@@ -25,8 +25,8 @@ final class BreakerScripts {
     final RedisScript<List> close;
     final RedisScript<List> force;
     final RedisScript<List> seed;
-    /** Not a transition: publishes settings changed at runtime (see {@link RedisSharedSettings}). */
-    final RedisScript<Long> publishSettings;
+    /** Not a transition: changes settings at runtime for the fleet (see {@link RedisSharedSettings}). */
+    final RedisScript<List> changeSettings;
 
     BreakerScripts() {
         String common = outcomeBits() + read("common.lua");
@@ -36,7 +36,7 @@ final class BreakerScripts {
         close = script(common, "close.lua");
         force = script(common, "force.lua");
         seed = script(common, "seed.lua");
-        publishSettings = new DefaultRedisScript<>(read("publish-settings.lua"), Long.class);
+        changeSettings = new DefaultRedisScript<>(read("change-settings.lua"), List.class);
     }
 
     /** The Lua definition of the outcome bits, taken from the Java one. */

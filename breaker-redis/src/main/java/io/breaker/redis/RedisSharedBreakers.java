@@ -1,8 +1,8 @@
 package io.breaker.redis;
 
+import io.breaker.spring.actuate.FleetChange;
 import io.breaker.spring.actuate.SharedBreakers;
 import io.breaker.spring.actuate.StoreDescriptor;
-import org.jspecify.annotations.Nullable;
 
 import java.util.Objects;
 
@@ -29,7 +29,11 @@ public final class RedisSharedBreakers implements SharedBreakers {
     }
 
     @Override
-    public @Nullable Boolean lastOperatorChangeChangedFleet(String breaker) {
-        return store.lastOperatorChangeChangedFleet(breaker);
+    public FleetChange lastOperatorChange(String breaker) {
+        Boolean changed = store.lastOperatorChangeChangedFleet(breaker);
+        if (changed != null) {
+            return changed ? FleetChange.CHANGED : FleetChange.UNCHANGED;
+        }
+        return store.lastOperatorChangeUnanswered(breaker) ? FleetChange.UNKNOWN : null;
     }
 }

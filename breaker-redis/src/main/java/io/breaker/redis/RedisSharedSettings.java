@@ -9,23 +9,24 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.UUID;
 
 /**
  * Settings changed at runtime, shared through Redis: one hash per breaker,
- * {@code {breaker:<name>}:settings} (in the breaker's Cluster slot), with a version raised by every
- * change. Publishing writes it (publish-settings.lua); every instance reads it after each refresh of
- * the breaker's shared state that Redis answered (one small read per breaker and cache period, on the
- * store's command pool), and hands a newer version to the starter, which applies it. So a change
- * reaches every instance that has calls within one {@code state-cache-ttl} (plus one round trip).
+ * {@code {breaker:<name>}:settings} (in the breaker's Cluster slot), with an epoch (a random id this
+ * class chooses when the hash is created, so a Redis that lost the hash never hands out a used one
+ * again) and a version raised by every change. A change is written by change-settings.lua, by
+ * compare-and-set on the epoch and version the changing instance last saw; every instance reads the
+ * hash after each refresh of the breaker's shared state that Redis answered (one small read per
+ * breaker and cache period, on the store's command pool) and hands it to the starter, which applies
+ * what is new. So a change reaches every instance that has calls within one {@code state-cache-ttl}
+ * (plus one round trip).
  */
 public final class RedisSharedSettings implements SharedSettings {
 
     private static final String PROPERTY = "p:";
 
     private final RedisStateStore store;
-    /** The newest version seen (or published) per breaker. */
-    private final Map<String, Long> seen = new ConcurrentHashMap<>();
 
     private volatile @Nullable Listener listener;
 
@@ -35,20 +36,41 @@ public final class RedisSharedSettings implements SharedSettings {
     }
 
     @Override
-    public long publish(String breaker, Map<String, String> overrides, @Nullable String principal) {
+    public Outcome change(String breaker, Fleet base, Map<String, String> changes, String principal) {
         List<String> args = new ArrayList<>();
+        args.add(UUID.randomUUID().toString());
+        args.add(base.epoch());
+        args.add(Long.toString(base.version()));
         args.add(principal == null ? "" : principal);
-        overrides.forEach((property, value) -> {
+        args.add(Integer.toString(base.overrides().size()));
+        base.overrides().forEach((property, value) -> {
             args.add(property);
             args.add(value);
         });
-        Long version = store.callWithin(
-                redis -> redis.execute(store.scripts().publishSettings, List.of(key(breaker)), args.toArray()));
-        if (version == null) {
-            return -1;
+        changes.forEach((property, value) -> {
+            args.add(property);
+            args.add(value == null ? "d" : "s");
+            args.add(value == null ? "" : value);
+        });
+        RedisStateStore.Attempt<List> attempt = store.attemptWithin(
+                redis -> redis.execute(store.scripts().changeSettings, List.of(key(breaker)), args.toArray()));
+        if (!attempt.sent()) {
+            return new Outcome.Unreachable();
         }
-        seen.merge(breaker, version, Math::max);
-        return version;
+        List<?> answer = attempt.value();
+        if (answer == null || answer.isEmpty()) {
+            return new Outcome.Unanswered();
+        }
+        Map<String, String> hash = new LinkedHashMap<>();
+        for (int i = 1; i + 1 < answer.size(); i += 2) {
+            hash.put(String.valueOf(answer.get(i)), String.valueOf(answer.get(i + 1)));
+        }
+        Fleet fleet = fleet(hash);
+        return switch (String.valueOf(answer.get(0))) {
+            case "applied" -> new Outcome.Applied(fleet);
+            case "unchanged" -> new Outcome.Unchanged(fleet);
+            default -> new Outcome.Stale(fleet);
+        };
     }
 
     /** The breaker's keys must outlive its wait plus its probe lease, as at start-up. */
@@ -73,24 +95,39 @@ public final class RedisSharedSettings implements SharedSettings {
         if (target == null) {
             return; // nobody applies settings yet: the next refresh looks again
         }
+        long readAt = System.nanoTime();
         Map<Object, Object> hash = store.callWithin(redis -> redis.opsForHash().entries(key(breaker)));
-        if (hash == null || hash.isEmpty()) {
-            return;
+        if (hash == null) {
+            return; // no answer in time: the next refresh reads again
         }
-        long version = Long.parseLong(String.valueOf(hash.get("version")));
-        Long known = seen.get(breaker);
-        if (known != null && version <= known) {
-            return; // seen already, or Redis lost newer settings (the instances keep theirs)
+        Map<String, String> fields = new LinkedHashMap<>();
+        hash.forEach((field, value) -> fields.put(String.valueOf(field), String.valueOf(value)));
+        target.seen(breaker, fleet(fields), readAt);
+    }
+
+    /**
+     * The fleet's settings in a hash as Redis holds it; {@link Fleet#NONE} for no hash, or a hash
+     * without an epoch or a version (not written by change-settings.lua, which replaces such a hash at
+     * the next change).
+     */
+    static Fleet fleet(Map<String, String> hash) {
+        String epoch = hash.get("epoch");
+        if (epoch == null || epoch.isEmpty()) {
+            return Fleet.NONE;
         }
-        seen.put(breaker, version);
+        long version;
+        try {
+            version = Long.parseLong(hash.getOrDefault("version", ""));
+        } catch (NumberFormatException notANumber) {
+            return Fleet.NONE;
+        }
         Map<String, String> overrides = new LinkedHashMap<>();
         hash.forEach((field, value) -> {
-            if (String.valueOf(field).startsWith(PROPERTY)) {
-                overrides.put(String.valueOf(field).substring(PROPERTY.length()), String.valueOf(value));
+            if (field.startsWith(PROPERTY)) {
+                overrides.put(field.substring(PROPERTY.length()), value);
             }
         });
-        Object principal = hash.get("principal");
-        target.changed(breaker, version, overrides, principal == null ? null : String.valueOf(principal));
+        return new Fleet(epoch, version, overrides, hash.get("principal"));
     }
 
     private static String key(String breaker) {

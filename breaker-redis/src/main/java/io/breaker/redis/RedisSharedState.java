@@ -116,7 +116,9 @@ final class RedisSharedState implements SharedState {
     private volatile @Nullable Lease spentLease;
 
     /** Whether the last operator change through this instance changed the fleet (null: Redis did not answer it). */
-    private volatile @Nullable Boolean lastOperatorChangedFleet;
+    private volatile Boolean lastOperatorChangedFleet;
+    /** Whether the last operator change through this instance was sent to Redis and got no answer in time. */
+    private volatile boolean lastOperatorUnanswered;
 
     /** An operator change Redis could not take yet: replayed when it answers again. */
     private final AtomicReference<@Nullable OperatorChange> pendingOperator = new AtomicReference<>();
@@ -283,6 +285,8 @@ final class RedisSharedState implements SharedState {
         OperatorChange change = new OperatorChange(target, store.currentTimeMillis());
         pendingOperator.set(change); // until Redis takes it: the local breaker changes now, the fleet later
         lastOperatorChangedFleet = null;
+        lastOperatorUnanswered = false;
+        boolean sending = store.isAvailable(); // when Redis is known to be down, run() does not send it
         long sentAfter = receipts.get();
         long sentAt = clock.nanoTime();
         RedisStateStore.Answer answer = store.run(
@@ -293,6 +297,8 @@ final class RedisSharedState implements SharedState {
                 late -> adopt(accept(late, sentAfter, sentAt)));
         if (answer != null) {
             lastOperatorChangedFleet = answer.changed();
+        } else {
+            lastOperatorUnanswered = sending;
         }
         SharedVerdict verdict = answer == null ? null : accept(answer, sentAfter, sentAt);
         if (verdict != null) {
@@ -305,6 +311,11 @@ final class RedisSharedState implements SharedState {
     @Nullable
     Boolean lastOperatorChangeChangedFleet() {
         return lastOperatorChangedFleet;
+    }
+
+    /** Whether the last operator change through this instance was sent and got no answer in time. */
+    boolean lastOperatorChangeUnanswered() {
+        return lastOperatorUnanswered;
     }
 
     String name() {

@@ -140,7 +140,7 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
     /**
      * Whether this instance's last operator change of the breaker {@code name} changed the fleet's
      * state in Redis; {@code null} when Redis did not answer it (or there was none, or the breaker is
-     * not shared here).
+     * not shared here): see {@link #lastOperatorChangeUnanswered(String)} for which.
      */
     public @Nullable Boolean lastOperatorChangeChangedFleet(String name) {
         for (RedisSharedState shared : attached) {
@@ -149,6 +149,21 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
             }
         }
         return null;
+    }
+
+    /**
+     * Whether this instance's last operator change of the breaker {@code name} was sent to Redis and
+     * got no answer in time: it may have changed the fleet or not (a late answer is applied when it
+     * comes; without one, the change is replayed). {@code false} when Redis answered, or was known to
+     * be down and not asked.
+     */
+    public boolean lastOperatorChangeUnanswered(String name) {
+        for (RedisSharedState shared : attached) {
+            if (shared.name().equals(name)) {
+                return shared.lastOperatorChangeUnanswered();
+            }
+        }
+        return false;
     }
 
     /**
@@ -461,20 +476,40 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
      * Runs one Redis operation on the command pool and waits at most the store's timeout; {@code null}
      * when it did not answer in time or failed (not counted as an outage: settings are not the state).
      */
-    <T extends @Nullable Object> @Nullable T callWithin(java.util.function.Function<StringRedisTemplate, T> operation) {
+    <T> T callWithin(java.util.function.Function<StringRedisTemplate, T> operation) {
+        return attemptWithin(operation).value();
+    }
+
+    /**
+     * Like {@link #callWithin}, telling apart an operation that was not sent (Redis known to be down,
+     * the store closed, the pool full) from one that was sent and got no answer in time or failed,
+     * which may have been carried out.
+     */
+    <T> Attempt<T> attemptWithin(java.util.function.Function<StringRedisTemplate, T> operation) {
         if (closed || !health.isAvailable()) {
-            return null;
+            return new Attempt<>(null, false);
+        }
+        CompletableFuture<T> pending;
+        try {
+            pending = CompletableFuture.supplyAsync(() -> operation.apply(redis), commands);
+        } catch (RejectedExecutionException busy) {
+            return new Attempt<>(null, false);
         }
         try {
-            return CompletableFuture.supplyAsync(() -> operation.apply(redis), commands)
-                    .get(timeoutNanos, TimeUnit.NANOSECONDS);
+            return new Attempt<>(pending.get(timeoutNanos, TimeUnit.NANOSECONDS), true);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return null;
-        } catch (ExecutionException | TimeoutException | RejectedExecutionException e) {
-            return null;
+        } catch (ExecutionException | TimeoutException e) {
+            // sent: it may have been carried out
         }
+        return new Attempt<>(null, true);
     }
+
+    /**
+     * One operation's outcome: its answer ({@code null} when none came in time), and whether it was
+     * sent at all.
+     */
+    record Attempt<T>(T value, boolean sent) {}
 
     /** On a command thread: one breaker's refresh (which waits, bounded, for its command on the pool). */
     private void refreshNow(RedisSharedState shared) {

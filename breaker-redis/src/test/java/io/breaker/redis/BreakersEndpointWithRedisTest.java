@@ -45,8 +45,9 @@ class BreakersEndpointWithRedisTest {
                         "spring.data.redis.port=" + redis.port(),
                         "management.endpoints.web.exposure.include=breakers",
                         "breakers.store.type=redis",
-                        "breakers.store.state-cache-ttl=200ms",
-                        "breakers.store.timeout=100ms",
+                        // A store timeout a loaded machine meets: every answer below is Redis's own, in time.
+                        "breakers.store.state-cache-ttl=2s",
+                        "breakers.store.timeout=1s",
                         "breakers.store.failure-mode=reject")
                 .run();
     }
@@ -71,6 +72,17 @@ class BreakersEndpointWithRedisTest {
 
         assertThat(force("OPEN")).contains("\"state\":\"FORCED_OPEN\"", "\"changed\":true", "\"fleetChanged\":true");
         assertThat(force("OPEN")).contains("\"changed\":false", "\"fleetChanged\":false");
+        assertThat(force("AUTO")).contains("\"state\":\"CLOSED\"", "\"changed\":true", "\"fleetChanged\":true");
+
+        // Redis takes the force but answers after the timeout: whether the fleet changed is unknown.
+        redis.pause();
+        String late;
+        try {
+            late = force("OPEN");
+        } finally {
+            redis.resume();
+        }
+        assertThat(late).contains("\"state\":\"FORCED_OPEN\"", "\"changed\":true", "\"fleetChanged\":\"unknown\"");
         assertThat(force("AUTO")).contains("\"state\":\"CLOSED\"", "\"changed\":true", "\"fleetChanged\":true");
 
         redis.kill();

@@ -1211,7 +1211,8 @@ final class FleetWorld {
                             "nextRefreshAt (refreshes are steps of their own in the model)",
                             "checkMask (when a success looks at the clock: refreshes are steps of their own in the model)",
                             "lastCheckAt (as checkMask)",
-                            "lastOperatorChangedFleet (shown by the endpoint; decides nothing)"),
+                            "lastOperatorChangedFleet (shown by the endpoint; decides nothing)",
+                            "lastOperatorUnanswered (as lastOperatorChangedFleet)"),
             "io.breaker.CircuitBreaker",
                     List.of(
                             "name",

@@ -32,7 +32,7 @@ import java.util.stream.Stream;
  */
 public final class RedisServer implements BeforeAllCallback, AfterAllCallback {
 
-    private static final String INSTALL = "redis-server is not installed: install it with "
+    static final String INSTALL = "redis-server is not installed: install it with "
             + "'sudo apt-get install redis-server' (Debian/Ubuntu) or 'brew install redis' (macOS), "
             + "or point REDIS_SERVER at the binary";
 
@@ -58,7 +58,7 @@ public final class RedisServer implements BeforeAllCallback, AfterAllCallback {
 
     @Override
     public void beforeAll(ExtensionContext context) throws Exception {
-        binary = locate();
+        binary = locateBinary();
         if (binary == null) {
             if ("true".equalsIgnoreCase(System.getenv("CI"))) {
                 Assertions.fail(INSTALL + " (CI=true: these tests must run on CI)");
@@ -160,6 +160,11 @@ public final class RedisServer implements BeforeAllCallback, AfterAllCallback {
 
     /** Sends one command in Redis's inline protocol and returns the raw reply (tests read state with it). */
     public String command(String... words) throws IOException {
+        return command(port, words);
+    }
+
+    /** Sends one command to the server on {@code port} on loopback, as {@link #command(String...)} does. */
+    static String command(int port, String... words) throws IOException {
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress("127.0.0.1", port), 1000);
             socket.setSoTimeout(2000);
@@ -200,7 +205,7 @@ public final class RedisServer implements BeforeAllCallback, AfterAllCallback {
 
     private boolean answersPing() {
         try {
-            return command("PING").startsWith("+PONG");
+            return command(port, "PING").startsWith("+PONG");
         } catch (IOException notYet) {
             return false;
         }
@@ -215,7 +220,8 @@ public final class RedisServer implements BeforeAllCallback, AfterAllCallback {
         }
     }
 
-    private static Path locate() {
+    /** The {@code redis-server} binary ({@code REDIS_SERVER}, or the first on the PATH), or {@code null}. */
+    static Path locateBinary() {
         String explicit = System.getenv("REDIS_SERVER");
         if (explicit != null && !explicit.isBlank()) {
             Path path = Path.of(explicit);
@@ -234,7 +240,7 @@ public final class RedisServer implements BeforeAllCallback, AfterAllCallback {
         return null;
     }
 
-    private static int freePort() throws IOException {
+    static int freePort() throws IOException {
         try (ServerSocket socket = new ServerSocket(0)) {
             socket.setReuseAddress(true);
             return socket.getLocalPort();

@@ -119,14 +119,19 @@ public final class BreakerOperations {
                 before = breaker.getState();
                 after = before;
             }
-            Boolean fleetChanged = breaker.isShared() && sharedBreakers != null
-                    ? sharedBreakers.lastOperatorChangeChangedFleet(name)
-                    : null;
+            FleetChange fleetChanged =
+                    breaker.isShared() && sharedBreakers != null ? sharedBreakers.lastOperatorChange(name) : null;
             LOGGER.warn("breaker=" + name + " requested=" + target.get() + " from=" + before + " to=" + after
-                    + " changed=" + changed + " principal=" + (principal == null ? "none" : principal)
-                    + " fleetChanged=" + (fleetChanged == null ? "none" : fleetChanged));
-            return new ChangeResult.Applied(
-                    new StateChangeDescriptor(name, target.get(), before, after, changed, fleetChanged, principal));
+                    + " changed=" + changed + " principal=" + LogText.of(principal)
+                    + " fleetChanged=" + LogText.of(fleetChanged));
+            return new ChangeResult.Applied(new StateChangeDescriptor(
+                    name,
+                    target.get(),
+                    before,
+                    after,
+                    changed,
+                    fleetChanged == null ? null : fleetChanged.shown(),
+                    principal));
         }
     }
 

@@ -183,6 +183,9 @@ public final class BreakerOperatorRoutes {
         if (result instanceof RuntimeSettings.Result.Applied applied) {
             return answer(HttpStatus.OK, applied.settings());
         }
+        if (result instanceof RuntimeSettings.Result.Stale stale) {
+            return answer(HttpStatus.CONFLICT, stale.conflict());
+        }
         return error(((RuntimeSettings.Result.Refused) result).error());
     }
 

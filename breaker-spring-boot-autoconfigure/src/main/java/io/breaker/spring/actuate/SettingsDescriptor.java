@@ -11,10 +11,16 @@ import java.util.Map;
  *
  * @param name         the breaker's name
  * @param version      raised by every change made at runtime (0: none since start-up); for a breaker
- *                     shared through a store, the fleet's version
+ *                     shared through a store, the fleet's version (a change that stayed on this
+ *                     instance takes none)
  * @param shared       whether the breaker's runtime settings are shared with the other instances
- * @param fleetChanged for the answer to a change of a shared breaker: whether the store took it (then
- *                     every instance applies it within one cache period); {@code null} otherwise
+ * @param changed      for the answer to a change: whether it changed this instance's settings
+ *                     ({@code false}: they already were so); {@code null} otherwise
+ * @param fleetChanged for the answer to a change of a shared breaker: {@code true} when the store took
+ *                     it (then every instance applies it within one cache period), {@code false} when
+ *                     it changed nothing in the fleet's settings or the store could not be reached
+ *                     (then only this instance changed), {@code "unknown"} when the store did not
+ *                     answer in time; {@code null} otherwise
  * @param principal    for the answer to a change: who made it; {@code null} otherwise
  * @param settings     every setting by its YAML name, in the order of the documentation
  */
@@ -22,8 +28,9 @@ public record SettingsDescriptor(
         String name,
         long version,
         boolean shared,
-        @Nullable Boolean fleetChanged,
-        @Nullable String principal,
+        Boolean changed,
+        Object fleetChanged,
+        String principal,
         Map<String, SettingDescriptor> settings)
         implements OperationResponseBody {
 

@@ -14,11 +14,12 @@ public interface SharedBreakers {
     StoreDescriptor store();
 
     /**
-     * Whether this instance's last operator change of the named breaker changed the fleet's state:
-     * {@code true} or {@code false} as the store answered it, {@code null} when the store did not
-     * answer (only the local copy changed; the store gets the change when it answers again) or the
-     * breaker is not shared through this store.
+     * What this instance's last operator change of the named breaker did to the fleet's state:
+     * {@link FleetChange#CHANGED} or {@link FleetChange#UNCHANGED} as the store answered it,
+     * {@link FleetChange#UNKNOWN} when the store was asked but did not answer in time, {@code null}
+     * when the store was not asked (known to be unreachable: only the local copy changed, and the store
+     * gets the change when it answers again) or the breaker is not shared through this store.
      */
     @Nullable
-    Boolean lastOperatorChangeChangedFleet(String breaker);
+    FleetChange lastOperatorChange(String breaker);
 }

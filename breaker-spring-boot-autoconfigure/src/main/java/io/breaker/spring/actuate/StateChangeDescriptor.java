@@ -1,7 +1,6 @@
 package io.breaker.spring.actuate;
 
 import io.breaker.State;
-import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
 
 /**
@@ -13,9 +12,11 @@ import org.springframework.boot.actuate.endpoint.OperationResponseBody;
  * @param state         the state after it
  * @param changed       whether the request changed this instance's state (forcing an already forced breaker does not)
  * @param fleetChanged  for a breaker shared with other instances, whether the request changed the fleet's
- *                      state, as the store answered; {@code null} for a breaker kept in memory, and when the
- *                      store did not answer (then only this instance changed, and the store gets the change
- *                      when it answers again)
+ *                      state: {@code true} or {@code false} as the store answered, {@code "unknown"} when the
+ *                      store was asked but did not answer in time (the change may have reached it; if not,
+ *                      it gets it when it answers again); {@code null} for a breaker kept in memory, and
+ *                      when the store was known to be unreachable (only this instance changed, and the
+ *                      store gets the change when it answers again)
  * @param principal     the authenticated user who asked, or {@code null}
  */
 public record StateChangeDescriptor(
@@ -24,6 +25,6 @@ public record StateChangeDescriptor(
         State previousState,
         State state,
         boolean changed,
-        @Nullable Boolean fleetChanged,
-        @Nullable String principal)
+        Object fleetChanged,
+        String principal)
         implements OperationResponseBody {}

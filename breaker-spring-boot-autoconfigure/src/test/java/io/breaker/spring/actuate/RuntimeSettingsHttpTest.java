@@ -123,6 +123,48 @@ class RuntimeSettingsHttpTest {
     }
 
     @Test
+    void aChangeThatChangesNothingIsNoChange(CapturedOutput output) throws Exception {
+        HttpResponse<String> first = send("POST", CONFIG, "{\"failure-rate-threshold\": 30}", "alice");
+        assertThat(first.statusCode()).isEqualTo(200);
+        assertThat(first.body()).contains("\"changed\":true");
+        long version = version();
+        long audits = auditLines(output);
+
+        HttpResponse<String> same = send("POST", CONFIG, "{\"failure-rate-threshold\": 30.0}", "carol");
+
+        assertThat(same.statusCode()).isEqualTo(200);
+        assertThat(same.body()).contains("\"changed\":false", "\"version\":" + version);
+        HttpResponse<String> reset = send("DELETE", CONFIG, null, "bob");
+        assertThat(reset.body()).contains("\"changed\":true", "\"version\":" + (version + 1));
+        audits++;
+
+        HttpResponse<String> resetAgain = send("DELETE", CONFIG, null, "carol");
+        HttpResponse<String> configuredAlready = send("POST", CONFIG, "{\"failure-rate-threshold\": null}", "carol");
+
+        assertThat(resetAgain.statusCode()).isEqualTo(200);
+        assertThat(resetAgain.body()).contains("\"changed\":false", "\"version\":" + (version + 1));
+        assertThat(configuredAlready.statusCode()).isEqualTo(200);
+        assertThat(configuredAlready.body()).contains("\"changed\":false", "\"version\":" + (version + 1));
+        assertThat(version()).isEqualTo(version + 1);
+        assertThat(auditLines(output)).isEqualTo(audits);
+        assertThat(output).doesNotContain("principal=carol");
+        assertThat(send("GET", "/actuator/breakers/wholesaler", null, null).body())
+                .doesNotContain("\"principal\":\"carol\"");
+    }
+
+    @Test
+    void aPrincipalNeverBreaksTheAuditLine(CapturedOutput output) throws Exception {
+        HttpResponse<String> changed =
+                send("POST", CONFIG, "{\"failure-rate-threshold\": 40}", "eve%0D%0AWARN io.breaker.operator : forged");
+
+        assertThat(changed.statusCode()).isEqualTo(200);
+        assertThat(output)
+                .contains("settings={failure-rate-threshold=40}")
+                .contains("principal=eve\\r\\nWARN io.breaker.operator : forged")
+                .doesNotContain("\nWARN io.breaker.operator : forged");
+    }
+
+    @Test
     void settingsEditsNeverPushTheTripOutOfTheTransitionsAndAForceNamesItsOperator() throws Exception {
         CircuitBreaker breaker = registry.breaker("wholesaler");
         for (int i = 0; i < 4; i++) {
@@ -249,6 +291,13 @@ class RuntimeSettingsHttpTest {
         assertThat(missing.body()).contains("record-exceptions[0] must be fully qualified names of classes");
     }
 
+    private static long auditLines(CapturedOutput output) {
+        return output.getOut()
+                .lines()
+                .filter(line -> line.contains("io.breaker.operator") && line.contains("breaker=wholesaler settings="))
+                .count();
+    }
+
     private long version() throws Exception {
         String body = send("GET", CONFIG, null, null).body();
         java.util.regex.Matcher version =
@@ -295,7 +344,9 @@ class RuntimeSettingsHttpTest {
         @Bean
         Filter testAuthentication() {
             return (request, response, chain) -> {
-                String user = ((HttpServletRequest) request).getHeader("X-Test-User");
+                String header = ((HttpServletRequest) request).getHeader("X-Test-User");
+                // Percent-escapes let a test name a principal no HTTP header could carry (CR, LF).
+                String user = header == null ? null : java.net.URLDecoder.decode(header, StandardCharsets.UTF_8);
                 if (user == null) {
                     chain.doFilter(request, response);
                     return;

@@ -15,7 +15,13 @@ enum Fault {
     PAUSE_OPEN("pause-open", "Redis paused 3 s while OPEN"),
 
     /** Redis killed (SIGKILL) while the fleet is OPEN and started again without any data. */
-    RESTART("restart", "Redis killed and restarted empty while OPEN");
+    RESTART("restart", "Redis killed and restarted empty while OPEN"),
+
+    /**
+     * Redis Sentinel: the master killed while the fleet is OPEN and traffic flows, until the sentinels
+     * promote the replica (only with {@link RedisFaults#of(io.breaker.redis.RedisSentinel)}).
+     */
+    FAILOVER("failover", "Sentinel: master killed while OPEN, replica promoted");
 
     private final String label;
     private final String description;

@@ -40,7 +40,7 @@ class FleetOfProcessesTest {
                 FleetProcesses fleet =
                         FleetProcesses.start(settings, redis.port(), dependency::uri, target.resolve("fleet-logs"));
                 Callers callers = new Callers(fleet)) {
-            RoundRunner runner = new RoundRunner(settings, fleet, callers, dependency, redis);
+            RoundRunner runner = new RoundRunner(settings, fleet, callers, dependency, RedisFaults.of(redis));
             for (int round = 1; round <= settings.rounds() && allSettled(results); round++) {
                 results.add(runner.run("round " + round, null));
             }

@@ -152,9 +152,10 @@ record RoundResult(
                 misses.add(String.format(
                         "no probe for %.1f s while open (goal: one per wait window)", longestWithoutProbe()));
             }
-        } else if (fault == Fault.RESTART) {
+        } else if (fault == Fault.RESTART || fault == Fault.FAILOVER) {
             if (!probesMet()) {
-                misses.add(maxProbesInWait + " probes in one wait window after the restart (goal <= 1)");
+                misses.add(maxProbesInWait + " probes in one wait window after the "
+                        + (fault == Fault.RESTART ? "restart" : "failover") + " (goal <= 1)");
             }
         } else if (!latencyMet()) {
             misses.add(String.format(

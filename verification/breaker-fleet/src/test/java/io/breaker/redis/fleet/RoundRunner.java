@@ -1,7 +1,5 @@
 package io.breaker.redis.fleet;
 
-import io.breaker.redis.RedisServer;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,10 +31,10 @@ final class RoundRunner {
     private final FleetProcesses fleet;
     private final Callers callers;
     private final Dependency dependency;
-    private final RedisServer redis;
+    private final RedisFaults redis;
 
     RoundRunner(
-            FleetSettings settings, FleetProcesses fleet, Callers callers, Dependency dependency, RedisServer redis) {
+            FleetSettings settings, FleetProcesses fleet, Callers callers, Dependency dependency, RedisFaults redis) {
         this.settings = settings;
         this.fleet = fleet;
         this.callers = callers;
@@ -125,7 +123,7 @@ final class RoundRunner {
     /** Keeps calling the still failing dependency through the fleet for a few wait windows. */
     private void holdOpen(Round round) throws Exception {
         long openEnd = round.stopped + openDuration();
-        if (round.fault == Fault.PAUSE_OPEN || round.fault == Fault.RESTART) {
+        if (round.fault == Fault.PAUSE_OPEN || round.fault == Fault.RESTART || round.fault == Fault.FAILOVER) {
             sleepUntil(round.stopped + AROUND_FAULT.toNanos());
             if (round.fault == Fault.PAUSE_OPEN) {
                 round.faultStart = pause();
@@ -133,8 +131,11 @@ final class RoundRunner {
                 openEnd = Math.max(openEnd, round.faultEnd + AROUND_FAULT.toNanos());
             } else {
                 round.faultStart = System.nanoTime();
-                redis.kill();
-                redis.start(); // on the same port, with no data: persistence is off
+                if (round.fault == Fault.RESTART) {
+                    redis.restartEmpty();
+                } else {
+                    redis.failover();
+                }
                 round.faultEnd = System.nanoTime();
                 openEnd = round.faultEnd + openDuration();
             }
@@ -159,7 +160,10 @@ final class RoundRunner {
     private RoundResult result(String label, Round round) {
         List<CallLog.Call> calls = round.log.all();
         List<CallLog.Call> errors = CallLog.errors(calls);
-        List<Dependency.Arrival> probes = dependency.arrivals(round.stopped + 1, round.healed - 1);
+        // After a failover, from when the sentinels named the new master: while there was none, every
+        // instance acted alone (failure-mode protect-locally) and could send its own probe.
+        long probesFrom = round.fault == Fault.FAILOVER ? round.faultEnd : round.stopped + 1;
+        List<Dependency.Arrival> probes = dependency.arrivals(probesFrom, round.healed - 1);
         List<Dependency.Arrival> trip = dependency.arrivals(round.switchedToFailing, round.stopped).stream()
                 .filter(Dependency.Arrival::failed)
                 .toList();
