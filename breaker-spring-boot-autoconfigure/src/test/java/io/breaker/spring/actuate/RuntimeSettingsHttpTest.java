@@ -176,7 +176,7 @@ class RuntimeSettingsHttpTest {
                             .statusCode())
                     .isEqualTo(200);
         }
-        HttpResponse<String> forced = send("POST", "/actuator/breakers/wholesaler", "{\"state\": \"AUTO\"}", "carol");
+        HttpResponse<String> forced = send("POST", "/actuator/breakers/wholesaler", "{\"state\": \"AUTO\"}", "dave");
         assertThat(forced.statusCode()).isEqualTo(200);
 
         String shown = send("GET", "/actuator/breakers/wholesaler", null, null).body();
@@ -184,7 +184,7 @@ class RuntimeSettingsHttpTest {
         assertThat(transitions)
                 .contains(
                         "\"from\":\"OPEN\",\"to\":\"CLOSED\",\"cause\":\"OPERATOR\"",
-                        "\"principal\":\"carol\"",
+                        "\"principal\":\"dave\"",
                         "\"from\":\"CLOSED\",\"to\":\"OPEN\",\"cause\":\"FAILURE_RATE\"")
                 .doesNotContain("bob", "settings");
         String settings = shown.substring(shown.indexOf("\"settingsChanges\":"));
