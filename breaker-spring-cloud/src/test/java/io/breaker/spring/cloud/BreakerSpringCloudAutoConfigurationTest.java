@@ -2,6 +2,7 @@ package io.breaker.spring.cloud;
 
 import io.breaker.BreakerRegistry;
 import io.breaker.spring.autoconfigure.BreakerAutoConfiguration;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
@@ -21,6 +22,7 @@ import java.util.function.Function;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** One test per condition of {@link BreakerSpringCloudAutoConfiguration}. */
+@Tag("boot-line")
 class BreakerSpringCloudAutoConfigurationTest {
 
     private static final FilteredClassLoader WITHOUT_RESILIENCE4J =

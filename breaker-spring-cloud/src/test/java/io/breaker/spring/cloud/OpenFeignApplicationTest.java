@@ -3,11 +3,12 @@ package io.breaker.spring.cloud;
 import com.sun.net.httpserver.HttpServer;
 import io.breaker.NanoClock;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.cloud.client.circuitbreaker.CircuitBreakerFactory;
 import org.springframework.cloud.openfeign.EnableFeignClients;
 import org.springframework.cloud.openfeign.FeignClient;
@@ -39,6 +40,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code breakers.instances.wholesaler} (the client's name, as its group) opens, the Feign fallback
  * answers without calling the backend, {@code /actuator/breakers} shows it, and one probe closes it.
  */
+@Tag("boot-line")
 @SpringBootTest(
         classes = OpenFeignApplicationTest.Application.class,
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
@@ -65,7 +67,8 @@ class OpenFeignApplicationTest {
     @Autowired
     CircuitBreakerFactory<?, ?> factory;
 
-    @LocalServerPort
+    /** The server's port (LocalServerPort moved package in Boot 4; the property did not). */
+    @Value("${local.server.port}")
     int port;
 
     @DynamicPropertySource
