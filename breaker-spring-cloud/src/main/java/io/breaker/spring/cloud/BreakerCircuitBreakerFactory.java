@@ -59,6 +59,7 @@ public class BreakerCircuitBreakerFactory extends CircuitBreakerFactory<BreakerC
         for (String id : ids) {
             breakers.configure(id, getConfigurations().get(id));
         }
+        adapters.clear(); // an adapter holds its breaker's slow-call threshold
     }
 
     @Override

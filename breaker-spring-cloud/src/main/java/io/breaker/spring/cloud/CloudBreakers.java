@@ -114,6 +114,7 @@ final class CloudBreakers {
             existing.reconfigure(config);
         }
         configuredInCode.add(id);
+        resolved.clear(); // an id or group resolved before may stand for this breaker now
     }
 
     /** The settings a builder for {@code id} starts from: the breaker's own, else its configured ones. */

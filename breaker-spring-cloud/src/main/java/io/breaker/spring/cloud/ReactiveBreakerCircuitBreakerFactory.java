@@ -60,6 +60,7 @@ public class ReactiveBreakerCircuitBreakerFactory
         for (String id : ids) {
             breakers.configure(id, getConfigurations().get(id));
         }
+        adapters.clear(); // an adapter holds its breaker's slow-call threshold
     }
 
     @Override

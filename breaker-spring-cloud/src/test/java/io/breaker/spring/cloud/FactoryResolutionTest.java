@@ -93,6 +93,15 @@ class FactoryResolutionTest {
     }
 
     @Test
+    void configureAfterACreateChangesWhatTheIdStandsFor() {
+        assertThat(factory.create("catalogue", "wholesaler")).isSameAs(factory.create("wholesaler"));
+        factory.configure(builder -> builder.settings(b -> b.minimumNumberOfCalls(20)), "catalogue");
+        factory.create("catalogue", "wholesaler").run(() -> "ok");
+        assertThat(registry.breaker("catalogue").getMetrics().calls()).isEqualTo(1);
+        assertThat(registry.breaker("wholesaler").getMetrics().calls()).isZero();
+    }
+
+    @Test
     void aBadValueIsRefusedWithTheMessageOfTheSameValueInYaml() {
         assertThatThrownBy(() ->
                         factory.configure(builder -> builder.settings(b -> b.failureRateThreshold(150)), "wholesaler"))
