@@ -10,6 +10,7 @@ import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.cloud.client.circuitbreaker.CircuitBreakerFactory;
+import org.springframework.cloud.client.circuitbreaker.Customizer;
 import org.springframework.cloud.openfeign.EnableFeignClients;
 import org.springframework.cloud.openfeign.FeignClient;
 import org.springframework.context.annotation.Bean;
@@ -105,10 +106,19 @@ class OpenFeignApplicationTest {
         assertThat(breaker()).contains("\"state\":\"CLOSED\"").contains("\"from\":\"HALF_OPEN\",\"to\":\"CLOSED\"");
     }
 
+    @Test
+    void settingsMadeThroughACustomizerShowInTheEndpoint() throws Exception {
+        assertThat(breaker("catalogue")).contains("\"minimumNumberOfCalls\":7").contains("\"state\":\"CLOSED\"");
+    }
+
     private String breaker() throws IOException, InterruptedException {
+        return breaker("wholesaler");
+    }
+
+    private String breaker(String name) throws IOException, InterruptedException {
         HttpResponse<String> response = HttpClient.newHttpClient()
                 .send(
-                        HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/actuator/breakers/wholesaler"))
+                        HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/actuator/breakers/" + name))
                                 .build(),
                         HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).isEqualTo(200);
@@ -157,6 +167,12 @@ class OpenFeignApplicationTest {
         @Bean
         TestClock testClock() {
             return new TestClock();
+        }
+
+        @Bean
+        Customizer<BreakerCircuitBreakerFactory> catalogue() {
+            return factory ->
+                    factory.configure(builder -> builder.settings(b -> b.minimumNumberOfCalls(7)), "catalogue");
         }
 
         @Bean
