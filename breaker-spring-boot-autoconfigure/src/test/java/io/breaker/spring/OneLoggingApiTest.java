@@ -18,8 +18,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class OneLoggingApiTest {
 
-    private static final List<String> MODULES =
-            List.of("breaker-spring-boot-autoconfigure", "breaker-boot3", "breaker-boot4", "breaker-redis");
+    private static final List<String> MODULES = List.of(
+            "breaker-spring-boot-autoconfigure",
+            "breaker-boot3",
+            "breaker-boot4",
+            "breaker-redis",
+            "breaker-spring-cloud");
     private static final List<String> OTHER_APIS =
             List.of("import org.slf4j.", "import java.util.logging.", "System.out.", "System.err.");
 

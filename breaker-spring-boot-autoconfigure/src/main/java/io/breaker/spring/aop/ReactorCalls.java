@@ -9,20 +9,9 @@ import reactor.core.publisher.Mono;
 
 /**
  * Methods returning Reactor's {@code Mono} or {@code Flux}. Loaded only when reactor-core is on the
- * classpath.
- *
- * <p>The rule is the synchronous one, applied per subscription: each subscription takes a permit;
- * a rejected one gets the fallback's publisher (or the rejection as an error) and the method does
- * not run; a permitted one runs the method (which builds the publisher) and subscribes to what it
- * returned. An exception the method throws while building is that call's error: classified,
- * recorded, and answered by the fallback if it counted as a failure.
- *
- * <p>Outcomes, timed from the subscription: a Mono counts when it emits or completes empty; a Flux
- * when it completes, or when it is cancelled after at least one element ({@code next()},
- * {@code take(n)}, {@code blockFirst()}); an error is an error. A cancel before any element counts
- * neither way and gives a half-open permit back, unless the call already ran past the slow-call
- * threshold: then it counts as a slow call, so a dependency that hangs behind a caller's own
- * {@code timeout()} still trips the breaker.
+ * classpath. The rules (a permit per subscription, what a partial read or a cancel counts as) are
+ * those of {@link io.breaker.spring.call.ReactorCalls}, which every integration shares; here, building
+ * the publisher runs the method, and the fallback is the method's.
  */
 final class ReactorCalls {
 
@@ -50,7 +39,31 @@ final class ReactorCalls {
                 : invocation.proceed();
     }
 
-    static final class MonoCall extends ProtectedCall {
+    /** The steps of a publisher-returning method: the invocation builds it, the method's fallback answers. */
+    private abstract static class PublisherCall extends ProtectedCall
+            implements io.breaker.spring.call.ReactorCalls.Steps<MethodInvocation> {
+
+        PublisherCall(CircuitBreaker breaker, @Nullable Fallback fallback) {
+            super(breaker, fallback);
+        }
+
+        @Override
+        public final @Nullable Object build(MethodInvocation invocation) throws Throwable {
+            return proceed(invocation);
+        }
+
+        @Override
+        public final @Nullable Object rejected(MethodInvocation invocation, long answer) throws Throwable {
+            return rejected(invocation.getThis(), invocation.getArguments(), answer);
+        }
+
+        @Override
+        public final @Nullable Object recover(MethodInvocation invocation, Throwable error) throws Throwable {
+            return recover(invocation.getThis(), invocation.getArguments(), error, true);
+        }
+    }
+
+    static final class MonoCall extends PublisherCall {
 
         MonoCall(CircuitBreaker breaker, @Nullable Fallback fallback) {
             super(breaker, fallback);
@@ -58,41 +71,11 @@ final class ReactorCalls {
 
         @Override
         Object invoke(MethodInvocation invocation) {
-            Object target = invocation.getThis();
-            Object[] arguments = invocation.getArguments();
-            return Mono.defer(() -> {
-                long permit = acquire();
-                if (permit <= CircuitBreaker.NO_PERMIT) {
-                    return mono(() -> rejected(target, arguments, permit));
-                }
-                Outcome outcome = new Outcome(this, permit, start());
-                Mono<Object> source;
-                try {
-                    @SuppressWarnings("unchecked")
-                    Mono<Object> built = (Mono<Object>) proceed(invocation);
-                    source = built;
-                } catch (Throwable thrown) {
-                    outcome.error(thrown);
-                    return outcome.recovers(thrown)
-                            ? mono(() -> recover(target, arguments, thrown, true))
-                            : Mono.error(thrown);
-                }
-                if (source == null) {
-                    outcome.success();
-                    return Mono.empty();
-                }
-                Mono<Object> guarded = source.doOnSuccess(value -> outcome.success())
-                        .doOnError(outcome::error)
-                        .doOnCancel(outcome::cancel);
-                return fallback == null
-                        ? guarded
-                        : guarded.onErrorResume(
-                                outcome::recovers, error -> mono(() -> recover(target, arguments, error, true)));
-            });
+            return io.breaker.spring.call.ReactorCalls.mono(this, this, invocation);
         }
     }
 
-    static final class FluxCall extends ProtectedCall {
+    static final class FluxCall extends PublisherCall {
 
         FluxCall(CircuitBreaker breaker, @Nullable Fallback fallback) {
             super(breaker, fallback);
@@ -100,66 +83,7 @@ final class ReactorCalls {
 
         @Override
         Object invoke(MethodInvocation invocation) {
-            Object target = invocation.getThis();
-            Object[] arguments = invocation.getArguments();
-            return Flux.defer(() -> {
-                long permit = acquire();
-                if (permit <= CircuitBreaker.NO_PERMIT) {
-                    return flux(() -> rejected(target, arguments, permit));
-                }
-                Outcome outcome = new Outcome(this, permit, start());
-                Flux<Object> source;
-                try {
-                    @SuppressWarnings("unchecked")
-                    Flux<Object> built = (Flux<Object>) proceed(invocation);
-                    source = built;
-                } catch (Throwable thrown) {
-                    outcome.error(thrown);
-                    return outcome.recovers(thrown)
-                            ? flux(() -> recover(target, arguments, thrown, true))
-                            : Flux.error(thrown);
-                }
-                if (source == null) {
-                    outcome.success();
-                    return Flux.empty();
-                }
-                Flux<Object> guarded = source.doOnNext(value -> outcome.element())
-                        .doOnComplete(outcome::success)
-                        .doOnError(outcome::error)
-                        .doOnCancel(outcome::cancel);
-                return fallback == null
-                        ? guarded
-                        : guarded.onErrorResume(
-                                outcome::recovers, error -> flux(() -> recover(target, arguments, error, true)));
-            });
+            return io.breaker.spring.call.ReactorCalls.flux(this, this, invocation);
         }
-    }
-
-    /** Runs a step that returns a Mono (a fallback's answer), turning a thrown exception into an error signal. */
-    @SuppressWarnings("unchecked")
-    private static Mono<Object> mono(FallbackStep step) {
-        try {
-            Object answer = step.run();
-            return answer == null ? Mono.empty() : (Mono<Object>) answer;
-        } catch (Throwable thrown) {
-            return Mono.error(thrown);
-        }
-    }
-
-    /** Runs a step that returns a Flux (a fallback's answer), turning a thrown exception into an error signal. */
-    @SuppressWarnings("unchecked")
-    private static Flux<Object> flux(FallbackStep step) {
-        try {
-            Object answer = step.run();
-            return answer == null ? Flux.empty() : (Flux<Object>) answer;
-        } catch (Throwable thrown) {
-            return Flux.error(thrown);
-        }
-    }
-
-    @FunctionalInterface
-    private interface FallbackStep {
-        @Nullable
-        Object run() throws Throwable;
     }
 }

@@ -1,0 +1,78 @@
+package io.breaker.spring.cloud;
+
+import io.breaker.BreakerConfig;
+import io.breaker.BreakerRegistry;
+import io.breaker.CircuitBreaker;
+import org.jspecify.annotations.Nullable;
+import org.springframework.cloud.client.circuitbreaker.CircuitBreakerFactory;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * Spring Cloud's {@link CircuitBreakerFactory} on the application's {@link BreakerRegistry}.
+ * {@code create(id)} and {@code create(id, group)} return the breaker named {@code id} if it has
+ * settings of its own ({@code breakers.instances.<id>}, a {@code BreakerConfigCustomizer.of(id, ...)}
+ * or {@link #configure}), else the breaker named after the group if that one has, else a breaker
+ * named {@code id} with the settings of {@link #configureDefault}, or {@code breakers.defaults}
+ * (logged once per name). The breakers are the registry's: they show in {@code /actuator/breakers},
+ * in metrics and health, and a {@code @CircuitProtected} method of the same name shares them.
+ *
+ * <p>{@link #configure} changes the settings of the named breakers at once, on top of what they have
+ * ({@link CloudBreakerConfigBuilder}); a {@code Customizer<BreakerCircuitBreakerFactory>} bean runs
+ * when the factory is created, before any call.
+ */
+public class BreakerCircuitBreakerFactory extends CircuitBreakerFactory<BreakerConfig, CloudBreakerConfigBuilder> {
+
+    private final CloudBreakers breakers;
+    private final Map<CircuitBreaker, CloudCircuitBreaker> adapters = new ConcurrentHashMap<>();
+
+    public BreakerCircuitBreakerFactory(BreakerRegistry registry) {
+        this.breakers = new CloudBreakers(registry);
+    }
+
+    @Override
+    public org.springframework.cloud.client.circuitbreaker.CircuitBreaker create(String id) {
+        return adapter(breakers.breaker(id, null));
+    }
+
+    @Override
+    public org.springframework.cloud.client.circuitbreaker.CircuitBreaker create(
+            String id, @Nullable String groupName) {
+        return adapter(breakers.breaker(id, groupName));
+    }
+
+    private CloudCircuitBreaker adapter(CircuitBreaker breaker) {
+        CloudCircuitBreaker adapter = adapters.get(breaker);
+        return adapter != null ? adapter : adapters.computeIfAbsent(breaker, CloudCircuitBreaker::new);
+    }
+
+    /**
+     * Gives each named breaker the settings {@code consumer} makes, on top of its configured ones; a
+     * breaker that did not exist is created, so that it shows in {@code /actuator/breakers} at once.
+     */
+    @Override
+    public void configure(Consumer<CloudBreakerConfigBuilder> consumer, String... ids) {
+        super.configure(consumer, ids);
+        for (String id : ids) {
+            breakers.configure(id, getConfigurations().get(id));
+        }
+        adapters.clear(); // an adapter holds its breaker's slow-call threshold
+    }
+
+    @Override
+    protected CloudBreakerConfigBuilder configBuilder(String id) {
+        return new CloudBreakerConfigBuilder(id, breakers.baseFor(id));
+    }
+
+    /**
+     * The settings of breakers created from a Spring Cloud id that has no settings of its own (instead
+     * of {@code breakers.defaults}); called once per such id.
+     */
+    @Override
+    public void configureDefault(Function<String, BreakerConfig> defaultConfiguration) {
+        breakers.configureDefault(defaultConfiguration);
+    }
+}

@@ -1,0 +1,59 @@
+package io.breaker.spring.cloud;
+
+import io.breaker.BreakerRegistry;
+import io.breaker.spring.autoconfigure.BreakerAutoConfiguration;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.cloud.client.circuitbreaker.CircuitBreakerFactory;
+import org.springframework.cloud.client.circuitbreaker.Customizer;
+import org.springframework.cloud.client.circuitbreaker.ReactiveCircuitBreakerFactory;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+
+/**
+ * Spring Cloud CircuitBreaker's factories on the {@link BreakerRegistry}, when spring-cloud-commons is
+ * on the classpath and the breakers are on ({@code breakers.enabled}); the reactive one when Reactor
+ * is there too. Each backs off when the application defines its own factory of that kind. Start-up
+ * stops when resilience4j's implementation would be configured next to this one
+ * ({@link SpringCloudImplementationCheck}).
+ */
+@AutoConfiguration(after = BreakerAutoConfiguration.class)
+@ConditionalOnClass(CircuitBreakerFactory.class)
+@ConditionalOnBean(BreakerRegistry.class)
+public class BreakerSpringCloudAutoConfiguration {
+
+    @Bean
+    static SpringCloudImplementationCheck breakerSpringCloudImplementationCheck(
+            Environment environment, ConfigurableListableBeanFactory beanFactory) {
+        return SpringCloudImplementationCheck.check(environment, beanFactory);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean(CircuitBreakerFactory.class)
+    public BreakerCircuitBreakerFactory breakerCircuitBreakerFactory(
+            BreakerRegistry registry, ObjectProvider<Customizer<BreakerCircuitBreakerFactory>> customizers) {
+        BreakerCircuitBreakerFactory factory = new BreakerCircuitBreakerFactory(registry);
+        customizers.orderedStream().forEach(customizer -> customizer.customize(factory));
+        return factory;
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "reactor.core.publisher.Mono")
+    static class ReactiveFactoryConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean(ReactiveCircuitBreakerFactory.class)
+        ReactiveBreakerCircuitBreakerFactory reactiveBreakerCircuitBreakerFactory(
+                BreakerRegistry registry,
+                ObjectProvider<Customizer<ReactiveBreakerCircuitBreakerFactory>> customizers) {
+            ReactiveBreakerCircuitBreakerFactory factory = new ReactiveBreakerCircuitBreakerFactory(registry);
+            customizers.orderedStream().forEach(customizer -> customizer.customize(factory));
+            return factory;
+        }
+    }
+}

@@ -1,0 +1,62 @@
+package io.breaker.spring.cloud;
+
+import io.breaker.spring.call.BreakerCall;
+import org.springframework.cloud.client.circuitbreaker.CircuitBreaker;
+
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * Spring Cloud's blocking {@link CircuitBreaker} on one of our breakers, with the rules of
+ * {@link BreakerCall}: a rejected call does not run and the fallback gets a
+ * {@link io.breaker.CircuitOpenException}; an error the breaker counts as a failure goes to the
+ * fallback; an ignored one is thrown to the caller unchanged. Nothing times the call out.
+ */
+final class CloudCircuitBreaker extends BreakerCall implements CircuitBreaker {
+
+    CloudCircuitBreaker(io.breaker.CircuitBreaker breaker) {
+        super(breaker);
+    }
+
+    @Override
+    public <T> T run(Supplier<T> toRun, Function<Throwable, T> fallback) {
+        long permit = acquire();
+        if (permit <= io.breaker.CircuitBreaker.NO_PERMIT) {
+            return fallback.apply(rejection(permit));
+        }
+        long start = start();
+        T result;
+        try {
+            result = toRun.get();
+        } catch (Throwable error) {
+            if (recovers(error, failed(permit, start, error))) {
+                return fallback.apply(error);
+            }
+            throw CloudCircuitBreaker.<RuntimeException>rethrow(error);
+        }
+        succeeded(permit, start);
+        return result;
+    }
+
+    /** Every call has a fallback: Spring Cloud's {@code run(supplier)} gives one that throws. */
+    @Override
+    protected boolean hasFallback() {
+        return true;
+    }
+
+    @Override
+    protected boolean serves(Throwable error) {
+        return true;
+    }
+
+    /** Throws {@code error} as it is, checked or not (a supplier may throw a checked exception it did not declare). */
+    @SuppressWarnings("unchecked")
+    private static <E extends Throwable> E rethrow(Throwable error) throws E {
+        throw (E) error;
+    }
+
+    @Override
+    public String toString() {
+        return "CloudCircuitBreaker[" + breaker.getName() + "]";
+    }
+}

@@ -1,0 +1,77 @@
+package io.breaker.spring.cloud;
+
+import io.breaker.spring.call.BreakerCall;
+import io.breaker.spring.call.ReactorCalls;
+import org.jspecify.annotations.Nullable;
+import org.reactivestreams.Publisher;
+import org.springframework.cloud.client.circuitbreaker.ReactiveCircuitBreaker;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+import java.util.function.Function;
+
+/**
+ * Spring Cloud's {@link ReactiveCircuitBreaker} on one of our breakers, with the rules the
+ * {@code @CircuitProtected} advice applies to {@code Mono} and {@code Flux} ({@link ReactorCalls}):
+ * a permit per subscription; a Mono counts when it emits or completes; a Flux when it completes or is
+ * cancelled after an element; a cancel before any element counts neither way unless the call already
+ * ran past the slow-call threshold. Nothing times the call out: a caller's own {@code timeout()} does.
+ */
+final class ReactiveCloudCircuitBreaker extends BreakerCall
+        implements ReactiveCircuitBreaker, ReactorCalls.Steps<ReactiveCloudCircuitBreaker.Run> {
+
+    ReactiveCloudCircuitBreaker(io.breaker.CircuitBreaker breaker) {
+        super(breaker);
+    }
+
+    /** One {@code run}: the publisher and its fallback. */
+    record Run(Publisher<?> source, @Nullable Function<Throwable, ? extends Publisher<?>> fallback) {}
+
+    @Override
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    public <T> Mono<T> run(Mono<T> toRun, Function<Throwable, Mono<T>> fallback) {
+        return (Mono) ReactorCalls.mono(this, this, new Run(toRun, fallback));
+    }
+
+    @Override
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    public <T> Flux<T> run(Flux<T> toRun, Function<Throwable, Flux<T>> fallback) {
+        return (Flux) ReactorCalls.flux(this, this, new Run(toRun, fallback));
+    }
+
+    @Override
+    public Object build(Run run) {
+        return run.source();
+    }
+
+    @Override
+    public Object rejected(Run run, long answer) {
+        if (run.fallback() == null) {
+            throw rejection(answer);
+        }
+        return run.fallback().apply(rejection(answer));
+    }
+
+    @Override
+    public Object recover(Run run, Throwable error) throws Throwable {
+        if (run.fallback() == null) {
+            throw error;
+        }
+        return run.fallback().apply(error);
+    }
+
+    @Override
+    protected boolean hasFallback() {
+        return true;
+    }
+
+    @Override
+    protected boolean serves(Throwable error) {
+        return true;
+    }
+
+    @Override
+    public String toString() {
+        return "ReactiveCloudCircuitBreaker[" + breaker.getName() + "]";
+    }
+}

@@ -1,0 +1,21 @@
+package io.breaker.spring.cloud;
+
+import io.breaker.NanoClock;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** A nano clock the test moves. */
+final class TestClock implements NanoClock {
+
+    private final AtomicLong now = new AtomicLong(1_000_000_000L);
+
+    @Override
+    public long nanoTime() {
+        return now.get();
+    }
+
+    void advance(Duration duration) {
+        now.addAndGet(duration.toNanos());
+    }
+}
