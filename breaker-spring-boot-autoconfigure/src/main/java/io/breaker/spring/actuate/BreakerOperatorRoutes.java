@@ -1,7 +1,7 @@
 package io.breaker.spring.actuate;
 
-import io.breaker.Transition;
 import org.springframework.core.ParameterizedTypeReference;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.converter.HttpMessageNotReadableException;
@@ -74,65 +74,38 @@ public final class BreakerOperatorRoutes {
     }
 
     /**
-     * Server-sent events: {@code snapshot} (every breaker, as {@code GET /actuator/breakers}) at once,
-     * then one {@code transition} per state change as it happens, and a {@code dropped} event before
-     * the end if this client fell {@link BreakerEventStream#QUEUE_CAPACITY} transitions behind. Written
-     * on this request's own thread (see {@link BreakerEventStream}).
+     * Server-sent events, as {@link BreakerStreamSession} writes them, on this request's own thread; a
+     * 503 with {@code Retry-After} when {@link BreakerEventStream} has no slot for this client.
      */
     private ServerResponse stream(ServerRequest request) {
-        BreakerEventStream.Subscriber subscriber = stream.subscribe();
-        if (subscriber == null) {
-            return error(new ErrorDescriptor(
-                    503,
-                    "Service Unavailable",
-                    "already " + BreakerEventStream.MAX_SUBSCRIBERS + " subscribers to the breakers stream",
-                    null));
+        BreakerEventStream.Admission admission =
+                stream.subscribe(principal(request), request.servletRequest().getRemoteAddr());
+        if (admission instanceof BreakerEventStream.Admission.Refused refused) {
+            return ServerResponse.status(HttpStatus.SERVICE_UNAVAILABLE)
+                    .header(HttpHeaders.RETRY_AFTER, Long.toString(refused.retryAfterSeconds()))
+                    .contentType(MediaType.APPLICATION_JSON)
+                    .body(ErrorDescriptor.unavailable(refused.message()));
         }
+        BreakerStreamSession session = new BreakerStreamSession(
+                stream, ((BreakerEventStream.Admission.Admitted) admission).subscriber(), operations, json);
         return ServerResponse.ok()
                 .contentType(MediaType.TEXT_EVENT_STREAM)
-                .header("Cache-Control", "no-store")
+                .header(HttpHeaders.CACHE_CONTROL, "no-store")
                 .header("X-Accel-Buffering", "no")
                 .build((servletRequest, response) -> {
-                    try (subscriber) {
+                    try (session) {
                         OutputStream out = response.getOutputStream();
-                        event(out, "snapshot", json.apply(operations.describeAll()));
-                        while (true) {
-                            Transition transition = subscriber.next();
-                            if (subscriber.isDropped()) {
-                                event(
-                                        out,
-                                        "dropped",
-                                        "{\"reason\":\"this client fell " + BreakerEventStream.QUEUE_CAPACITY
-                                                + " transitions behind\"}");
-                                return null;
-                            }
-                            if (transition == null) {
-                                out.write(": keep-alive\n\n".getBytes(StandardCharsets.UTF_8));
-                                out.flush();
-                                continue;
-                            }
-                            event(
-                                    out,
-                                    "transition",
-                                    json.apply(new TransitionEventDescriptor(
-                                            transition.breaker(),
-                                            TransitionDescriptor.of(transition),
-                                            operations
-                                                    .describe(transition.breaker())
-                                                    .orElse(null))));
+                        for (String frame = session.next(); frame != null; frame = session.next()) {
+                            out.write(frame.getBytes(StandardCharsets.UTF_8));
+                            out.flush();
                         }
                     } catch (IOException clientGone) {
-                        return null;
+                        // the client went away: the session is closed, its slot free
                     } catch (InterruptedException stopping) {
                         Thread.currentThread().interrupt();
-                        return null;
                     }
+                    return null;
                 });
-    }
-
-    private static void event(OutputStream out, String name, String data) throws IOException {
-        out.write(("event: " + name + "\ndata: " + data + "\n\n").getBytes(StandardCharsets.UTF_8));
-        out.flush();
     }
 
     private ServerResponse describe(ServerRequest request) {
@@ -144,21 +117,20 @@ public final class BreakerOperatorRoutes {
 
     private ServerResponse change(ServerRequest request) throws Exception {
         if (!writable) {
-            return readOnly();
+            return error(ErrorDescriptor.readOnly());
         }
         Map<String, Object> body;
         try {
             body = request.body(BODY);
         } catch (HttpMessageNotReadableException notJson) {
-            return error(ErrorDescriptor.badRequest("the body must be a JSON object of settings by their YAML names,"
-                    + " as in {\"failure-rate-threshold\": 30, \"wait-duration-in-open-state\": \"10s\"}"));
+            return error(ErrorDescriptor.settingsNotJson());
         }
         return result(settings.change(request.pathVariable("name"), body, principal(request)));
     }
 
     private ServerResponse reset(ServerRequest request) {
         if (!writable) {
-            return readOnly();
+            return error(ErrorDescriptor.readOnly());
         }
         return result(settings.reset(request.pathVariable("name"), principal(request)));
     }
@@ -172,14 +144,6 @@ public final class BreakerOperatorRoutes {
 
     private static String principal(ServerRequest request) {
         return request.principal().map(Principal::getName).orElse(null);
-    }
-
-    private static ServerResponse readOnly() {
-        return error(new ErrorDescriptor(
-                405,
-                "Method Not Allowed",
-                "the breakers endpoint is read-only (management.endpoint.breakers.access)",
-                null));
     }
 
     private static ServerResponse error(ErrorDescriptor error) {

@@ -23,6 +23,23 @@ public record ErrorDescriptor(int status, String error, String message, List<Req
         return new ErrorDescriptor(400, "Bad Request", message, null);
     }
 
+    static ErrorDescriptor readOnly() {
+        return new ErrorDescriptor(
+                405,
+                "Method Not Allowed",
+                "the breakers endpoint is read-only (management.endpoint.breakers.access)",
+                null);
+    }
+
+    static ErrorDescriptor settingsNotJson() {
+        return badRequest("the body must be a JSON object of settings by their YAML names,"
+                + " as in {\"failure-rate-threshold\": 30, \"wait-duration-in-open-state\": \"10s\"}");
+    }
+
+    static ErrorDescriptor unavailable(String message) {
+        return new ErrorDescriptor(503, "Service Unavailable", message, null);
+    }
+
     static ErrorDescriptor badState(String requested) {
         String was = requested == null ? "it is missing" : "was '" + requested + "'";
         return new ErrorDescriptor(
