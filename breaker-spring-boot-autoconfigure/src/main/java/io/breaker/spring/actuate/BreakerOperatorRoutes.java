@@ -64,13 +64,31 @@ public final class BreakerOperatorRoutes {
      * the endpoint and every rule that matches it matches them.
      */
     public RouterFunction<ServerResponse> routes(String endpointPath) {
-        String config = endpointPath + "/{name}/config";
+        String config = OperatorPaths.config(endpointPath);
         return RouterFunctions.route()
-                .GET(endpointPath + "/stream", this::stream)
+                .GET(OperatorPaths.stream(endpointPath), this::stream)
                 .GET(config, this::describe)
                 .POST(config, this::change)
                 .DELETE(config, this::reset)
                 .build();
+    }
+
+    /** The console's page and its two assets ({@link BreakerConsole}), under {@code endpointPath}. */
+    public static RouterFunction<ServerResponse> console(String endpointPath) {
+        String root = OperatorPaths.console(endpointPath);
+        RouterFunctions.Builder routes = RouterFunctions.route().GET(root, request -> file(BreakerConsole.PAGE));
+        for (String name : BreakerConsole.FILES.keySet()) {
+            routes.GET(root + "/" + name, request -> file(name));
+        }
+        return routes.build();
+    }
+
+    private static ServerResponse file(String name) {
+        return ServerResponse.ok()
+                .contentType(BreakerConsole.FILES.get(name))
+                .header(HttpHeaders.CACHE_CONTROL, BreakerConsole.CACHE_CONTROL)
+                .header("X-Content-Type-Options", "nosniff")
+                .body(BreakerConsole.file(name));
     }
 
     /**

@@ -1,0 +1,39 @@
+package io.breaker.spring.actuate;
+
+import io.breaker.spring.test.BootLine;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Tag;
+import org.springframework.boot.test.context.SpringBootTest;
+
+/** {@link OperatorRoutesPathMappingHttpTest} on WebFlux: the routes move with the endpoint there too. */
+@Tag(BootLine.TAG)
+class OperatorRoutesPathMappingWebFluxHttpTest {
+
+    @Nested
+    @SpringBootTest(
+            webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+            classes = OperatorRoutesPathMappingHttpTest.App.class,
+            properties = {
+                "spring.main.web-application-type=reactive",
+                "management.endpoints.web.exposure.include=breakers",
+                "management.endpoints.web.base-path=/manage",
+                "management.endpoints.web.path-mapping.breakers=circuit-breakers",
+                "breakers.console.enabled=true",
+                "breakers.instances.wholesaler.failure-rate-threshold=50"
+            })
+    class UnderAPathMapping extends OperatorRoutesPathMappingHttpTest.UnderAPathMappingTests {}
+
+    @Nested
+    @SpringBootTest(
+            webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+            classes = OperatorRoutesPathMappingHttpTest.App.class,
+            properties = {
+                "spring.main.web-application-type=reactive",
+                "management.server.port=0",
+                "management.endpoints.web.exposure.include=breakers",
+                "management.endpoints.web.path-mapping.breakers=circuit-breakers",
+                "breakers.console.enabled=true",
+                "breakers.instances.wholesaler.failure-rate-threshold=50"
+            })
+    class OnAManagementPortOfItsOwn extends OperatorRoutesPathMappingHttpTest.OnAManagementPortOfItsOwnTests {}
+}
