@@ -4,6 +4,7 @@ import io.breaker.spring.actuate.BreakerEventStream;
 import io.breaker.spring.actuate.BreakerOperations;
 import io.breaker.spring.actuate.BreakersEndpoint;
 import io.breaker.spring.actuate.ReactiveBreakerOperatorRoutes;
+import io.breaker.spring.actuate.ReactiveUrlOnlyWrites;
 import io.breaker.spring.actuate.RuntimeSettings;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
@@ -39,7 +40,8 @@ import java.util.function.Function;
  * {@link BreakerOperatorWebConfiguration} is the Spring MVC side: in the management context, on a
  * reactive stack, when the endpoint is exposed over HTTP, under the path the actuator maps it to. Its
  * handler mapping is asked before the actuator's, whose {@code /actuator/breakers/{name}} would
- * otherwise take {@code /actuator/breakers/stream} for a breaker called "stream".
+ * otherwise take {@code /actuator/breakers/stream} for a breaker called "stream". A filter gives the
+ * endpoint's write the check Spring MVC makes inside it: the URL alone names the breaker.
  */
 @ManagementContextConfiguration(proxyBeanMethods = false)
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
@@ -69,6 +71,19 @@ public class BreakerOperatorWebFluxConfiguration {
         mapping.setOrder(BreakerOperatorWebConfiguration.ORDER);
         mapping.setMessageReaders(codecs.getReaders());
         return mapping;
+    }
+
+    /** The endpoint's write names its breaker by its URL alone, as on Spring MVC ({@link ReactiveUrlOnlyWrites}). */
+    @Bean
+    ReactiveUrlOnlyWrites breakerUrlOnlyWrites(
+            PathMappedEndpoints endpoints,
+            ServerCodecConfigurer codecs,
+            ObjectProvider<EndpointAccessResolver> access) {
+        return new ReactiveUrlOnlyWrites(
+                endpoints.getPath(BreakersEndpoint.ID),
+                codecs.getReaders(),
+                codecs.getWriters(),
+                OperatorAccess.writable(access));
     }
 
     /**

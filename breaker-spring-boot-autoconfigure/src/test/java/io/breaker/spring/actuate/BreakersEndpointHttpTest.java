@@ -252,6 +252,23 @@ class BreakersEndpointHttpTest {
     }
 
     @Test
+    void aNameInABodyOfTheActuatorsOwnMediaTypeCannotRedirectAWriteEither() throws Exception {
+        CircuitBreaker other = registry.breaker("payments");
+        other.release();
+
+        HttpResponse<String> response = http.send(
+                HttpRequest.newBuilder(uri("/actuator/breakers/wholesaler"))
+                        .header("Content-Type", "application/vnd.spring-boot.actuator.v3+json")
+                        .POST(HttpRequest.BodyPublishers.ofString("{\"state\":\"OPEN\",\"name\":\"payments\"}"))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+
+        assertThat(response.statusCode()).isEqualTo(400);
+        assertThat(other.getState()).isEqualTo(State.CLOSED);
+        assertThat(wholesaler.getState()).isEqualTo(State.CLOSED);
+    }
+
+    @Test
     void aNameInTheQueryCannotRedirectAWriteToAnotherBreaker() throws Exception {
         CircuitBreaker other = registry.breaker("payments");
         other.release();
