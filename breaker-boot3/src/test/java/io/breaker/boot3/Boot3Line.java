@@ -37,6 +37,12 @@ public final class Boot3Line implements BootLine.Support {
         return "spring.jackson.serialization.";
     }
 
+    /** Spring Boot 3: in spring-boot itself. */
+    @Override
+    public String nettyWebServerFactory() {
+        return "org.springframework.boot.web.embedded.netty.NettyReactiveWebServerFactory";
+    }
+
     @Override
     public Class<? extends BootLineCheck> lineCheck() {
         return Boot3LineCheck.class;

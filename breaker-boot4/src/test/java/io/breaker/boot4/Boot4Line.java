@@ -37,6 +37,12 @@ public final class Boot4Line implements BootLine.Support {
         return "spring.jackson.datatype.datetime.";
     }
 
+    /** Spring Boot 4: in spring-boot-reactor-netty. */
+    @Override
+    public String nettyWebServerFactory() {
+        return "org.springframework.boot.reactor.netty.NettyReactiveWebServerFactory";
+    }
+
     @Override
     public Class<? extends BootLineCheck> lineCheck() {
         return Boot4LineCheck.class;

@@ -1,8 +1,10 @@
 package io.breaker.spring.actuate;
 
 import io.breaker.spring.test.BootLine;
+import io.breaker.spring.test.OnReactorNetty;
 import org.junit.jupiter.api.Tag;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.context.annotation.Import;
 
 /** {@link BreakerStreamHttpTest} on WebFlux: the same stream, with no thread per subscriber. */
 @SpringBootTest(
@@ -14,5 +16,6 @@ import org.springframework.boot.test.context.SpringBootTest;
             "breakers.instances.wholesaler.failure-rate-threshold=50",
             "logging.level.io.breaker.transitions=off"
         })
+@Import(OnReactorNetty.class)
 @Tag(BootLine.TAG)
 class BreakerStreamWebFluxHttpTest extends BreakerStreamHttpTest {}

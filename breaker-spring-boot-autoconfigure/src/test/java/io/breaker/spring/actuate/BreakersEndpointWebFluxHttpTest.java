@@ -1,12 +1,14 @@
 package io.breaker.spring.actuate;
 
 import io.breaker.spring.test.BootLine;
+import io.breaker.spring.test.OnReactorNetty;
 import io.breaker.spring.test.WithMetricsExport;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.annotation.Import;
 
 /**
  * {@link BreakersEndpointHttpTest} on WebFlux: the same endpoint, and the same refusal of a write whose
@@ -21,6 +23,7 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
         })
 @WithMetricsExport
 @ExtendWith(OutputCaptureExtension.class)
+@Import(OnReactorNetty.class)
 @Tag(BootLine.TAG)
 class BreakersEndpointWebFluxHttpTest extends BreakersEndpointHttpTest {
 

@@ -1,9 +1,11 @@
 package io.breaker.spring.actuate;
 
 import io.breaker.spring.test.BootLine;
+import io.breaker.spring.test.OnReactorNetty;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Tag;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.context.annotation.Import;
 
 /** {@link OperatorRoutesPathMappingHttpTest} on WebFlux: the routes move with the endpoint there too. */
 @Tag(BootLine.TAG)
@@ -21,6 +23,7 @@ class OperatorRoutesPathMappingWebFluxHttpTest {
                 "breakers.console.enabled=true",
                 "breakers.instances.wholesaler.failure-rate-threshold=50"
             })
+    @Import(OnReactorNetty.class)
     class UnderAPathMapping extends OperatorRoutesPathMappingHttpTest.UnderAPathMappingTests {}
 
     @Nested
@@ -35,5 +38,6 @@ class OperatorRoutesPathMappingWebFluxHttpTest {
                 "breakers.console.enabled=true",
                 "breakers.instances.wholesaler.failure-rate-threshold=50"
             })
+    @Import(OnReactorNetty.class)
     class OnAManagementPortOfItsOwn extends OperatorRoutesPathMappingHttpTest.OnAManagementPortOfItsOwnTests {}
 }

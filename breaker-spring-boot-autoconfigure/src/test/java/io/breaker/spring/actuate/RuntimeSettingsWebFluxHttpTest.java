@@ -1,8 +1,10 @@
 package io.breaker.spring.actuate;
 
 import io.breaker.spring.test.BootLine;
+import io.breaker.spring.test.OnReactorNetty;
 import org.junit.jupiter.api.Tag;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.context.annotation.Import;
 
 /** {@link RuntimeSettingsHttpTest} on WebFlux: the same answers, and the exchange's principal in the audit. */
 @SpringBootTest(
@@ -16,5 +18,6 @@ import org.springframework.boot.test.context.SpringBootTest;
             "breakers.instances.wholesaler.failure-rate-threshold=50",
             "spring.jackson.property-naming-strategy=SNAKE_CASE"
         })
+@Import(OnReactorNetty.class)
 @Tag(BootLine.TAG)
 class RuntimeSettingsWebFluxHttpTest extends RuntimeSettingsHttpTest {}

@@ -35,6 +35,11 @@ public final class BootLine {
 
     private BootLine() {}
 
+    /** The class name of this line's Reactor Netty web server factory. */
+    public static String nettyWebServerFactory() {
+        return LINE.nettyWebServerFactory();
+    }
+
     /** The initializer this line's starter registers. */
     public static Class<? extends BootLineCheck> lineCheck() {
         return LINE.lineCheck();
@@ -100,6 +105,8 @@ public final class BootLine {
         String otherStarter();
 
         String jacksonDateFeatures();
+
+        String nettyWebServerFactory();
 
         Class<? extends BootLineCheck> lineCheck();
 
