@@ -26,7 +26,9 @@ import java.util.function.Function;
  * events, which they cannot stream). Answers are {@code OperationResponseBody} records,
  * which Spring MVC writes with the actuator's own JSON mapper (when its handler mapping is given the
  * MVC message converters), so they look like the endpoint's. An access rule written for the endpoint
- * ({@code EndpointRequest.to("breakers")}) covers these paths too.
+ * ({@code EndpointRequest.to("breakers")}) covers these paths too. {@link ReactiveBreakerOperatorRoutes}
+ * serves the same on WebFlux; the logic both call is {@link RuntimeSettings}, {@link BreakerOperations}
+ * and {@link BreakerStreamSession}.
  */
 public final class BreakerOperatorRoutes {
 
