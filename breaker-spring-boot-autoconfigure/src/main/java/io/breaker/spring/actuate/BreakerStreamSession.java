@@ -131,6 +131,14 @@ public final class BreakerStreamSession implements AutoCloseable {
         subscriber.onSignal(task);
     }
 
+    /**
+     * Frees the subscriber's slot once the subscription has ended, while its last frame is still to be
+     * taken ({@link #poll()} still gives it).
+     */
+    public void release() {
+        subscriber.close();
+    }
+
     /** Ends the session and frees its slot (the client went away, or the stream ended). */
     @Override
     public void close() {

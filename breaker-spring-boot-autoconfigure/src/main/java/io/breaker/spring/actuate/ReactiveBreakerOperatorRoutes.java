@@ -22,6 +22,7 @@ import reactor.core.scheduler.Schedulers;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.security.Principal;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -50,6 +51,8 @@ import java.util.function.Function;
 public final class ReactiveBreakerOperatorRoutes {
 
     private static final ParameterizedTypeReference<Map<String, Object>> BODY = new ParameterizedTypeReference<>() {};
+    /** How long the last frame of an ended stream waits for a client that has not asked for it yet. */
+    static final Duration LAST_FRAME_WAIT = Duration.ofSeconds(2);
 
     private final RuntimeSettings settings;
     private final BreakerOperations operations;
@@ -139,8 +142,12 @@ public final class ReactiveBreakerOperatorRoutes {
         private final FluxSink<String> sink;
         private final Scheduler.Worker worker;
         private final AtomicBoolean scheduled = new AtomicBoolean();
-        /** Touched by steps only. */
+        /** Touched by steps only, as the two below. */
         private Disposable timer;
+
+        private boolean waitingForLastFrame;
+        /** When the last frame of an ended stream stops waiting for the client to ask for it. */
+        private long lastFrameDue;
 
         Pump(BreakerStreamSession session, FluxSink<String> sink, Scheduler.Worker worker) {
             this.session = session;
@@ -189,16 +196,31 @@ public final class ReactiveBreakerOperatorRoutes {
             }
             boolean reading = sink.requestedFromDownstream() > 0;
             if (!reading && session.hasEnded()) {
-                session.close(); // a client that reads nothing gets no last frame, and loses its slot now
-                sink.complete();
+                // The client has not yet asked for the frame after the last one: its slot is free now, and
+                // its last frame waits a little for it (a client that reads asks again within
+                // milliseconds), then the stream ends without it.
+                session.release();
+                long now = System.nanoTime();
+                if (!waitingForLastFrame) {
+                    waitingForLastFrame = true;
+                    lastFrameDue = now + LAST_FRAME_WAIT.toNanos();
+                } else if (now - lastFrameDue >= 0) {
+                    session.close();
+                    sink.complete();
+                    return;
+                }
+                arm(lastFrameDue - now);
                 return;
             }
             // Without demand only the end can be due; with it, the next keep-alive too.
-            long delay = Math.max(0, reading ? session.nanosUntilDue() : session.nanosUntilEnd());
+            arm(reading ? session.nanosUntilDue() : session.nanosUntilEnd());
+        }
+
+        private void arm(long nanos) {
             if (timer != null) {
                 timer.dispose();
             }
-            timer = worker.schedule(this::schedule, delay, TimeUnit.NANOSECONDS);
+            timer = worker.schedule(this::schedule, Math.max(0, nanos), TimeUnit.NANOSECONDS);
         }
     }
 
