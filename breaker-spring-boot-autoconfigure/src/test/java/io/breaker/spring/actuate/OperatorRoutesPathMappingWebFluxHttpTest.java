@@ -6,6 +6,8 @@ import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Tag;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.annotation.Import;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
 
 /** {@link OperatorRoutesPathMappingHttpTest} on WebFlux: the routes move with the endpoint there too. */
 @Tag(BootLine.TAG)
@@ -39,5 +41,11 @@ class OperatorRoutesPathMappingWebFluxHttpTest {
                 "breakers.instances.wholesaler.failure-rate-threshold=50"
             })
     @Import(OnReactorNetty.class)
-    class OnAManagementPortOfItsOwn extends OperatorRoutesPathMappingHttpTest.OnAManagementPortOfItsOwnTests {}
+    class OnAManagementPortOfItsOwn extends OperatorRoutesPathMappingHttpTest.OnAManagementPortOfItsOwnTests {
+
+        @DynamicPropertySource
+        static void onReactorNettyOnly(DynamicPropertyRegistry registry) {
+            registry.add("spring.autoconfigure.exclude", BootLine::tomcatReactiveManagementAutoConfiguration);
+        }
+    }
 }

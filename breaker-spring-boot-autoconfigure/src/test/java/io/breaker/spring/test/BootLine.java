@@ -40,6 +40,14 @@ public final class BootLine {
         return LINE.nettyWebServerFactory();
     }
 
+    /**
+     * The auto-configuration to exclude so that a reactive application with a management port of its own
+     * starts on Reactor Netty while Tomcat is on the class path too; empty when none need be.
+     */
+    public static String tomcatReactiveManagementAutoConfiguration() {
+        return LINE.tomcatReactiveManagementAutoConfiguration();
+    }
+
     /** The initializer this line's starter registers. */
     public static Class<? extends BootLineCheck> lineCheck() {
         return LINE.lineCheck();
@@ -107,6 +115,8 @@ public final class BootLine {
         String jacksonDateFeatures();
 
         String nettyWebServerFactory();
+
+        String tomcatReactiveManagementAutoConfiguration();
 
         Class<? extends BootLineCheck> lineCheck();
 
