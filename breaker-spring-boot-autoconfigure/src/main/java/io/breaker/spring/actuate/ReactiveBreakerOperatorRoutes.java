@@ -170,14 +170,26 @@ public final class ReactiveBreakerOperatorRoutes {
             if (scheduled.compareAndSet(false, true)) {
                 try {
                     worker.schedule(this::step);
-                } catch (RejectedExecutionException disposed) {
-                    // the stream has ended: nothing more to write
+                } catch (RejectedExecutionException stopped) {
+                    // The stream was cancelled (nothing happens then), or Reactor's scheduler stopped:
+                    // end the response, and the client reconnects, rather than leave it waiting.
+                    session.close();
+                    sink.error(stopped);
                 }
             }
         }
 
         private void step() {
             scheduled.set(false);
+            try {
+                pump();
+            } catch (RuntimeException failure) {
+                session.close();
+                sink.error(failure); // the response ends; the client reconnects
+            }
+        }
+
+        private void pump() {
             if (session.isFinished()) {
                 return;
             }
