@@ -37,6 +37,19 @@ public final class Boot3Line implements BootLine.Support {
         return "spring.jackson.serialization.";
     }
 
+    /** Spring Boot 3: in spring-boot itself. */
+    @Override
+    public String nettyWebServerFactory() {
+        return "org.springframework.boot.web.embedded.netty.NettyReactiveWebServerFactory";
+    }
+
+    /** Spring Boot 3: none; the management context of a reactive application takes the server factory
+     * it finds. */
+    @Override
+    public String tomcatReactiveManagementAutoConfiguration() {
+        return "";
+    }
+
     @Override
     public Class<? extends BootLineCheck> lineCheck() {
         return Boot3LineCheck.class;

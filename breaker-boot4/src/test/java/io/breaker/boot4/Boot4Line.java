@@ -37,6 +37,20 @@ public final class Boot4Line implements BootLine.Support {
         return "spring.jackson.datatype.datetime.";
     }
 
+    /** Spring Boot 4: in spring-boot-reactor-netty. */
+    @Override
+    public String nettyWebServerFactory() {
+        return "org.springframework.boot.reactor.netty.NettyReactiveWebServerFactory";
+    }
+
+    /** Spring Boot 4: Tomcat's and Reactor Netty's reactive management context auto-configurations
+     * define the same bean, and a reactive application with a management port of its own fails to start
+     * when both servers are on the class path. */
+    @Override
+    public String tomcatReactiveManagementAutoConfiguration() {
+        return "org.springframework.boot.tomcat.autoconfigure.actuate.web.server.TomcatReactiveManagementContextAutoConfiguration";
+    }
+
     @Override
     public Class<? extends BootLineCheck> lineCheck() {
         return Boot4LineCheck.class;

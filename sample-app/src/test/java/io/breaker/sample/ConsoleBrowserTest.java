@@ -1,5 +1,6 @@
 package io.breaker.sample;
 
+import io.breaker.spring.actuate.BreakerEventStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
@@ -13,6 +14,7 @@ import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.springframework.beans.factory.annotation.Autowired;
 
 import java.io.File;
 import java.io.IOException;
@@ -22,7 +24,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
@@ -42,6 +46,9 @@ class ConsoleBrowserTest extends BookshopHttpTest {
     private static final String CHROMEDRIVER = "/usr/bin/chromedriver";
 
     private ChromeDriver browser;
+
+    @Autowired
+    private BreakerEventStream stream;
 
     @BeforeEach
     void startBrowser() {
@@ -125,6 +132,30 @@ class ConsoleBrowserTest extends BookshopHttpTest {
                   return original(url, init);
                 };
                 """);
+    }
+
+    @Test
+    void aRefusedStreamIsAskedForAgainUntilItIsServed() {
+        List<BreakerEventStream.Subscriber> held = new ArrayList<>();
+        try {
+            for (int i = 0; i < BreakerEventStream.MAX_SUBSCRIBERS; i++) {
+                if (stream.subscribe("holder-" + i, null) instanceof BreakerEventStream.Admission.Admitted admitted) {
+                    held.add(admitted.subscriber());
+                }
+            }
+            assertThat(stream.subscribers()).as("every slot is taken").isEqualTo(BreakerEventStream.MAX_SUBSCRIBERS);
+            browser.get("http://localhost:" + port + "/actuator/breakers/console");
+            await(() -> live().startsWith("stream refused or failed: trying again in"));
+        } finally {
+            held.forEach(BreakerEventStream.Subscriber::close);
+        }
+
+        await(() -> "live".equals(live())); // the page asked again, and was served
+        assertThat(shown(this::stateOnPage)).isEqualTo("CLOSED");
+    }
+
+    private String live() {
+        return browser.findElement(By.id("live")).getText();
     }
 
     private WebElement row() {

@@ -3,9 +3,6 @@ package io.breaker.spring.actuate;
 import org.springframework.core.io.ClassPathResource;
 import org.springframework.core.io.Resource;
 import org.springframework.http.MediaType;
-import org.springframework.web.servlet.function.RouterFunction;
-import org.springframework.web.servlet.function.RouterFunctions;
-import org.springframework.web.servlet.function.ServerResponse;
 
 import java.util.Map;
 
@@ -13,34 +10,27 @@ import java.util.Map;
  * The operators' console: three static files inside the jar (no CDN, no build step), served under
  * the {@code breakers} endpoint's path, so that the endpoint's access rules cover it. The page reads
  * {@code /actuator/breakers}, follows {@code /actuator/breakers/stream}, and writes through the
- * endpoint's POST and {@code /config}.
+ * endpoint's POST and {@code /config}. Each web stack serves these files with its own routes
+ * ({@link BreakerOperatorRoutes#console}, {@link ReactiveBreakerOperatorRoutes#console}).
  */
-public final class BreakerConsole {
+final class BreakerConsole {
 
-    private static final String FOLDER = "io/breaker/spring/console/";
-    private static final Map<String, MediaType> FILES = Map.of(
+    /** What {@code {endpointPath}/console} itself answers. */
+    static final String PAGE = "console.html";
+    /** The files, by their names under {@code {endpointPath}/console/}, with their media types. */
+    static final Map<String, MediaType> FILES = Map.of(
             "console.html", MediaType.TEXT_HTML,
             "console.js", MediaType.valueOf("text/javascript"),
             "console.css", MediaType.valueOf("text/css"));
+    /** Cache-Control of every file: the browser asks again, so that a new version shows at once. */
+    static final String CACHE_CONTROL = "no-cache";
+
+    private static final String FOLDER = "io/breaker/spring/console/";
 
     private BreakerConsole() {}
 
-    /** {@code {endpointPath}/console} and its two assets; see {@link BreakerOperatorRoutes#routes(String)}. */
-    public static RouterFunction<ServerResponse> routes(String endpointPath) {
-        String root = endpointPath + "/console";
-        RouterFunctions.Builder routes = RouterFunctions.route().GET(root, request -> file("console.html"));
-        for (String name : FILES.keySet()) {
-            routes.GET(root + "/" + name, request -> file(name));
-        }
-        return routes.build();
-    }
-
-    private static ServerResponse file(String name) {
-        Resource resource = new ClassPathResource(FOLDER + name, BreakerConsole.class.getClassLoader());
-        return ServerResponse.ok()
-                .contentType(FILES.get(name))
-                .header("Cache-Control", "no-cache")
-                .header("X-Content-Type-Options", "nosniff")
-                .body(resource);
+    /** One of {@link #FILES}. */
+    static Resource file(String name) {
+        return new ClassPathResource(FOLDER + name, BreakerConsole.class.getClassLoader());
     }
 }

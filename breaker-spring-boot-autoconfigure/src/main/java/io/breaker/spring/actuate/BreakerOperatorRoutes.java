@@ -1,8 +1,8 @@
 package io.breaker.spring.actuate;
 
-import io.breaker.Transition;
 import org.jspecify.annotations.Nullable;
 import org.springframework.core.ParameterizedTypeReference;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.converter.HttpMessageNotReadableException;
@@ -27,7 +27,9 @@ import java.util.function.Function;
  * events, which they cannot stream). Answers are {@code OperationResponseBody} records,
  * which Spring MVC writes with the actuator's own JSON mapper (when its handler mapping is given the
  * MVC message converters), so they look like the endpoint's. An access rule written for the endpoint
- * ({@code EndpointRequest.to("breakers")}) covers these paths too.
+ * ({@code EndpointRequest.to("breakers")}) covers these paths too. {@link ReactiveBreakerOperatorRoutes}
+ * serves the same on WebFlux; the logic both call is {@link RuntimeSettings}, {@link BreakerOperations}
+ * and {@link BreakerStreamSession}.
  */
 public final class BreakerOperatorRoutes {
 
@@ -66,75 +68,66 @@ public final class BreakerOperatorRoutes {
      * the endpoint and every rule that matches it matches them.
      */
     public RouterFunction<ServerResponse> routes(String endpointPath) {
-        String config = endpointPath + "/{name}/config";
+        String config = OperatorPaths.config(endpointPath);
         return RouterFunctions.route()
-                .GET(endpointPath + "/stream", this::stream)
+                .GET(OperatorPaths.stream(endpointPath), this::stream)
                 .GET(config, this::describe)
                 .POST(config, this::change)
                 .DELETE(config, this::reset)
                 .build();
     }
 
-    /**
-     * Server-sent events: {@code snapshot} (every breaker, as {@code GET /actuator/breakers}) at once,
-     * then one {@code transition} per state change as it happens, and a {@code dropped} event before
-     * the end if this client fell {@link BreakerEventStream#QUEUE_CAPACITY} transitions behind. Written
-     * on this request's own thread (see {@link BreakerEventStream}).
-     */
-    private ServerResponse stream(ServerRequest request) {
-        BreakerEventStream.Subscriber subscriber = stream.subscribe();
-        if (subscriber == null) {
-            return error(new ErrorDescriptor(
-                    503,
-                    "Service Unavailable",
-                    "already " + BreakerEventStream.MAX_SUBSCRIBERS + " subscribers to the breakers stream",
-                    null));
+    /** The console's page and its two assets ({@link BreakerConsole}), under {@code endpointPath}. */
+    public static RouterFunction<ServerResponse> console(String endpointPath) {
+        String root = OperatorPaths.console(endpointPath);
+        RouterFunctions.Builder routes = RouterFunctions.route().GET(root, request -> file(BreakerConsole.PAGE));
+        for (String name : BreakerConsole.FILES.keySet()) {
+            routes.GET(root + "/" + name, request -> file(name));
         }
-        return ServerResponse.ok()
-                .contentType(MediaType.TEXT_EVENT_STREAM)
-                .header("Cache-Control", "no-store")
-                .header("X-Accel-Buffering", "no")
-                .build((servletRequest, response) -> {
-                    try (subscriber) {
-                        OutputStream out = response.getOutputStream();
-                        event(out, "snapshot", json.apply(operations.describeAll()));
-                        while (true) {
-                            Transition transition = subscriber.next();
-                            if (subscriber.isDropped()) {
-                                event(
-                                        out,
-                                        "dropped",
-                                        "{\"reason\":\"this client fell " + BreakerEventStream.QUEUE_CAPACITY
-                                                + " transitions behind\"}");
-                                return null;
-                            }
-                            if (transition == null) {
-                                out.write(": keep-alive\n\n".getBytes(StandardCharsets.UTF_8));
-                                out.flush();
-                                continue;
-                            }
-                            event(
-                                    out,
-                                    "transition",
-                                    json.apply(new TransitionEventDescriptor(
-                                            transition.breaker(),
-                                            TransitionDescriptor.of(transition),
-                                            operations
-                                                    .describe(transition.breaker())
-                                                    .orElse(null))));
-                        }
-                    } catch (IOException clientGone) {
-                        return null;
-                    } catch (InterruptedException stopping) {
-                        Thread.currentThread().interrupt();
-                        return null;
-                    }
-                });
+        return routes.build();
     }
 
-    private static void event(OutputStream out, String name, String data) throws IOException {
-        out.write(("event: " + name + "\ndata: " + data + "\n\n").getBytes(StandardCharsets.UTF_8));
-        out.flush();
+    private static ServerResponse file(String name) {
+        return ServerResponse.ok()
+                .contentType(BreakerConsole.FILES.get(name))
+                .header(HttpHeaders.CACHE_CONTROL, BreakerConsole.CACHE_CONTROL)
+                .header("X-Content-Type-Options", "nosniff")
+                .body(BreakerConsole.file(name));
+    }
+
+    /**
+     * Server-sent events, as {@link BreakerStreamSession} writes them, on this request's own thread; a
+     * 503 with {@code Retry-After} when {@link BreakerEventStream} has no slot for this client.
+     */
+    private ServerResponse stream(ServerRequest request) {
+        BreakerEventStream.Admission admission =
+                stream.subscribe(principal(request), request.servletRequest().getRemoteAddr());
+        if (admission instanceof BreakerEventStream.Admission.Refused refused) {
+            return ServerResponse.status(HttpStatus.SERVICE_UNAVAILABLE)
+                    .header(HttpHeaders.RETRY_AFTER, Long.toString(refused.retryAfterSeconds()))
+                    .contentType(MediaType.APPLICATION_JSON)
+                    .body(ErrorDescriptor.unavailable(refused.message()));
+        }
+        BreakerStreamSession session = new BreakerStreamSession(
+                stream, ((BreakerEventStream.Admission.Admitted) admission).subscriber(), operations, json);
+        return ServerResponse.ok()
+                .contentType(MediaType.TEXT_EVENT_STREAM)
+                .header(HttpHeaders.CACHE_CONTROL, "no-store")
+                .header("X-Accel-Buffering", "no")
+                .build((servletRequest, response) -> {
+                    try (session) {
+                        OutputStream out = response.getOutputStream();
+                        for (String frame = session.next(); frame != null; frame = session.next()) {
+                            out.write(frame.getBytes(StandardCharsets.UTF_8));
+                            out.flush();
+                        }
+                    } catch (IOException clientGone) {
+                        // the client went away: the session is closed, its slot free
+                    } catch (InterruptedException stopping) {
+                        Thread.currentThread().interrupt();
+                    }
+                    return null;
+                });
     }
 
     private ServerResponse describe(ServerRequest request) {
@@ -146,7 +139,7 @@ public final class BreakerOperatorRoutes {
 
     private ServerResponse change(ServerRequest request) throws Exception {
         if (!writable) {
-            return readOnly();
+            return error(ErrorDescriptor.readOnly());
         }
         Map<String, @Nullable Object> body;
         try {
@@ -155,8 +148,7 @@ public final class BreakerOperatorRoutes {
             if (causedBy(notJson, OperatorRequestLimit.TooLarge.class)) {
                 return error(OperatorRequestLimit.tooLarge(-1));
             }
-            return error(ErrorDescriptor.badRequest("the body must be a JSON object of settings by their YAML names,"
-                    + " as in {\"failure-rate-threshold\": 30, \"wait-duration-in-open-state\": \"10s\"}"));
+            return error(ErrorDescriptor.settingsNotJson());
         } catch (OperatorRequestLimit.TooLarge tooLarge) {
             return error(OperatorRequestLimit.tooLarge(-1));
         }
@@ -174,7 +166,7 @@ public final class BreakerOperatorRoutes {
 
     private ServerResponse reset(ServerRequest request) {
         if (!writable) {
-            return readOnly();
+            return error(ErrorDescriptor.readOnly());
         }
         return result(settings.reset(request.pathVariable("name"), principal(request)));
     }
@@ -191,14 +183,6 @@ public final class BreakerOperatorRoutes {
 
     private static @Nullable String principal(ServerRequest request) {
         return request.principal().map(Principal::getName).orElse(null);
-    }
-
-    private static ServerResponse readOnly() {
-        return error(new ErrorDescriptor(
-                405,
-                "Method Not Allowed",
-                "the breakers endpoint is read-only (management.endpoint.breakers.access)",
-                null));
     }
 
     private static ServerResponse error(ErrorDescriptor error) {

@@ -28,6 +28,33 @@ public record ErrorDescriptor(
         return new ErrorDescriptor(400, "Bad Request", cut(message), null);
     }
 
+    static ErrorDescriptor readOnly() {
+        return new ErrorDescriptor(
+                405,
+                "Method Not Allowed",
+                "the breakers endpoint is read-only (management.endpoint.breakers.access)",
+                null);
+    }
+
+    /** A write of {@code length} bytes ({@code -1}: unknown) to the endpoint, over {@code max}. */
+    static ErrorDescriptor tooLarge(long length, int max) {
+        return new ErrorDescriptor(
+                413,
+                "Payload Too Large",
+                "a write to the breakers endpoint carries at most " + max + " bytes"
+                        + (length >= 0 ? "; this one has " + length : ""),
+                null);
+    }
+
+    static ErrorDescriptor settingsNotJson() {
+        return badRequest("the body must be a JSON object of settings by their YAML names,"
+                + " as in {\"failure-rate-threshold\": 30, \"wait-duration-in-open-state\": \"10s\"}");
+    }
+
+    static ErrorDescriptor unavailable(String message) {
+        return new ErrorDescriptor(503, "Service Unavailable", message, null);
+    }
+
     static ErrorDescriptor badState(@Nullable String requested) {
         String was = requested == null ? "it is missing" : "was '" + cut(requested, 100) + "'";
         return new ErrorDescriptor(

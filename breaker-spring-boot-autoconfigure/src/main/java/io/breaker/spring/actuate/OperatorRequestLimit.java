@@ -78,12 +78,7 @@ public final class OperatorRequestLimit extends OncePerRequestFilter {
     }
 
     static ErrorDescriptor tooLarge(long length) {
-        return new ErrorDescriptor(
-                413,
-                "Payload Too Large",
-                "a write to the breakers endpoint carries at most " + MAX_BODY_BYTES + " bytes"
-                        + (length >= 0 ? "; this one has " + length : ""),
-                null);
+        return ErrorDescriptor.tooLarge(length, MAX_BODY_BYTES);
     }
 
     /** Thrown by a capped body read past {@link #MAX_BODY_BYTES}. */

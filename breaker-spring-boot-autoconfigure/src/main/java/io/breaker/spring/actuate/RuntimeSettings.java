@@ -33,7 +33,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
 /**
- * Settings changed while the application runs, without Spring MVC: {@code GET}, {@code POST} and
+ * Settings changed while the application runs, without a web stack: {@code GET}, {@code POST} and
  * {@code DELETE /actuator/breakers/{name}/config} call this. A change names settings by their YAML
  * names and writes values as YAML does ({@code "wait-duration-in-open-state": "10s"}); it is checked
  * exactly as at start-up (the same messages), applied to the running breaker

@@ -14,8 +14,10 @@ import java.util.Map;
  * Actuator merges the path, the JSON body and the query into one set of arguments, later ones
  * winning, so {@code POST /actuator/breakers/dep} with {@code "name": "other"} in the body (or
  * {@code ?name=other}) would reach {@code other}, and {@code ?state=OPEN} would be applied with an
- * empty body: a per-breaker access rule on the URL could be bypassed. On a servlet stack (Spring MVC)
- * this looks at the request itself and refuses such a write.
+ * empty body: a per-breaker access rule on the URL could be bypassed. The rule is {@link #refusal(String,
+ * Object, boolean)}; on a servlet stack (Spring MVC) the endpoint asks {@link #refusal(String)}, which
+ * looks at the request itself; on WebFlux, where the endpoint cannot see the request,
+ * {@link ReactiveUrlOnlyWrites} applies it before the endpoint.
  */
 final class UrlOnlyWrites {
 
@@ -25,8 +27,32 @@ final class UrlOnlyWrites {
 
     private UrlOnlyWrites() {}
 
-    /** Why the current write must be refused, or {@code null} when the URL alone names its breaker. */
-    static @Nullable String refusal(String name) {
+    /**
+     * Why a write to the breaker the URL names must be refused, or {@code null} when the URL alone
+     * names its breaker and the body alone carries the state.
+     *
+     * @param inUrl         the breaker's name in the URL
+     * @param inBody        the {@code name} in the JSON body, or {@code null}
+     * @param nameOrStateInQuery whether the query has a {@code name} or a {@code state}
+     */
+    @Nullable
+    static String refusal(String inUrl, @Nullable Object inBody, boolean nameOrStateInQuery) {
+        if (nameOrStateInQuery) {
+            return "name and state are not read from the query: the URL names the breaker, and the state goes"
+                    + " in the JSON body, as in {\"state\": \"OPEN\"}";
+        }
+        if (inBody != null && !inUrl.equals(String.valueOf(inBody))) {
+            return "the URL names the breaker '" + inUrl + "'; a name in the body cannot change it (remove \"name\")";
+        }
+        return null;
+    }
+
+    /**
+     * On a servlet stack, why the current write must be refused, or {@code null} when the URL alone names
+     * its breaker; {@code name} is the one the endpoint was given (the body's or the query's, if any).
+     */
+    @Nullable
+    static String refusal(String name) {
         return SERVLET_MVC ? Servlet.refusal(name) : null;
     }
 
@@ -39,16 +65,10 @@ final class UrlOnlyWrites {
                 return null;
             }
             HttpServletRequest request = servlet.getRequest();
-            if (request.getParameter("name") != null || request.getParameter("state") != null) {
-                return "name and state are not read from the query: the URL names the breaker, and the state goes"
-                        + " in the JSON body, as in {\"state\": \"OPEN\"}";
-            }
             Object variables = request.getAttribute(HandlerMapping.URI_TEMPLATE_VARIABLES_ATTRIBUTE);
-            if (variables instanceof Map<?, ?> map && map.get("name") instanceof String inUrl && !inUrl.equals(name)) {
-                return "the URL names the breaker '" + inUrl
-                        + "'; a name in the body cannot change it (remove \"name\")";
-            }
-            return null;
+            String inUrl = variables instanceof Map<?, ?> map && map.get("name") instanceof String found ? found : name;
+            return UrlOnlyWrites.refusal(
+                    inUrl, name, request.getParameter("name") != null || request.getParameter("state") != null);
         }
     }
 }

@@ -11,7 +11,7 @@ public class BreakerConsoleProperties {
 
     /**
      * Whether to serve the console page at /actuator/breakers/console (needs the breakers endpoint
-     * exposed over HTTP and Spring MVC); secured exactly like the endpoint.
+     * exposed over HTTP, on Spring MVC or WebFlux); secured exactly like the endpoint.
      */
     private boolean enabled = false;
 

@@ -3,6 +3,7 @@ package io.breaker.spring.autoconfigure;
 import io.breaker.BreakerRegistry;
 import io.breaker.spring.actuate.BreakerEventStream;
 import io.breaker.spring.actuate.BreakerOperations;
+import io.breaker.spring.actuate.BreakerStreamLifecycle;
 import io.breaker.spring.actuate.BreakerTransitionHistory;
 import io.breaker.spring.actuate.BreakersEndpoint;
 import io.breaker.spring.actuate.BreakersWebEndpointExtension;
@@ -57,6 +58,12 @@ public class BreakerEndpointAutoConfiguration {
         @ConditionalOnMissingBean
         public BreakerEventStream breakerEventStream(BreakerRegistry registry) {
             return BreakerEventStream.bind(registry);
+        }
+
+        @Bean
+        @ConditionalOnMissingBean
+        public BreakerStreamLifecycle breakerStreamLifecycle(BreakerEventStream stream) {
+            return new BreakerStreamLifecycle(stream);
         }
 
         @Bean

@@ -1,6 +1,5 @@
 package io.breaker.spring.autoconfigure;
 
-import io.breaker.spring.actuate.BreakerConsole;
 import io.breaker.spring.actuate.BreakerEventStream;
 import io.breaker.spring.actuate.BreakerOperations;
 import io.breaker.spring.actuate.BreakerOperatorRoutes;
@@ -11,7 +10,6 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.autoconfigure.endpoint.expose.EndpointExposure;
 import org.springframework.boot.actuate.autoconfigure.web.ManagementContextConfiguration;
-import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.EndpointAccessResolver;
 import org.springframework.boot.actuate.endpoint.web.PathMappedEndpoints;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -66,9 +64,7 @@ public class BreakerOperatorWebConfiguration {
             BreakerConsoleProperties console,
             ObjectProvider<RequestMappingHandlerAdapter> mvc,
             ObjectProvider<EndpointAccessResolver> access) {
-        EndpointAccessResolver resolver = access.getIfAvailable();
-        boolean writable =
-                resolver == null || resolver.accessFor(BreakersEndpoint.ID, Access.UNRESTRICTED) == Access.UNRESTRICTED;
+        boolean writable = OperatorAccess.writable(access);
         List<HttpMessageConverter<?>> converters = converters(mvc);
         BreakerOperatorRoutes routes =
                 new BreakerOperatorRoutes(settings, operations, stream, json(converters), writable);
@@ -76,7 +72,7 @@ public class BreakerOperatorWebConfiguration {
         String path = endpoints.getPath(BreakersEndpoint.ID);
         RouterFunction<ServerResponse> all = routes.routes(path);
         if (console.isEnabled()) {
-            all = all.and(BreakerConsole.routes(path));
+            all = all.and(BreakerOperatorRoutes.console(path));
         }
         RouterFunctionMapping mapping = new RouterFunctionMapping(all);
         mapping.setOrder(ORDER);

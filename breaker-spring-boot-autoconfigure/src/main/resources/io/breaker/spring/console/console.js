@@ -172,18 +172,48 @@
     }
   }
 
-  const stream = new EventSource(base + '/stream');
-  stream.addEventListener('snapshot', e => {
-    live.textContent = 'live';
-    replaceAll(JSON.parse(e.data).breakers);
-  });
-  stream.addEventListener('transition', e => {
-    const event = JSON.parse(e.data);
-    if (event.breaker) breakers.set(event.name, event.breaker);
-    live.textContent = 'live: ' + event.name + ' ' + event.transition.from + ' → ' + event.transition.to;
-    render();
-  });
-  stream.addEventListener('dropped', () => { live.textContent = 'fell behind: reconnecting…'; });
-  stream.onerror = () => { live.textContent = 'disconnected: reconnecting…'; };
+  // The stream. After a stream that ended (each lasts a minute) or a lost connection, the browser
+  // reconnects by itself, after the server's retry: delay. After an answer that is not a stream (a 503
+  // when no slot is free or the application is stopping, a 401, a 500) it gives up: then the page asks
+  // again itself, waiting longer each time (from 1 s, doubling up to 30 s, with jitter so that many pages
+  // do not come back at once), until it is served.
+  const RETRY_MIN_MS = 1000;
+  const RETRY_MAX_MS = 30000;
+  let retryMs = RETRY_MIN_MS;
+
+  function follow() {
+    let renewing = false;
+    const stream = new EventSource(base + '/stream');
+    stream.addEventListener('snapshot', e => {
+      retryMs = RETRY_MIN_MS;
+      renewing = false;
+      live.textContent = 'live';
+      replaceAll(JSON.parse(e.data).breakers);
+    });
+    stream.addEventListener('transition', e => {
+      const event = JSON.parse(e.data);
+      if (event.breaker) breakers.set(event.name, event.breaker);
+      live.textContent = 'live: ' + event.name + ' ' + event.transition.from + ' → ' + event.transition.to;
+      render();
+    });
+    stream.addEventListener('dropped', () => { live.textContent = 'fell behind: reconnecting…'; });
+    stream.addEventListener('end', () => {
+      renewing = true;
+      live.textContent = 'live: renewing the stream…';
+    });
+    stream.onerror = () => {
+      if (stream.readyState !== EventSource.CLOSED) {
+        if (!renewing) live.textContent = 'disconnected: reconnecting…';
+        return; // the browser reconnects by itself
+      }
+      stream.close();
+      const wait = Math.round(retryMs * (0.5 + Math.random() / 2));
+      retryMs = Math.min(retryMs * 2, RETRY_MAX_MS);
+      live.textContent = 'stream refused or failed: trying again in ' + Math.ceil(wait / 1000) + ' s…';
+      setTimeout(follow, wait);
+    };
+  }
+
+  follow();
   setInterval(refresh, REFRESH_MS);
 })();

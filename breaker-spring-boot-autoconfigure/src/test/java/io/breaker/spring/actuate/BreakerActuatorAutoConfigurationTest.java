@@ -32,6 +32,8 @@ class BreakerActuatorAutoConfigurationTest {
                 .run(context -> {
                     assertThat(context).hasSingleBean(BreakersEndpoint.class);
                     assertThat(context).hasSingleBean(BreakerTransitionHistory.class);
+                    assertThat(context).hasSingleBean(BreakerEventStream.class);
+                    assertThat(context).hasSingleBean(BreakerStreamLifecycle.class);
                     assertThat(context).hasBean("breakersHealthIndicator");
                 });
     }

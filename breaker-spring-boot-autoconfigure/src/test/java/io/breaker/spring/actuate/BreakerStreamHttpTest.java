@@ -64,6 +64,8 @@ class BreakerStreamHttpTest {
                 .hasValueSatisfying(type -> assertThat(type).startsWith("text/event-stream"));
         Iterator<String> lines = response.body().iterator();
         try {
+            assertThat(next(lines)).isEqualTo("retry: " + BreakerEventStream.RECONNECT.toMillis());
+            assertThat(next(lines)).isEmpty();
             assertThat(next(lines)).isEqualTo("event: snapshot");
             assertThat(next(lines))
                     .startsWith("data: {\"breakers\":[")

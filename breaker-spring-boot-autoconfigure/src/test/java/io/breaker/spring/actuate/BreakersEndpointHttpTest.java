@@ -7,10 +7,8 @@ import io.breaker.SlidingWindowType;
 import io.breaker.State;
 import io.breaker.spring.CircuitProtected;
 import io.breaker.spring.test.BootLine;
+import io.breaker.spring.test.TestUsers;
 import io.breaker.spring.test.WithMetricsExport;
-import jakarta.servlet.Filter;
-import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletRequestWrapper;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -23,13 +21,13 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.security.Principal;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -254,6 +252,23 @@ class BreakersEndpointHttpTest {
     }
 
     @Test
+    void aNameInABodyOfTheActuatorsOwnMediaTypeCannotRedirectAWriteEither() throws Exception {
+        CircuitBreaker other = registry.breaker("payments");
+        other.release();
+
+        HttpResponse<String> response = http.send(
+                HttpRequest.newBuilder(uri("/actuator/breakers/wholesaler"))
+                        .header("Content-Type", "application/vnd.spring-boot.actuator.v3+json")
+                        .POST(HttpRequest.BodyPublishers.ofString("{\"state\":\"OPEN\",\"name\":\"payments\"}"))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+
+        assertThat(response.statusCode()).isEqualTo(400);
+        assertThat(other.getState()).isEqualTo(State.CLOSED);
+        assertThat(wholesaler.getState()).isEqualTo(State.CLOSED);
+    }
+
+    @Test
     void aNameInTheQueryCannotRedirectAWriteToAnotherBreaker() throws Exception {
         CircuitBreaker other = registry.breaker("payments");
         other.release();
@@ -346,6 +361,7 @@ class BreakersEndpointHttpTest {
 
     @SpringBootConfiguration
     @EnableAutoConfiguration
+    @Import(TestUsers.class)
     static class App {
 
         @Bean
@@ -361,27 +377,6 @@ class BreakersEndpointHttpTest {
         @Bean
         DeliveryService deliveryService() {
             return new DeliveryService();
-        }
-
-        /** Stands in for Spring Security: the header names the authenticated user. */
-        @Bean
-        Filter testAuthentication() {
-            return (request, response, chain) -> {
-                String user = ((HttpServletRequest) request).getHeader("X-Test-User");
-                if (user == null) {
-                    chain.doFilter(request, response);
-                    return;
-                }
-                Principal principal = () -> user;
-                chain.doFilter(
-                        new HttpServletRequestWrapper((HttpServletRequest) request) {
-                            @Override
-                            public Principal getUserPrincipal() {
-                                return principal;
-                            }
-                        },
-                        response);
-            };
         }
     }
 }

@@ -12,7 +12,9 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.core.env.Environment;
 
+import java.io.BufferedReader;
 import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -44,7 +46,23 @@ class OperatorRoutesPathMappingHttpTest {
                 "breakers.console.enabled=true",
                 "breakers.instances.wholesaler.failure-rate-threshold=50"
             })
-    class UnderAPathMapping {
+    class UnderAPathMapping extends UnderAPathMappingTests {}
+
+    @Nested
+    @SpringBootTest(
+            webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+            classes = App.class,
+            properties = {
+                "management.server.port=0",
+                "management.endpoints.web.exposure.include=breakers",
+                "management.endpoints.web.path-mapping.breakers=circuit-breakers",
+                "breakers.console.enabled=true",
+                "breakers.instances.wholesaler.failure-rate-threshold=50"
+            })
+    class OnAManagementPortOfItsOwn extends OnAManagementPortOfItsOwnTests {}
+
+    /** What {@link UnderAPathMapping} checks, on either web stack. */
+    abstract static class UnderAPathMappingTests {
 
         @LocalServerPort
         private int port;
@@ -103,18 +121,8 @@ class OperatorRoutesPathMappingHttpTest {
         }
     }
 
-    @Nested
-    @SpringBootTest(
-            webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-            classes = App.class,
-            properties = {
-                "management.server.port=0",
-                "management.endpoints.web.exposure.include=breakers",
-                "management.endpoints.web.path-mapping.breakers=circuit-breakers",
-                "breakers.console.enabled=true",
-                "breakers.instances.wholesaler.failure-rate-threshold=50"
-            })
-    class OnAManagementPortOfItsOwn {
+    /** What {@link OnAManagementPortOfItsOwn} checks, on either web stack. */
+    abstract static class OnAManagementPortOfItsOwnTests {
 
         @LocalServerPort
         private int port;
@@ -162,7 +170,7 @@ class OperatorRoutesPathMappingHttpTest {
         return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 
-    /** The first bytes of a stream's answer (the stream itself never ends). */
+    /** The first event line of a stream's answer, after its {@code retry:} (the stream itself goes on). */
     static String firstEvent(String uri) throws Exception {
         HttpResponse<InputStream> response = HTTP.send(
                 HttpRequest.newBuilder(URI.create(uri))
@@ -170,17 +178,13 @@ class OperatorRoutesPathMappingHttpTest {
                         .build(),
                 HttpResponse.BodyHandlers.ofInputStream());
         assertThat(response.statusCode()).as(uri).isEqualTo(200);
-        try (InputStream body = response.body()) {
-            byte[] start = new byte[15];
-            int read = 0;
-            while (read < start.length) {
-                int n = body.read(start, read, start.length - read);
-                if (n < 0) {
-                    break;
+        try (BufferedReader body = new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
+            for (String line = body.readLine(); line != null; line = body.readLine()) {
+                if (line.startsWith("event:")) {
+                    return line;
                 }
-                read += n;
             }
-            return new String(start, 0, read, StandardCharsets.UTF_8);
+            return "";
         }
     }
 

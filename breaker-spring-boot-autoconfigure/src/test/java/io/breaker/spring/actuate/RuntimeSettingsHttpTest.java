@@ -4,9 +4,7 @@ import io.breaker.BreakerRegistry;
 import io.breaker.CircuitBreaker;
 import io.breaker.spring.autoconfigure.BreakerAutoConfiguration;
 import io.breaker.spring.test.BootLine;
-import jakarta.servlet.Filter;
-import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletRequestWrapper;
+import io.breaker.spring.test.TestUsers;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -20,14 +18,13 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.security.Principal;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -338,29 +335,6 @@ class RuntimeSettingsHttpTest {
 
     @SpringBootConfiguration
     @EnableAutoConfiguration
-    static class App {
-
-        /** Stands in for Spring Security: the header names the authenticated user. */
-        @Bean
-        Filter testAuthentication() {
-            return (request, response, chain) -> {
-                String header = ((HttpServletRequest) request).getHeader("X-Test-User");
-                // Percent-escapes let a test name a principal no HTTP header could carry (CR, LF).
-                String user = header == null ? null : java.net.URLDecoder.decode(header, StandardCharsets.UTF_8);
-                if (user == null) {
-                    chain.doFilter(request, response);
-                    return;
-                }
-                Principal principal = () -> user;
-                chain.doFilter(
-                        new HttpServletRequestWrapper((HttpServletRequest) request) {
-                            @Override
-                            public Principal getUserPrincipal() {
-                                return principal;
-                            }
-                        },
-                        response);
-            };
-        }
-    }
+    @Import(TestUsers.class)
+    static class App {}
 }

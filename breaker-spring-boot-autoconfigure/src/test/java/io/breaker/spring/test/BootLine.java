@@ -35,6 +35,19 @@ public final class BootLine {
 
     private BootLine() {}
 
+    /** The class name of this line's Reactor Netty web server factory. */
+    public static String nettyWebServerFactory() {
+        return LINE.nettyWebServerFactory();
+    }
+
+    /**
+     * The auto-configuration to exclude so that a reactive application with a management port of its own
+     * starts on Reactor Netty while Tomcat is on the class path too; empty when none need be.
+     */
+    public static String tomcatReactiveManagementAutoConfiguration() {
+        return LINE.tomcatReactiveManagementAutoConfiguration();
+    }
+
     /** The initializer this line's starter registers. */
     public static Class<? extends BootLineCheck> lineCheck() {
         return LINE.lineCheck();
@@ -100,6 +113,10 @@ public final class BootLine {
         String otherStarter();
 
         String jacksonDateFeatures();
+
+        String nettyWebServerFactory();
+
+        String tomcatReactiveManagementAutoConfiguration();
 
         Class<? extends BootLineCheck> lineCheck();
 
