@@ -181,9 +181,11 @@ class RuntimeSettingsHttpTest {
         assertThat(transitions)
                 .contains(
                         "\"from\":\"OPEN\",\"to\":\"CLOSED\",\"cause\":\"OPERATOR\"",
-                        "\"principal\":\"dave\"",
                         "\"from\":\"CLOSED\",\"to\":\"OPEN\",\"cause\":\"FAILURE_RATE\"")
                 .doesNotContain("bob", "settings");
+        if (actuatorSeesTheTestUser()) {
+            assertThat(transitions).contains("\"principal\":\"dave\"");
+        }
         String settings = shown.substring(shown.indexOf("\"settingsChanges\":"));
         assertThat(settings.split("\"principal\":\"bob\"", -1)).hasSize(BreakerTransitionHistory.DEFAULT_SIZE + 1);
         assertThat(settings).contains("\"failure-rate-threshold\":\"41\"").doesNotContain("\"31\"");
@@ -293,6 +295,14 @@ class RuntimeSettingsHttpTest {
                 .lines()
                 .filter(line -> line.contains("io.breaker.operator") && line.contains("breaker=wholesaler settings="))
                 .count();
+    }
+
+    /**
+     * Whether the actuator's own operations (the force) see the principal {@link TestUsers} sets: on Spring
+     * MVC they read the servlet request's; on WebFlux only Spring Security's.
+     */
+    boolean actuatorSeesTheTestUser() {
+        return true;
     }
 
     private long version() throws Exception {

@@ -20,4 +20,10 @@ import org.springframework.context.annotation.Import;
         })
 @Import(OnReactorNetty.class)
 @Tag(BootLine.TAG)
-class RuntimeSettingsWebFluxHttpTest extends RuntimeSettingsHttpTest {}
+class RuntimeSettingsWebFluxHttpTest extends RuntimeSettingsHttpTest {
+
+    @Override
+    boolean actuatorSeesTheTestUser() {
+        return false;
+    }
+}

@@ -13,7 +13,7 @@ import java.security.Principal;
 /**
  * Stands in for Spring Security on either web stack: a request with the header {@value #HEADER} is
  * made by the user it names (the servlet request's user principal, or the exchange's principal on
- * WebFlux); a request without it is anonymous. Each stack uses its own filter and ignores the other.
+ * WebFlux), percent-escapes decoded; a request without it is anonymous. Each stack uses its own filter and ignores the other.
  */
 @Configuration(proxyBeanMethods = false)
 public class TestUsers {
@@ -24,7 +24,7 @@ public class TestUsers {
     @Bean
     Filter testUsersServletFilter() {
         return (request, response, chain) -> {
-            String user = ((HttpServletRequest) request).getHeader(HEADER);
+            String user = decoded(((HttpServletRequest) request).getHeader(HEADER));
             if (user == null) {
                 chain.doFilter(request, response);
                 return;
@@ -44,7 +44,7 @@ public class TestUsers {
     @Bean
     WebFilter testUsersWebFilter() {
         return (exchange, chain) -> {
-            String user = exchange.getRequest().getHeaders().getFirst(HEADER);
+            String user = decoded(exchange.getRequest().getHeaders().getFirst(HEADER));
             if (user == null) {
                 return chain.filter(exchange);
             }
@@ -52,5 +52,10 @@ public class TestUsers {
             return chain.filter(
                     exchange.mutate().principal(Mono.just(principal)).build());
         };
+    }
+
+    /** Percent-escapes let a test name a principal no HTTP header could carry (CR, LF). */
+    private static String decoded(String header) {
+        return header == null ? null : java.net.URLDecoder.decode(header, java.nio.charset.StandardCharsets.UTF_8);
     }
 }
