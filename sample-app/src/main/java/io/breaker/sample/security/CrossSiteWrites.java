@@ -1,10 +1,7 @@
 package io.breaker.sample.security;
 
 import jakarta.servlet.http.HttpServletRequest;
-import org.springframework.http.server.ServletServerHttpRequest;
 import org.springframework.security.web.util.matcher.RequestMatcher;
-import org.springframework.web.util.UriComponents;
-import org.springframework.web.util.UriComponentsBuilder;
 
 import java.util.Set;
 
@@ -36,14 +33,16 @@ final class CrossSiteWrites implements RequestMatcher {
         return origin != null && !origin.equalsIgnoreCase(ownOrigin(request));
     }
 
-    /** {@code scheme://host[:port]} as the client addressed this application (forwarded headers applied by the server). */
+    /**
+     * {@code scheme://host[:port]} as the client addressed this application: the servlet request's own
+     * view, which the server's forwarded-header handling ({@code server.forward-headers-strategy}) adjusts
+     * behind a proxy.
+     */
     private static String ownOrigin(HttpServletRequest request) {
-        UriComponents uri = UriComponentsBuilder.fromHttpRequest(new ServletServerHttpRequest(request))
-                .build();
-        int port = uri.getPort();
-        boolean defaultPort = port == -1
-                || ("http".equals(uri.getScheme()) && port == 80)
-                || ("https".equals(uri.getScheme()) && port == 443);
-        return uri.getScheme() + "://" + uri.getHost() + (defaultPort ? "" : ":" + port);
+        String scheme = request.getScheme();
+        int port = request.getServerPort();
+        boolean defaultPort =
+                port <= 0 || ("http".equals(scheme) && port == 80) || ("https".equals(scheme) && port == 443);
+        return scheme + "://" + request.getServerName() + (defaultPort ? "" : ":" + port);
     }
 }
