@@ -54,7 +54,9 @@ class BreakerStreamHttpTest {
     @Test
     void sendsASnapshotThenEachTransitionAsItHappens() throws Exception {
         CircuitBreaker wholesaler = registry.breaker("wholesaler");
-        HttpResponse<Stream<String>> response = HttpClient.newHttpClient()
+        HttpResponse<Stream<String>> response = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .build()
                 .send(
                         HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/actuator/breakers/stream"))
                                 .build(),
@@ -116,7 +118,9 @@ class BreakerStreamHttpTest {
 
     @Test
     void theConsoleIsOffUnlessAskedFor() throws Exception {
-        HttpResponse<String> console = HttpClient.newHttpClient()
+        HttpResponse<String> console = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .build()
                 .send(
                         HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/actuator/breakers/console"))
                                 .build(),

@@ -46,7 +46,8 @@ class BreakersEndpointHttpTest {
 
     private static final String JSON = "application/json";
 
-    private final HttpClient http = HttpClient.newHttpClient();
+    private final HttpClient http =
+            HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
     @LocalServerPort
     private int port;
@@ -309,11 +310,17 @@ class BreakersEndpointHttpTest {
     }
 
     private HttpResponse<String> get(String path) throws IOException, InterruptedException {
-        return http.send(HttpRequest.newBuilder(uri(path)).GET().build(), HttpResponse.BodyHandlers.ofString());
+        return http.send(
+                HttpRequest.newBuilder(uri(path))
+                        .timeout(Duration.ofSeconds(30))
+                        .GET()
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     private HttpResponse<String> post(String path, String body) throws IOException, InterruptedException {
         HttpRequest request = HttpRequest.newBuilder(uri(path))
+                .timeout(Duration.ofSeconds(30))
                 .header("Content-Type", JSON)
                 .POST(HttpRequest.BodyPublishers.ofString(body))
                 .build();

@@ -27,7 +27,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Tag(BootLine.TAG)
 class BreakersEndpointReadOnlyHttpTest {
 
-    private final HttpClient http = HttpClient.newHttpClient();
+    private final HttpClient http =
+            HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
     @LocalServerPort
     private int port;

@@ -32,8 +32,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Tag(BootLine.TAG)
 class OperatorRoutesPathMappingHttpTest {
 
-    private static final HttpClient HTTP =
-            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static final HttpClient HTTP = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5))
+            .build();
 
     @Nested
     @SpringBootTest(

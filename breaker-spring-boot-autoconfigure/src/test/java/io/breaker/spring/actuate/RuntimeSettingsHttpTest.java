@@ -47,7 +47,8 @@ class RuntimeSettingsHttpTest {
 
     private static final String CONFIG = "/actuator/breakers/wholesaler/config";
 
-    private final HttpClient http = HttpClient.newHttpClient();
+    private final HttpClient http =
+            HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
     @LocalServerPort
     private int port;
@@ -331,6 +332,7 @@ class RuntimeSettingsHttpTest {
 
     private HttpResponse<String> send(String method, String path, String body, String user) throws Exception {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
+                .timeout(Duration.ofSeconds(30))
                 .method(
                         method,
                         body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
