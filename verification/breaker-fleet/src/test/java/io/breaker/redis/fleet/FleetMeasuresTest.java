@@ -109,6 +109,7 @@ class FleetMeasuresTest {
                 most,
                 List.of(probes),
                 openSeconds,
+                -1,
                 1000,
                 1000,
                 List.of("CLOSED"),

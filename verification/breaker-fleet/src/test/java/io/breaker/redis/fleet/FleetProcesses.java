@@ -216,6 +216,20 @@ final class FleetProcesses implements AutoCloseable {
         }
     }
 
+    /** Whether instance {@code i}'s actuator shows the breaker's store reachable (false when it cannot tell). */
+    boolean storeReachable(int instance) {
+        try {
+            return get(instance, "/actuator/breakers/" + FleetInstance.BREAKER)
+                    .body()
+                    .contains("\"reachable\":true");
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
     /**
      * The fleet's {@code breaker.store.timeouts} so far, all instances together: operations a caller stopped
      * waiting for (0 for an instance without the meter, as with {@code fleet.store=memory}).

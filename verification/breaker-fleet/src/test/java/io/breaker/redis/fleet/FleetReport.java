@@ -101,6 +101,14 @@ final class FleetReport {
             out.append('\n');
         }
         results.stream()
+                .filter(result -> result.fault() == Fault.FAILOVER && result.reconnectedSeconds() >= 0)
+                .forEach(result -> out.append("- ")
+                        .append(result.label())
+                        .append(": every instance reached the new master ")
+                        .append(result.reconnectedSeconds())
+                        .append(" s after the stop; its probes count from then (until it reconnects, an instance")
+                        .append(" without a master protects itself alone and may send its own probe).\n"));
+        results.stream()
                 .filter(result -> !result.settled())
                 .forEach(result -> out.append("- The run stopped after ")
                         .append(result.label())

@@ -19,6 +19,8 @@ import java.util.List;
  * @param maxProbesInWait the most of those in any interval of one wait duration
  * @param probeSeconds   when each of those arrived, in seconds after every instance had answered "rejected"
  * @param openSeconds    how long the fleet was held open, from that moment until the dependency recovered
+ * @param reconnectedSeconds after a failover, when every instance was connected to the new master again, in
+ *                       seconds after the stop; probes count from then (-1 for other rounds, or if some never was)
  * @param recoveryMillis from the dependency's recovery until every instance had answered "live", or -1 when
  *                       that took longer than the recovery limit
  * @param settledMillis  the same without the recovery limit (up to the settle limit), or -1: the run stops there
@@ -44,6 +46,7 @@ record RoundResult(
         int maxProbesInWait,
         List<Double> probeSeconds,
         double openSeconds,
+        double reconnectedSeconds,
         long recoveryMillis,
         long settledMillis,
         List<String> statesAfter,
@@ -128,6 +131,9 @@ record RoundResult(
         if (errors > 0) {
             misses.add(errors + " caller-visible errors, first: " + firstError);
         }
+        if (fault == Fault.FAILOVER && reconnectedSeconds < 0) {
+            misses.add("not every instance reached the new master");
+        }
         if (!recovered()) {
             misses.add("not recovered: "
                     + (recoveryMillis >= 0
@@ -155,7 +161,8 @@ record RoundResult(
         } else if (fault == Fault.RESTART || fault == Fault.FAILOVER) {
             if (!probesMet()) {
                 misses.add(maxProbesInWait + " probes in one wait window after the "
-                        + (fault == Fault.RESTART ? "restart" : "failover") + " (goal <= 1)");
+                        + (fault == Fault.RESTART ? "restart" : "failover, once every instance reached the new master")
+                        + " (goal <= 1)");
             }
         } else if (!latencyMet()) {
             misses.add(String.format(

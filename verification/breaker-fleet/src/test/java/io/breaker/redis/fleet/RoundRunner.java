@@ -26,6 +26,11 @@ final class RoundRunner {
      * them a few milliseconds late or early on a busy machine.
      */
     private static final Duration PROBE_JITTER = Duration.ofMillis(100);
+    /**
+     * How long after a failover every instance gets to reach the new master: Lettuce reconnects with an
+     * exponential backoff (up to 30 s by default), so one may still be waiting for its next attempt.
+     */
+    private static final Duration RECONNECT_LIMIT = Duration.ofSeconds(40);
 
     private final FleetSettings settings;
     private final FleetProcesses fleet;
@@ -63,6 +68,9 @@ final class RoundRunner {
         CallLog.Watch rejected;
         long faultStart = -1;
         long faultEnd = -1;
+        /** After a failover: when every instance was connected to the new master again, or -1 if some never was. */
+        long reconnected = -1;
+
         long switchedToFailing;
         /** The instances' store timeouts when the dependency started failing, then during the trip. */
         long timeoutsBefore;
@@ -133,11 +141,13 @@ final class RoundRunner {
                 round.faultStart = System.nanoTime();
                 if (round.fault == Fault.RESTART) {
                     redis.restartEmpty();
+                    round.faultEnd = System.nanoTime();
                 } else {
                     redis.failover();
+                    round.faultEnd = System.nanoTime();
+                    round.reconnected = awaitReconnected(round.faultEnd + RECONNECT_LIMIT.toNanos());
                 }
-                round.faultEnd = System.nanoTime();
-                openEnd = round.faultEnd + openDuration();
+                openEnd = Math.max(round.faultEnd, round.reconnected) + openDuration();
             }
         }
         sleepUntil(openEnd);
@@ -160,9 +170,11 @@ final class RoundRunner {
     private RoundResult result(String label, Round round) {
         List<CallLog.Call> calls = round.log.all();
         List<CallLog.Call> errors = CallLog.errors(calls);
-        // After a failover, from when the sentinels named the new master: while there was none, every
-        // instance acted alone (failure-mode protect-locally) and could send its own probe.
-        long probesFrom = round.fault == Fault.FAILOVER ? round.faultEnd : round.stopped + 1;
+        // After a failover, from when every instance was connected to the new master: until then an
+        // instance without a master acted alone (failure-mode protect-locally) and could send its own probe.
+        long probesFrom = round.fault == Fault.FAILOVER
+                ? (round.reconnected >= 0 ? round.reconnected : round.healed)
+                : round.stopped + 1;
         List<Dependency.Arrival> probes = dependency.arrivals(probesFrom, round.healed - 1);
         List<Dependency.Arrival> trip = dependency.arrivals(round.switchedToFailing, round.stopped).stream()
                 .filter(Dependency.Arrival::failed)
@@ -202,6 +214,9 @@ final class RoundRunner {
                         .map(probe -> seconds(probe.nanos() - round.stopped))
                         .toList(),
                 seconds(round.healed - round.stopped),
+                round.fault == Fault.FAILOVER && round.reconnected >= 0
+                        ? seconds(round.reconnected - round.stopped)
+                        : -1,
                 sinceHealed(round, round.everyLive),
                 sinceHealed(round, round.settled),
                 round.states,
@@ -256,6 +271,27 @@ final class RoundRunner {
             }
             Thread.sleep(5);
         }
+    }
+
+    /**
+     * Waits until every instance's actuator shows the store reachable; returns when, or -1 at the deadline.
+     * The master died seconds before, and traffic flows: an instance has seen its store fail by then, so
+     * "reachable" is its answer from the new master, not a stale one.
+     */
+    private long awaitReconnected(long deadline) throws InterruptedException {
+        boolean[] reconnected = new boolean[fleet.size()];
+        while (System.nanoTime() < deadline) {
+            boolean all = true;
+            for (int i = 0; i < fleet.size(); i++) {
+                reconnected[i] = reconnected[i] || fleet.storeReachable(i);
+                all &= reconnected[i];
+            }
+            if (all) {
+                return System.nanoTime();
+            }
+            Thread.sleep(20);
+        }
+        return -1;
     }
 
     private long pause() throws Exception {
