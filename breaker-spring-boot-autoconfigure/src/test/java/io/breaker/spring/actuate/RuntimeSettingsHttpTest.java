@@ -203,6 +203,7 @@ class RuntimeSettingsHttpTest {
         HttpResponse<String> chunked = http.send(
                 HttpRequest.newBuilder(URI.create("http://localhost:" + port + CONFIG))
                         .header("Content-Type", "application/json")
+                        .timeout(Duration.ofSeconds(30))
                         .POST(HttpRequest.BodyPublishers.ofInputStream(
                                 () -> new java.io.ByteArrayInputStream(huge.getBytes(StandardCharsets.UTF_8))))
                         .build(),
