@@ -15,7 +15,9 @@ package io.breaker.spring;
  * returns to the caller as it is; no fallback runs for it. A {@code null} result is never passed
  * here: it is a success. What the method throws is classified by {@code record-exceptions} and
  * {@code ignore-exceptions} as before, never by this predicate. If the predicate throws, the call
- * ends with that exception, as if the method had thrown it.
+ * ends with that exception, as if the method had thrown it; only a {@code CompletionStage} method
+ * without a fallback, whose caller already holds the method's own future, records the exception and
+ * leaves the future as it is.
  */
 @FunctionalInterface
 public interface ResultPredicate {

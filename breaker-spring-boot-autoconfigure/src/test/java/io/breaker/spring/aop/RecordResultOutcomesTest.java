@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.aop.framework.ProxyFactory;
 import org.springframework.beans.factory.support.StaticListableBeanFactory;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.HttpStatusCode;
 import org.springframework.http.ResponseEntity;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -113,9 +114,27 @@ class RecordResultOutcomesTest {
                     ResponseEntity.status(500).body("page 3"));
         }
 
+        @CircuitProtected(name = "answers")
+        public Answer answer() {
+            return new Answer(status);
+        }
+
         @CircuitProtected(name = "plain")
         public ResponseEntity<String> plain() {
             return ResponseEntity.status(status).build();
+        }
+    }
+
+    /** A type of the application's that carries a status the way ClientHttpResponse does: getStatusCode(). */
+    static class Answer {
+        private final HttpStatus status;
+
+        Answer(HttpStatus status) {
+            this.status = status;
+        }
+
+        public HttpStatusCode getStatusCode() {
+            return status;
         }
     }
 
@@ -134,6 +153,7 @@ class RecordResultOutcomesTest {
                         "async", serverErrors,
                         "mono", serverErrors,
                         "flux", serverErrors,
+                        "answers", serverErrors,
                         "quotes",
                                 RecordedResults.predicate(
                                         "breakers.instances.quotes.record-result.predicate", "backupQuotes", beans)),
@@ -223,6 +243,17 @@ class RecordResultOutcomesTest {
         assertThat(pages).extracting(ResponseEntity::getBody).containsExactly("page 1", "page 2", "page 3");
         assertThat(breaker("flux").getMetrics().calls()).isEqualTo(1);
         assertThat(breaker("flux").getMetrics().failedCalls()).isEqualTo(1);
+    }
+
+    @Test
+    void anyResultWithAGetStatusCodeIsJudgedByIt() {
+        shop.answer();
+        target.status = HttpStatus.OK;
+        shop.answer();
+
+        assertThat(breaker("answers").getMetrics().calls()).isEqualTo(2);
+        assertThat(breaker("answers").getMetrics().failedCalls()).isEqualTo(1);
+        assertThat(breaker("answers").getLastFailureType()).isEqualTo(Answer.class.getName());
     }
 
     @Test
