@@ -5,6 +5,7 @@ import io.breaker.BreakerRegistry;
 import io.breaker.CircuitOpenException;
 import io.breaker.State;
 import io.breaker.spring.CircuitProtected;
+import io.breaker.spring.ResultPredicate;
 import io.breaker.spring.test.BootLine;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -44,7 +45,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
             "breakers.defaults.minimum-number-of-calls=4",
             "breakers.defaults.failure-rate-threshold=50",
             "breakers.defaults.wait-duration-in-open-state=1h",
-            "breakers.defaults.record-result.http-status=500-599, 429"
+            "breakers.defaults.record-result.http-status=500-599, 429",
+            "breakers.instances.pages.record-result.predicate=maintenancePages"
         })
 @Tag(BootLine.TAG)
 class RecordResultHttpTest {
@@ -125,9 +127,46 @@ class RecordResultHttpTest {
         assertThat(BACKEND.requests(path)).isEqualTo(4);
     }
 
+    @Test
+    void aBreakersOwnPredicateReplacesTheDefaultStatusRule() {
+        String path = "/pages/maintenance";
+        BACKEND.answer(path, 503);
+        wholesaler.page(path);
+        wholesaler.page(path);
+        assertThat(registry.breaker("pages").getMetrics().failedCalls())
+                .as("503 counts by the default rule, which this breaker replaced")
+                .isZero();
+
+        BACKEND.answer(path, 200); // a maintenance page served with 200 OK
+        for (int i = 0; i < 2; i++) {
+            assertThat(wholesaler.page(path).getBody()).isEqualTo(BODY);
+        }
+
+        assertThat(registry.breaker("pages").getMetrics().failedCalls()).isEqualTo(2);
+        assertThat(registry.breaker("pages").getState()).isEqualTo(State.OPEN);
+    }
+
     @SpringBootConfiguration
     @EnableAutoConfiguration
     static class App {
+
+        /** Some servers answer an outage with a maintenance page and 200 OK. */
+        @Bean
+        ResultPredicate maintenancePages() {
+            return new ResultPredicate() {
+                @Override
+                public boolean isFailure(Object result) {
+                    ResponseEntity<?> entity = (ResponseEntity<?>) result;
+                    return entity.getStatusCode().value() == 200
+                            && String.valueOf(entity.getBody()).contains("maintenance");
+                }
+
+                @Override
+                public Class<?> resultType() {
+                    return ResponseEntity.class;
+                }
+            };
+        }
 
         @Bean
         Wholesaler wholesaler() {
@@ -154,6 +193,11 @@ class RecordResultHttpTest {
 
         @CircuitProtected(name = "catalogue")
         public ResponseEntity<String> catalogue(String path) {
+            return client.get().uri(path).retrieve().toEntity(String.class);
+        }
+
+        @CircuitProtected(name = "pages")
+        public ResponseEntity<String> page(String path) {
             return client.get().uri(path).retrieve().toEntity(String.class);
         }
 
