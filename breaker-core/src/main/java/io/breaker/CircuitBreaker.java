@@ -317,6 +317,17 @@ public final class CircuitBreaker extends CallPath {
     }
 
     /**
+     * Reports that the call holding {@code permit} returned normally, after {@code durationNanos}, with
+     * a result the caller's rules count as a failure (an HTTP answer of 503, say). It is recorded as a
+     * failed call whatever {@code record-exceptions}, {@code ignore-exceptions} and the failure
+     * predicate say, since no exception is involved; {@code resultType} (the result's class name)
+     * becomes {@link #getLastFailureType()}.
+     */
+    public void onFailedResult(long permit, long durationNanos, String resultType) {
+        onFailedResult(permit, durationNanos, resultType, windowNeedsClock ? clock.nanoTime() : 0L);
+    }
+
+    /**
      * Gives a permit back without recording anything: the call was cancelled, or never ran. In
      * HALF_OPEN the probe permit becomes free for another caller, if it is still that probe's.
      */
@@ -381,6 +392,21 @@ public final class CircuitBreaker extends CallPath {
     @Override
     protected boolean onErrorBetween(long permit, long startNanos, long endNanos, Throwable error) {
         return onError(permit, endNanos - startNanos, error, endNanos);
+    }
+
+    /** {@link #onFailedResult(long, long, String)} given the call's start and end readings; see {@link #onSuccessBetween}. */
+    @Override
+    protected void onFailedResultBetween(long permit, long startNanos, long endNanos, String resultType) {
+        onFailedResult(permit, endNanos - startNanos, resultType, endNanos);
+    }
+
+    private void onFailedResult(long permit, long durationNanos, String resultType, long nowNanos) {
+        lastFailureType = resultType;
+        record(
+                durationNanos >= slowNanos ? CallOutcome.SLOW_FAILURE : CallOutcome.FAILURE,
+                permit,
+                durationNanos,
+                nowNanos);
     }
 
     private boolean onError(long permit, long durationNanos, Throwable error, long nowNanos) {
@@ -557,7 +583,10 @@ public final class CircuitBreaker extends CallPath {
         return Readings.remainingWaitNanos(phase, clock);
     }
 
-    /** Class name of the last exception recorded as a failure, or {@code null}. */
+    /**
+     * Class name of the last exception recorded as a failure (or of the last result recorded as one,
+     * see {@link #onFailedResult}), or {@code null}.
+     */
     public @Nullable String getLastFailureType() {
         return lastFailureType;
     }

@@ -13,7 +13,7 @@ import java.time.Instant;
  * @param cause           why it changed
  * @param at              wall-clock time of the change
  * @param metrics         the breaker's numbers at the moment of the change
- * @param lastFailureType class name of the last exception recorded as a failure, or {@code null}
+ * @param lastFailureType class name of the last exception (or result) recorded as a failure, or {@code null}
  */
 public record Transition(
         String breaker,

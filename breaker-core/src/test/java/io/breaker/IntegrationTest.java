@@ -27,7 +27,8 @@ class IntegrationTest {
                         "getClock",
                         "permitOrWaitLeft",
                         "onSuccessBetween",
-                        "onErrorBetween");
+                        "onErrorBetween",
+                        "onFailedResultBetween");
     }
 
     @Test

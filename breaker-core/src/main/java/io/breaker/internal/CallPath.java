@@ -43,4 +43,7 @@ public abstract class CallPath {
 
     /** {@link CircuitBreaker#onError(long, long, Throwable)} given the call's start and end readings. */
     protected abstract boolean onErrorBetween(long permit, long startNanos, long endNanos, Throwable error);
+
+    /** {@link CircuitBreaker#onFailedResult(long, long, String)} given the call's start and end readings. */
+    protected abstract void onFailedResultBetween(long permit, long startNanos, long endNanos, String resultType);
 }

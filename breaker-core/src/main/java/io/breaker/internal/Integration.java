@@ -82,4 +82,13 @@ public final class Integration {
             CircuitBreaker breaker, long permit, long startNanos, long endNanos, Throwable error) {
         return ((CallPath) breaker).onErrorBetween(permit, startNanos, endNanos, error);
     }
+
+    /**
+     * Reports a result counted as a failure as {@link CircuitBreaker#onFailedResult(long, long, String)}
+     * does, given the call's start and end readings of {@link #clock}; see {@link #onSuccess}.
+     */
+    public static void onFailedResult(
+            CircuitBreaker breaker, long permit, long startNanos, long endNanos, String resultType) {
+        ((CallPath) breaker).onFailedResultBetween(permit, startNanos, endNanos, resultType);
+    }
 }

@@ -2,6 +2,7 @@ package io.breaker.spring.aop;
 
 import io.breaker.CircuitBreaker;
 import io.breaker.internal.Integration;
+import io.breaker.spring.ResultPredicate;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 
@@ -13,12 +14,14 @@ import java.util.concurrent.CompletionStage;
 /**
  * A method returning {@code CompletionStage} or {@code CompletableFuture}: the outcome and duration
  * are recorded when the future completes. A rejection returns the fallback's future or a failed one,
- * without calling the method. Without a fallback the caller gets the method's own future back.
+ * without calling the method. Without a fallback the caller gets the method's own future back. With
+ * {@code record-result}, the value the future completes with decides (see {@link #record}); the caller
+ * gets that value either way.
  */
 final class CompletionStageCall extends ProtectedCall {
 
-    CompletionStageCall(CircuitBreaker breaker, @Nullable Fallback fallback) {
-        super(breaker, fallback);
+    CompletionStageCall(CircuitBreaker breaker, @Nullable Fallback fallback, @Nullable ResultPredicate recordResult) {
+        super(breaker, fallback, recordResult);
     }
 
     @Override
@@ -51,13 +54,35 @@ final class CompletionStageCall extends ProtectedCall {
         }
         CompletionStage<?> stage = (CompletionStage<?>) returned;
         if (fallback == null) {
-            stage.whenComplete((value, error) -> record(permit, start, error));
+            // the caller keeps the method's own future: a predicate that throws is recorded, nothing more
+            stage.whenComplete((value, error) -> {
+                if (error == null) {
+                    recordValue(permit, start, value);
+                } else {
+                    record(permit, start, error);
+                }
+            });
             return stage;
         }
         CompletableFuture<@Nullable Object> result = new CompletableFuture<>();
         stage.whenComplete((value, error) -> {
             if (error == null) {
-                record(permit, start, null);
+                boolean failedResult;
+                try {
+                    failedResult = isFailedResult(value);
+                } catch (Throwable predicateError) { // as if the method's future had failed with it
+                    if (recovers(predicateError, failed(permit, start, predicateError))) {
+                        completeFromFallback(result, target, arguments, predicateError);
+                    } else {
+                        result.completeExceptionally(predicateError);
+                    }
+                    return;
+                }
+                if (failedResult) {
+                    failedResult(permit, start, value);
+                } else {
+                    succeeded(permit, start);
+                }
                 result.complete(value);
                 return;
             }
@@ -69,6 +94,25 @@ final class CompletionStageCall extends ProtectedCall {
             }
         });
         return result;
+    }
+
+    /**
+     * Records a value the future completed with: a failure when {@code record-result} counts it as
+     * one, else a success. A predicate that throws is recorded as the call's error.
+     */
+    private void recordValue(long permit, long start, @Nullable Object value) {
+        boolean failedResult;
+        try {
+            failedResult = isFailedResult(value);
+        } catch (Throwable predicateError) {
+            failed(permit, start, predicateError);
+            return;
+        }
+        if (failedResult) {
+            failedResult(permit, start, value);
+        } else {
+            succeeded(permit, start);
+        }
     }
 
     /**

@@ -2,6 +2,7 @@ package io.breaker.spring.aop;
 
 import io.breaker.CircuitBreaker;
 import io.breaker.CircuitOpenException;
+import io.breaker.spring.ResultPredicate;
 import io.breaker.spring.call.BreakerCall;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
@@ -24,7 +25,16 @@ abstract class ProtectedCall extends BreakerCall {
 
     /** @param breaker {@code null} only for a call that does not go through a breaker */
     ProtectedCall(@Nullable CircuitBreaker breaker, @Nullable Fallback fallback) {
-        super(breaker);
+        this(breaker, fallback, null);
+    }
+
+    /**
+     * @param breaker      {@code null} only for a call that does not go through a breaker
+     * @param recordResult which results count as failures ({@code record-result}), or {@code null}
+     */
+    ProtectedCall(
+            @Nullable CircuitBreaker breaker, @Nullable Fallback fallback, @Nullable ResultPredicate recordResult) {
+        super(breaker, recordResult);
         this.fallback = fallback;
         this.rejectionFallback = fallback == null ? null : fallback.selectFor(CircuitOpenException.class);
         this.rejectionFallbackTakesException =

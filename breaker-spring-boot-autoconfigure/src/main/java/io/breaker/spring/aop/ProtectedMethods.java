@@ -4,9 +4,11 @@ import io.breaker.BreakerRegistry;
 import io.breaker.CircuitBreaker;
 import io.breaker.spring.BreakerNames;
 import io.breaker.spring.CircuitProtected;
+import io.breaker.spring.ResultPredicate;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 import org.springframework.aop.support.AopUtils;
+import org.springframework.core.ResolvableType;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.core.annotation.AnnotationUtils;
 import org.springframework.util.ClassUtils;
@@ -25,7 +27,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /**
- * The protected methods, each resolved once (breaker, fallback, return-type handling) and cached per
+ * The protected methods, each resolved once (breaker, fallback, return-type handling, the check of
+ * results when the breaker has {@code record-result}) and cached per
  * target class and {@link Method}. A call costs two identity-hit map reads; the first call of a method
  * that was not prepared at start-up resolves it.
  */
@@ -35,6 +38,7 @@ public final class ProtectedMethods {
             ClassUtils.isPresent("reactor.core.publisher.Mono", ProtectedMethods.class.getClassLoader());
 
     private final Supplier<BreakerRegistry> registry;
+    private final Supplier<RecordedResults> recordedResults;
     private final Map<Class<?>, Map<Method, ProtectedCall>> calls = new ConcurrentHashMap<>();
     /** Each breaker name used so far, with the first method using it (for start-up messages). */
     private final Map<String, Use> breakerNames = new ConcurrentHashMap<>();
@@ -45,7 +49,16 @@ public final class ProtectedMethods {
      * @param registry where breakers come from; asked only when a method is first resolved
      */
     public ProtectedMethods(Supplier<BreakerRegistry> registry) {
+        this(registry, () -> RecordedResults.NONE);
+    }
+
+    /**
+     * @param registry        where breakers come from; asked only when a method is first resolved
+     * @param recordedResults which results count as failures, per breaker; asked only when a method is first resolved
+     */
+    public ProtectedMethods(Supplier<BreakerRegistry> registry, Supplier<RecordedResults> recordedResults) {
         this.registry = registry;
+        this.recordedResults = recordedResults;
     }
 
     /** The resolved call for an invocation. */
@@ -90,6 +103,11 @@ public final class ProtectedMethods {
             }
         }
         return found;
+    }
+
+    /** The resolved call of {@code method} of {@code targetClass}, resolving it if needed. */
+    ProtectedCall callFor(Class<?> targetClass, Method method) {
+        return resolve(targetClass, method);
     }
 
     /** Breaker names used by the methods resolved so far, sorted. */
@@ -186,13 +204,48 @@ public final class ProtectedMethods {
                             + " is not supported; asynchronous methods must return CompletionStage or CompletableFuture",
                     List.of());
         }
+        RecordedResults.Rule rule = recordedResults.get().of(annotation.name());
+        @Nullable
+        ResultPredicate recordResult = rule == null
+                ? null
+                : rule.forMethod(annotation.name(), targetClass, method, resultType(targetClass, method));
         CircuitBreaker breaker = registry.get().breaker(annotation.name());
         breakerNames.putIfAbsent(annotation.name(), new Use(targetClass.getName(), FallbackResolver.describe(method)));
         if (CompletionStage.class.isAssignableFrom(returnType)) {
-            return new CompletionStageCall(breaker, fallback);
+            return new CompletionStageCall(breaker, fallback, recordResult);
         }
-        ProtectedCall reactive = REACTOR_PRESENT ? ReactorCalls.forReturnType(returnType, breaker, fallback) : null;
-        return reactive != null ? reactive : new SyncCall(breaker, fallback);
+        ProtectedCall reactive =
+                REACTOR_PRESENT ? ReactorCalls.forReturnType(returnType, breaker, fallback, recordResult) : null;
+        if (reactive != null) {
+            return reactive;
+        }
+        return recordResult == null
+                ? new SyncCall(breaker, fallback)
+                : new ResultCheckingSyncCall(breaker, fallback, recordResult);
+    }
+
+    /**
+     * What {@code record-result} gets to see of a method's results: its return type (primitives boxed,
+     * {@code void} as it is), or the element type of its {@code CompletionStage}, {@code Mono} or
+     * {@code Flux} ({@code Object} when a type variable or a raw type leaves it open).
+     */
+    static Class<?> resultType(Class<?> targetClass, Method method) {
+        Class<?> returnType = method.getReturnType();
+        ResolvableType declared = ResolvableType.forMethodReturnType(method, targetClass);
+        if (CompletionStage.class.isAssignableFrom(returnType)) {
+            return declared.as(CompletionStage.class).getGeneric(0).toClass();
+        }
+        if (returnType.getName().equals("reactor.core.publisher.Mono")
+                || returnType.getName().equals("reactor.core.publisher.Flux")) {
+            return declared.getGeneric(0).toClass();
+        }
+        return returnType == void.class ? void.class : ClassUtils.resolvePrimitiveIfNecessary(returnType);
+    }
+
+    /** Throws {@code error}, checked or not, from a method that declares none. */
+    @SuppressWarnings("unchecked")
+    static <T extends Throwable> T sneaky(Throwable error) throws T {
+        throw (T) error;
     }
 
     /** For a method the pointcut matched but that turns out not to be protected: it just proceeds. */

@@ -1,6 +1,7 @@
 package io.breaker.spring.aop;
 
 import io.breaker.CircuitBreaker;
+import io.breaker.spring.ResultPredicate;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 import org.springframework.aop.ProxyMethodInvocation;
@@ -19,12 +20,15 @@ final class ReactorCalls {
 
     /** The call for a Reactor return type, or {@code null} if {@code returnType} is not Mono or Flux. */
     static @Nullable ProtectedCall forReturnType(
-            Class<?> returnType, CircuitBreaker breaker, @Nullable Fallback fallback) {
+            Class<?> returnType,
+            CircuitBreaker breaker,
+            @Nullable Fallback fallback,
+            @Nullable ResultPredicate recordResult) {
         if (returnType == Mono.class) {
-            return new MonoCall(breaker, fallback);
+            return new MonoCall(breaker, fallback, recordResult);
         }
         if (returnType == Flux.class) {
-            return new FluxCall(breaker, fallback);
+            return new FluxCall(breaker, fallback, recordResult);
         }
         return null;
     }
@@ -43,8 +47,8 @@ final class ReactorCalls {
     private abstract static class PublisherCall extends ProtectedCall
             implements io.breaker.spring.call.ReactorCalls.Steps<MethodInvocation> {
 
-        PublisherCall(CircuitBreaker breaker, @Nullable Fallback fallback) {
-            super(breaker, fallback);
+        PublisherCall(CircuitBreaker breaker, @Nullable Fallback fallback, @Nullable ResultPredicate recordResult) {
+            super(breaker, fallback, recordResult);
         }
 
         @Override
@@ -65,8 +69,8 @@ final class ReactorCalls {
 
     static final class MonoCall extends PublisherCall {
 
-        MonoCall(CircuitBreaker breaker, @Nullable Fallback fallback) {
-            super(breaker, fallback);
+        MonoCall(CircuitBreaker breaker, @Nullable Fallback fallback, @Nullable ResultPredicate recordResult) {
+            super(breaker, fallback, recordResult);
         }
 
         @Override
@@ -77,8 +81,8 @@ final class ReactorCalls {
 
     static final class FluxCall extends PublisherCall {
 
-        FluxCall(CircuitBreaker breaker, @Nullable Fallback fallback) {
-            super(breaker, fallback);
+        FluxCall(CircuitBreaker breaker, @Nullable Fallback fallback, @Nullable ResultPredicate recordResult) {
+            super(breaker, fallback, recordResult);
         }
 
         @Override

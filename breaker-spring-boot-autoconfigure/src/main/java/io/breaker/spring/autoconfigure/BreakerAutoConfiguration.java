@@ -6,7 +6,9 @@ import io.breaker.spi.StateStore;
 import io.breaker.spring.aop.CircuitProtectedAdvisor;
 import io.breaker.spring.aop.CircuitProtectedValidator;
 import io.breaker.spring.aop.ProtectedMethods;
+import io.breaker.spring.aop.RecordedResults;
 import org.springframework.aop.config.AopConfigUtils;
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
@@ -66,6 +68,16 @@ public class BreakerAutoConfiguration {
                 .create();
     }
 
+    /**
+     * Which results count as failures, per breaker ({@code record-result}); checked when created, so a
+     * bad rule stops start-up even before a method uses it.
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    public RecordedResults breakerRecordedResults(BreakerProperties properties, ListableBeanFactory beans) {
+        return BreakerResultRules.of(properties, beans);
+    }
+
     /** The advice and the start-up check of annotated methods; infrastructure beans, created early. */
     @Configuration(proxyBeanMethods = false)
     @Import(AutoProxyCreatorRegistrar.class)
@@ -74,8 +86,9 @@ public class BreakerAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean
         @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-        static ProtectedMethods breakerProtectedMethods(ObjectProvider<BreakerRegistry> registry) {
-            return new ProtectedMethods(registry::getObject);
+        static ProtectedMethods breakerProtectedMethods(
+                ObjectProvider<BreakerRegistry> registry, ObjectProvider<RecordedResults> recordedResults) {
+            return new ProtectedMethods(registry::getObject, recordedResults::getObject);
         }
 
         @Bean

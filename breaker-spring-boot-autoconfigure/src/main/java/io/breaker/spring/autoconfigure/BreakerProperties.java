@@ -110,6 +110,13 @@ public class BreakerProperties {
         /** Exception classes that count neither as success nor as failure and get no fallback (subclasses too). */
         private @Nullable List<String> ignoreExceptions;
 
+        /**
+         * Results of @CircuitProtected methods that count as failures, by HTTP status or by a
+         * ResultPredicate bean; unset, no result counts. Read by the advice, not by the breaker: set at
+         * start-up only.
+         */
+        private final RecordResult recordResult = new RecordResult();
+
         public @Nullable SlidingWindowType getSlidingWindowType() {
             return slidingWindowType;
         }
@@ -196,6 +203,48 @@ public class BreakerProperties {
 
         public void setIgnoreExceptions(@Nullable List<String> ignoreExceptions) {
             this.ignoreExceptions = ignoreExceptions;
+        }
+
+        public RecordResult getRecordResult() {
+            return recordResult;
+        }
+    }
+
+    /**
+     * Which results of {@code @CircuitProtected} methods count as failures: {@code http-status} or
+     * {@code predicate}, not both. A section that sets neither inherits the one of {@code defaults}.
+     */
+    public static class RecordResult {
+
+        /**
+         * HTTP status codes and inclusive ranges of them, such as 500-599 or 429: a result carrying one
+         * (ResponseEntity, HttpStatusCode, anything with getStatusCode()) counts as a failure. An empty
+         * list turns off a rule inherited from the defaults.
+         */
+        private @Nullable List<String> httpStatus;
+
+        /** Name of a bean implementing io.breaker.spring.ResultPredicate that decides which results count as failures. */
+        private @Nullable String predicate;
+
+        public @Nullable List<String> getHttpStatus() {
+            return httpStatus;
+        }
+
+        public void setHttpStatus(@Nullable List<String> httpStatus) {
+            this.httpStatus = httpStatus;
+        }
+
+        public @Nullable String getPredicate() {
+            return predicate;
+        }
+
+        public void setPredicate(@Nullable String predicate) {
+            this.predicate = predicate;
+        }
+
+        /** Whether this section sets a rule (an empty list of codes too). */
+        boolean isSet() {
+            return httpStatus != null || predicate != null;
         }
     }
 }

@@ -4,6 +4,7 @@ import io.breaker.CircuitBreaker;
 import io.breaker.CircuitOpenException;
 import io.breaker.NanoClock;
 import io.breaker.internal.Integration;
+import io.breaker.spring.ResultPredicate;
 import org.jspecify.annotations.Nullable;
 
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -16,7 +17,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>The rules, for every integration: a rejected call does not run and goes to the fallback as a
  * {@link CircuitOpenException}; an error counts as the breaker's {@code onError} says, and only one
  * it counted as a failure goes to the fallback (an ignored one reaches the caller unchanged);
- * asynchronous outcomes are reported exactly once ({@link Outcome}).
+ * asynchronous outcomes are reported exactly once ({@link Outcome}). A call built with a
+ * {@link ResultPredicate} ({@code record-result}) reports a result the predicate accepts as a failure
+ * and still hands it to the caller; a fallback never answers it. A call built without one never looks
+ * at results.
  */
 public abstract class BreakerCall {
 
@@ -31,9 +35,21 @@ public abstract class BreakerCall {
     /** The slow-call threshold in nanoseconds, or {@code Long.MAX_VALUE} when slow-call detection is off. */
     protected final long slowNanos;
 
+    /** Which results count as failures, or {@code null}: then results are never looked at. */
+    protected final @Nullable ResultPredicate recordResult;
+
     /** @param breaker {@code null} only for a call that does not go through a breaker */
     protected BreakerCall(@Nullable CircuitBreaker breaker) {
+        this(breaker, null);
+    }
+
+    /**
+     * @param breaker      {@code null} only for a call that does not go through a breaker
+     * @param recordResult which results count as failures; {@code null} when none do
+     */
+    protected BreakerCall(@Nullable CircuitBreaker breaker, @Nullable ResultPredicate recordResult) {
         this.breaker = breaker;
+        this.recordResult = recordResult;
         this.clock = breaker == null ? null : Integration.clock(breaker);
         this.slowNanos = breaker == null || !breaker.getConfig().isSlowCallDetectionEnabled()
                 ? Long.MAX_VALUE
@@ -100,6 +116,25 @@ public abstract class BreakerCall {
                 : Integration.onError(breaker, permit, start, clock.nanoTime(), error);
     }
 
+    /**
+     * Whether {@code result} counts as a failure: this call checks results and its predicate accepts
+     * it. {@code null} is never one. What the predicate throws reaches the caller of this method.
+     */
+    public final boolean isFailedResult(@Nullable Object result) {
+        ResultPredicate predicate = recordResult;
+        return predicate != null && result != null && predicate.isFailure(result);
+    }
+
+    /** Reports a call that returned {@code result}, which counts as a failure, ending now; see {@link #succeeded(long, long, long)}. */
+    public final void failedResult(long permit, long start, Object result) {
+        String type = result.getClass().getName();
+        if (start == NOT_TIMED) {
+            breaker.onFailedResult(permit, 0L, type);
+        } else {
+            Integration.onFailedResult(breaker, permit, start, clock.nanoTime(), type);
+        }
+    }
+
     /** Gives a permit back for a call that counts neither way (cancelled, or never run). */
     public final void released(long permit) {
         breaker.releasePermit(permit);
@@ -139,6 +174,33 @@ public abstract class BreakerCall {
         public void success() {
             if (compareAndSet(false, true)) {
                 call.succeeded(permit, start);
+            }
+        }
+
+        /**
+         * A value (or an empty completion, {@code null}) arrived: a failure if the call's
+         * {@code record-result} counts it as one, else a success. The value is checked before the
+         * outcome is taken, so a predicate that throws leaves the outcome to the error it signals.
+         */
+        public void result(@Nullable Object value) {
+            boolean failure = call.isFailedResult(value);
+            if (compareAndSet(false, true)) {
+                if (failure) {
+                    call.failedResult(permit, start, value);
+                } else {
+                    call.succeeded(permit, start);
+                }
+            }
+        }
+
+        /**
+         * A Flux emitted an element that its call's {@code record-result} checks: the first one that
+         * counts as a failure is the call's outcome; the elements still reach the subscriber.
+         */
+        public void checkedElement(Object value) {
+            element();
+            if (call.isFailedResult(value) && compareAndSet(false, true)) {
+                call.failedResult(permit, start, value);
             }
         }
 

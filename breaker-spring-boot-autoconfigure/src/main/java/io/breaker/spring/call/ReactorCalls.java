@@ -20,6 +20,11 @@ import reactor.core.publisher.Mono;
  * neither way and gives a half-open permit back, unless the call already ran past the slow-call
  * threshold: then it counts as a slow call, so a dependency that hangs behind a caller's own
  * {@code timeout()} still trips the breaker.
+ *
+ * <p>With {@code record-result}, a Mono's element decides: one the rule counts is a failure (an empty
+ * completion is a success). A Flux is one call with one outcome: each element is checked as it
+ * passes, and the first that counts makes the call a failure; later elements and the completion do
+ * not count again. The elements reach the subscriber unchanged either way.
  */
 public final class ReactorCalls {
 
@@ -65,9 +70,10 @@ public final class ReactorCalls {
                 outcome.success();
                 return Mono.empty();
             }
-            Mono<Object> guarded = source.doOnSuccess(value -> outcome.success())
-                    .doOnError(outcome::error)
-                    .doOnCancel(outcome::cancel);
+            Mono<Object> checked = call.recordResult == null
+                    ? source.doOnSuccess(value -> outcome.success())
+                    : source.doOnSuccess(outcome::result);
+            Mono<Object> guarded = checked.doOnError(outcome::error).doOnCancel(outcome::cancel);
             return call.hasFallback()
                     ? guarded.onErrorResume(outcome::recovers, error -> mono(() -> steps.recover(context, error)))
                     : guarded;
@@ -95,8 +101,10 @@ public final class ReactorCalls {
                 outcome.success();
                 return Flux.empty();
             }
-            Flux<Object> guarded = source.doOnNext(value -> outcome.element())
-                    .doOnComplete(outcome::success)
+            Flux<Object> checked = call.recordResult == null
+                    ? source.doOnNext(value -> outcome.element())
+                    : source.doOnNext(outcome::checkedElement);
+            Flux<Object> guarded = checked.doOnComplete(outcome::success)
                     .doOnError(outcome::error)
                     .doOnCancel(outcome::cancel);
             return call.hasFallback()

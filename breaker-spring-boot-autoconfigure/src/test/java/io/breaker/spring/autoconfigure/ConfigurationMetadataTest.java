@@ -30,6 +30,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ConfigurationMetadataTest {
 
     private static final String DEFAULTS = "breakers.defaults.";
+    /** The one section of a breaker's properties that the advice reads, not the breaker: no setting defines it. */
+    private static final String RECORD_RESULT = "record-result";
 
     @Test
     void everyDefinedSettingIsBoundAndDescribedAsItsDefinitionSays() throws IOException {
@@ -56,10 +58,12 @@ class ConfigurationMetadataTest {
         Set<String> bound = Arrays.stream(BeanUtils.getPropertyDescriptors(BreakerProperties.Settings.class))
                 .map(PropertyDescriptor::getName)
                 .filter(name -> !name.equals("class"))
+                .filter(name -> !name.equals("recordResult"))
                 .collect(Collectors.toCollection(TreeSet::new));
         Set<String> inMetadata = properties().keySet().stream()
                 .filter(name -> name.startsWith(DEFAULTS))
                 .map(name -> name.substring(DEFAULTS.length()))
+                .filter(name -> !name.startsWith(RECORD_RESULT + "."))
                 .collect(Collectors.toCollection(TreeSet::new));
 
         assertThat(bound)
@@ -69,6 +73,27 @@ class ConfigurationMetadataTest {
                 .containsExactlyInAnyOrderElementsOf(BreakerConfig.settings().stream()
                         .map(Setting::propertyName)
                         .toList());
+    }
+
+    @Test
+    void recordResultIsDescribedWithItsTwoRules() throws IOException {
+        Map<String, JsonNode> properties = properties();
+
+        assertThat(properties
+                        .get(DEFAULTS + RECORD_RESULT + ".http-status")
+                        .path("type")
+                        .asText())
+                .isEqualTo("java.util.List<java.lang.String>");
+        assertThat(properties
+                        .get(DEFAULTS + RECORD_RESULT + ".predicate")
+                        .path("type")
+                        .asText())
+                .isEqualTo("java.lang.String");
+        assertThat(properties
+                        .get(DEFAULTS + RECORD_RESULT + ".predicate")
+                        .path("description")
+                        .asText())
+                .contains("io.breaker.spring.ResultPredicate");
     }
 
     @Test
