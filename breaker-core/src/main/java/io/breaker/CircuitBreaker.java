@@ -307,20 +307,16 @@ public final class CircuitBreaker extends CallPath {
      * decides whether the error counts as a failure or is ignored (then the call counts neither way
      * and its half-open permit is given back).
      *
-     * @return {@code true} if the error counted as a failure, {@code false} if it was ignored; an
-     *         integration decides from this, without classifying the error again, whether a fallback
-     *         may answer it (an error of a stale permit still counts as a failure here: it is one,
-     *         even though it no longer changes the breaker)
+     * @return whether the error counted as a failure (not ignored), so an integration need not classify it
+     *         again to decide whether a fallback may answer (a stale permit's failure is still one)
      */
     public boolean onError(long permit, long durationNanos, Throwable error) {
         return onError(permit, durationNanos, error, windowNeedsClock ? clock.nanoTime() : 0L);
     }
 
     /**
-     * Reports that the call holding {@code permit} returned normally, after {@code durationNanos}, with
-     * a result the caller's rules count as a failure (an HTTP answer of 503, say). It is recorded as a
-     * failed call whatever {@code record-exceptions}, {@code ignore-exceptions} and the failure
-     * predicate say, since no exception is involved; {@code resultType} (the result's class name)
+     * The call holding {@code permit} returned, after {@code durationNanos}, a result the caller counts
+     * as a failure (an HTTP 503, say): a failure whatever the exception rules say; {@code resultType}
      * becomes {@link #getLastFailureType()}.
      */
     public void onFailedResult(long permit, long durationNanos, String resultType) {
@@ -402,11 +398,8 @@ public final class CircuitBreaker extends CallPath {
 
     private void onFailedResult(long permit, long durationNanos, String resultType, long nowNanos) {
         lastFailureType = resultType;
-        record(
-                durationNanos >= slowNanos ? CallOutcome.SLOW_FAILURE : CallOutcome.FAILURE,
-                permit,
-                durationNanos,
-                nowNanos);
+        CallOutcome outcome = durationNanos >= slowNanos ? CallOutcome.SLOW_FAILURE : CallOutcome.FAILURE;
+        record(outcome, permit, durationNanos, nowNanos);
     }
 
     private boolean onError(long permit, long durationNanos, Throwable error, long nowNanos) {
@@ -583,10 +576,7 @@ public final class CircuitBreaker extends CallPath {
         return Readings.remainingWaitNanos(phase, clock);
     }
 
-    /**
-     * Class name of the last exception recorded as a failure (or of the last result recorded as one,
-     * see {@link #onFailedResult}), or {@code null}.
-     */
+    /** Class name of the last exception (or {@link #onFailedResult result}) recorded as a failure, or {@code null}. */
     public @Nullable String getLastFailureType() {
         return lastFailureType;
     }
