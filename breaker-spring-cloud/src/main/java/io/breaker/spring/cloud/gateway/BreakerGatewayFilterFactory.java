@@ -10,6 +10,7 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.web.reactive.DispatcherHandler;
+import org.springframework.web.server.ResponseStatusException;
 import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
 
@@ -27,9 +28,9 @@ import reactor.core.publisher.Mono;
  * The backend's call counts as the breaker's rules say; an answer whose status is listed under
  * {@code statusCodes} counts as a failure. When the call failed or the breaker rejected it, a
  * {@code fallbackUri} ({@code forward:/path}) answers; without one, a rejected call gets 503 with
- * {@code Retry-After} (whole seconds until the breaker lets a probe through, when it knows), and a
- * failure reaches Gateway's error handling as it would without the filter ({@code resumeWithoutError}
- * answers it with an empty response instead).
+ * {@code Retry-After} (whole seconds until the breaker lets a probe through, when it knows), an
+ * answer counted by its status gets that status from Gateway's error handling, and an error reaches it
+ * unchanged ({@code resumeWithoutError} answers both with an empty response instead).
  */
 public class BreakerGatewayFilterFactory extends SpringCloudCircuitBreakerFilterFactory {
 
@@ -62,11 +63,22 @@ public class BreakerGatewayFilterFactory extends SpringCloudCircuitBreakerFilter
         };
     }
 
-    /** A rejection without a fallback reaches {@link #apply}'s filter, which answers it; other errors as configured. */
+    /**
+     * Without a fallback: a rejection goes on to {@link #apply}'s filter, which answers it; a backend
+     * status counted as a failure becomes an error of that status (Gateway's error handling would
+     * answer 500 for its exception); other errors go on as they are, or end in an empty response with
+     * {@code resumeWithoutError}.
+     */
     @Override
     protected Mono<Void> handleErrorWithoutFallback(Throwable error, boolean resumeWithoutError) {
-        if (resumeWithoutError && !(error instanceof CircuitOpenException)) {
+        if (error instanceof CircuitOpenException) {
+            return Mono.error(error);
+        }
+        if (resumeWithoutError) {
             return Mono.empty();
+        }
+        if (error instanceof CircuitBreakerStatusCodeException counted) {
+            return Mono.error(new ResponseStatusException(counted.getStatusCode(), counted.getMessage(), counted));
         }
         return Mono.error(error);
     }

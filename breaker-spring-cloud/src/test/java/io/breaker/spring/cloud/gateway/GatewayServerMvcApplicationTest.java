@@ -54,6 +54,7 @@ import static org.springframework.cloud.gateway.server.mvc.handler.HandlerFuncti
             "spring.cloud.gateway.server.webmvc.routes[0].filters[0].name=CircuitBreaker",
             "spring.cloud.gateway.server.webmvc.routes[0].filters[0].args.id=inventory",
             "spring.cloud.gateway.server.webmvc.routes[0].filters[0].args.statusCodes[0]=500",
+            "spring.cloud.gateway.server.webmvc.routes[0].filters[0].args.statusCodes[1]=502",
             "spring.cloud.gateway.server.webmvc.routes[1].id=catalogue",
             "spring.cloud.gateway.server.webmvc.routes[1].uri=${backend.url}",
             "spring.cloud.gateway.server.webmvc.routes[1].predicates[0]=Path=/catalogue/**",
@@ -96,11 +97,11 @@ class GatewayServerMvcApplicationTest {
 
     @Test
     void aTrippedRouteAnswers503WithRetryAfterUntilOneProbeClosesIt() throws Exception {
-        BACKEND.answer("inventory", 500);
-        for (int i = 0; i < 2; i++) {
+        for (int status : new int[] {500, 502}) {
+            BACKEND.answer("inventory", status);
             HttpResponse<String> failed = http.get("/inventory/42");
-            assertThat(failed.statusCode()).isEqualTo(500);
-            assertThat(failed.body()).as("the backend's own answer").isEqualTo("backend 500");
+            assertThat(failed.statusCode()).isEqualTo(status);
+            assertThat(failed.body()).as("the backend's own answer").isEqualTo("backend " + status);
         }
         assertThat(BACKEND.arrivals("inventory")).isEqualTo(2);
         assertThat(breaker("inventory")).contains("\"state\":\"OPEN\"").contains("\"failedCalls\":2");

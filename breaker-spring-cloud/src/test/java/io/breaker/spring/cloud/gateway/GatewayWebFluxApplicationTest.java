@@ -48,6 +48,7 @@ import static org.assertj.core.api.Assertions.assertThat;
             "spring.cloud.gateway.server.webflux.routes[0].filters[0].name=CircuitBreaker",
             "spring.cloud.gateway.server.webflux.routes[0].filters[0].args.name=inventory",
             "spring.cloud.gateway.server.webflux.routes[0].filters[0].args.statusCodes[0]=500",
+            "spring.cloud.gateway.server.webflux.routes[0].filters[0].args.statusCodes[1]=502",
             "spring.cloud.gateway.server.webflux.routes[1].id=catalogue",
             "spring.cloud.gateway.server.webflux.routes[1].uri=${backend.url}",
             "spring.cloud.gateway.server.webflux.routes[1].predicates[0]=Path=/catalogue/**",
@@ -98,9 +99,11 @@ class GatewayWebFluxApplicationTest {
 
     @Test
     void aTrippedRouteAnswers503WithRetryAfterUntilOneProbeClosesIt() throws Exception {
-        BACKEND.answer("inventory", 500);
-        for (int i = 0; i < 2; i++) {
-            assertThat(http.get("/inventory/42").statusCode()).isEqualTo(500);
+        for (int status : new int[] {500, 502}) {
+            BACKEND.answer("inventory", status);
+            assertThat(http.get("/inventory/42").statusCode())
+                    .as("a counted status reaches the client")
+                    .isEqualTo(status);
         }
         assertThat(BACKEND.arrivals("inventory")).isEqualTo(2);
         assertThat(breaker("inventory")).contains("\"state\":\"OPEN\"").contains("\"failedCalls\":2");
