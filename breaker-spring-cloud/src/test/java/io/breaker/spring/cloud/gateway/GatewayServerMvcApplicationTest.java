@@ -65,7 +65,16 @@ import static org.springframework.cloud.gateway.server.mvc.handler.HandlerFuncti
             "spring.cloud.gateway.server.webmvc.routes[2].id=orders",
             "spring.cloud.gateway.server.webmvc.routes[2].uri=${backend.url}",
             "spring.cloud.gateway.server.webmvc.routes[2].predicates[0]=Path=/orders/**",
-            "spring.cloud.gateway.server.webmvc.routes[2].filters[0]=CircuitBreaker=orders"
+            "spring.cloud.gateway.server.webmvc.routes[2].filters[0]=CircuitBreaker=orders",
+            "spring.cloud.gateway.server.webmvc.routes[3].id=payments",
+            "spring.cloud.gateway.server.webmvc.routes[3].uri=${backend.url}",
+            "spring.cloud.gateway.server.webmvc.routes[3].predicates[0]=Path=/payments/**",
+            "spring.cloud.gateway.server.webmvc.routes[3].filters[0]=CircuitBreaker=payments",
+            "breakers.instances.payments.failure-rate-threshold=50",
+            // Gateway Server MVC's HTTP client is Boot's: its read timeout is spring.http.client.* on Boot 3.5,
+            // spring.http.clients.* on Boot 4 (each line ignores the other's key).
+            "spring.http.client.read-timeout=1s",
+            "spring.http.clients.read-timeout=1s"
         })
 class GatewayServerMvcApplicationTest {
 
@@ -149,6 +158,23 @@ class GatewayServerMvcApplicationTest {
         assertThat(rejected.body()).isEqualTo("fallback");
         assertThat(BACKEND.arrivals(segment)).as("not called while open").isEqualTo(2);
         assertThat(breaker(segment)).contains("\"rejectedCalls\":1");
+    }
+
+    @Test
+    void aBackendThatHangsPastTheReadTimeoutTripsTheBreaker() throws Exception {
+        BACKEND.hang("payments");
+        for (int i = 0; i < 2; i++) {
+            assertThat(http.get("/payments/3").statusCode())
+                    .as("the read timeout's error, as Spring MVC answers it on this line")
+                    .isBetween(500, 599)
+                    .isNotEqualTo(503);
+        }
+        assertThat(breaker("payments")).contains("\"state\":\"OPEN\"").contains("\"failedCalls\":2");
+
+        HttpResponse<String> rejected = http.get("/payments/3");
+        assertThat(rejected.statusCode()).isEqualTo(503);
+        assertThat(rejected.headers().firstValue("Retry-After")).isPresent();
+        assertThat(BACKEND.arrivals("payments")).as("not called while open").isEqualTo(2);
     }
 
     @Test

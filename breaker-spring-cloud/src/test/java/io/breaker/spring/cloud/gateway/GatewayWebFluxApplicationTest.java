@@ -59,7 +59,13 @@ import static org.assertj.core.api.Assertions.assertThat;
             "spring.cloud.gateway.server.webflux.routes[2].id=orders",
             "spring.cloud.gateway.server.webflux.routes[2].uri=${backend.url}",
             "spring.cloud.gateway.server.webflux.routes[2].predicates[0]=Path=/orders/**",
-            "spring.cloud.gateway.server.webflux.routes[2].filters[0]=CircuitBreaker=orders"
+            "spring.cloud.gateway.server.webflux.routes[2].filters[0]=CircuitBreaker=orders",
+            "spring.cloud.gateway.server.webflux.routes[3].id=payments",
+            "spring.cloud.gateway.server.webflux.routes[3].uri=${backend.url}",
+            "spring.cloud.gateway.server.webflux.routes[3].predicates[0]=Path=/payments/**",
+            "spring.cloud.gateway.server.webflux.routes[3].filters[0]=CircuitBreaker=payments",
+            "spring.cloud.gateway.server.webflux.routes[3].metadata.response-timeout=300",
+            "breakers.instances.payments.failure-rate-threshold=50"
         })
 class GatewayWebFluxApplicationTest {
 
@@ -142,6 +148,22 @@ class GatewayWebFluxApplicationTest {
         assertThat(rejected.body()).isEqualTo("fallback");
         assertThat(BACKEND.arrivals("catalogue")).as("not called while open").isEqualTo(2);
         assertThat(breaker("catalogue")).contains("\"rejectedCalls\":1");
+    }
+
+    @Test
+    void aBackendThatHangsPastTheRoutesTimeoutTripsTheBreaker() throws Exception {
+        BACKEND.hang("payments");
+        for (int i = 0; i < 2; i++) {
+            assertThat(http.get("/payments/3").statusCode())
+                    .as("Gateway's timeout")
+                    .isEqualTo(504);
+        }
+        assertThat(breaker("payments")).contains("\"state\":\"OPEN\"").contains("\"failedCalls\":2");
+
+        HttpResponse<String> rejected = http.get("/payments/3");
+        assertThat(rejected.statusCode()).isEqualTo(503);
+        assertThat(rejected.headers().firstValue("Retry-After")).isPresent();
+        assertThat(BACKEND.arrivals("payments")).as("not called while open").isEqualTo(2);
     }
 
     @Test
