@@ -6,7 +6,7 @@ import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** A nano clock the test moves. */
-final class TestClock implements NanoClock {
+public final class TestClock implements NanoClock {
 
     private final AtomicLong now = new AtomicLong(1_000_000_000L);
 
@@ -15,7 +15,7 @@ final class TestClock implements NanoClock {
         return now.get();
     }
 
-    void advance(Duration duration) {
+    public void advance(Duration duration) {
         now.addAndGet(duration.toNanos());
     }
 }

@@ -1,0 +1,243 @@
+package io.breaker.spring.cloud.gateway;
+
+import io.breaker.spring.cloud.TestClock;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.servlet.function.RouterFunction;
+import org.springframework.web.servlet.function.ServerResponse;
+
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.springframework.cloud.gateway.server.mvc.filter.BeforeFilterFunctions.uri;
+import static org.springframework.cloud.gateway.server.mvc.handler.GatewayRouterFunctions.route;
+import static org.springframework.cloud.gateway.server.mvc.handler.HandlerFunctions.http;
+
+/**
+ * Spring Cloud Gateway Server MVC in front of a real HTTP backend on a free port, with routes in
+ * properties ({@code - name: CircuitBreaker}, which finds {@link BreakerFilterFunctions} before Gateway's
+ * own filter) and one in the Java DSL: a backend status listed under {@code statusCodes} counts as a
+ * failure and reaches the client as the backend gave it, the tripped route answers 503 with
+ * {@code Retry-After} (whole seconds until the probe, rounded up) without calling the backend, a
+ * fallback answers failures and rejections, and forcing the breaker open over the actuator stops the
+ * traffic.
+ */
+@Tag("boot-line")
+@SpringBootTest(
+        classes = GatewayServerMvcApplicationTest.Application.class,
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {
+            "management.endpoints.web.exposure.include=breakers",
+            "breakers.defaults.sliding-window-size=2",
+            "breakers.defaults.minimum-number-of-calls=2",
+            "breakers.defaults.wait-duration-in-open-state=30s",
+            "breakers.instances.inventory.permitted-calls-in-half-open-state=1",
+            "breakers.instances.catalogue.failure-rate-threshold=50",
+            "breakers.instances.orders.failure-rate-threshold=50",
+            "breakers.instances.reviews.failure-rate-threshold=50",
+            "spring.cloud.gateway.server.webmvc.routes[0].id=inventory",
+            "spring.cloud.gateway.server.webmvc.routes[0].uri=${backend.url}",
+            "spring.cloud.gateway.server.webmvc.routes[0].predicates[0]=Path=/inventory/**",
+            "spring.cloud.gateway.server.webmvc.routes[0].filters[0].name=CircuitBreaker",
+            "spring.cloud.gateway.server.webmvc.routes[0].filters[0].args.id=inventory",
+            "spring.cloud.gateway.server.webmvc.routes[0].filters[0].args.statusCodes[0]=500",
+            "spring.cloud.gateway.server.webmvc.routes[0].filters[0].args.statusCodes[1]=502",
+            "spring.cloud.gateway.server.webmvc.routes[1].id=catalogue",
+            "spring.cloud.gateway.server.webmvc.routes[1].uri=${backend.url}",
+            "spring.cloud.gateway.server.webmvc.routes[1].predicates[0]=Path=/catalogue/**",
+            "spring.cloud.gateway.server.webmvc.routes[1].filters[0].name=CircuitBreaker",
+            "spring.cloud.gateway.server.webmvc.routes[1].filters[0].args.id=catalogue",
+            "spring.cloud.gateway.server.webmvc.routes[1].filters[0].args.fallbackUri=forward:/fallback",
+            "spring.cloud.gateway.server.webmvc.routes[1].filters[0].args.statusCodes[0]=INTERNAL_SERVER_ERROR",
+            "spring.cloud.gateway.server.webmvc.routes[2].id=orders",
+            "spring.cloud.gateway.server.webmvc.routes[2].uri=${backend.url}",
+            "spring.cloud.gateway.server.webmvc.routes[2].predicates[0]=Path=/orders/**",
+            "spring.cloud.gateway.server.webmvc.routes[2].filters[0]=CircuitBreaker=orders",
+            "spring.cloud.gateway.server.webmvc.routes[3].id=payments",
+            "spring.cloud.gateway.server.webmvc.routes[3].uri=${backend.url}",
+            "spring.cloud.gateway.server.webmvc.routes[3].predicates[0]=Path=/payments/**",
+            "spring.cloud.gateway.server.webmvc.routes[3].filters[0]=CircuitBreaker=payments",
+            "breakers.instances.payments.failure-rate-threshold=50",
+            // Gateway Server MVC's HTTP client is Boot's: its read timeout is spring.http.client.* on Boot 3.5,
+            // spring.http.clients.* on Boot 4 (each line ignores the other's key).
+            "spring.http.client.read-timeout=1s",
+            "spring.http.clients.read-timeout=1s"
+        })
+class GatewayServerMvcApplicationTest {
+
+    private static final Backend BACKEND = new Backend();
+
+    @Autowired
+    TestClock clock;
+
+    /** The server's port (LocalServerPort moved package in Boot 4; the property did not). */
+    @Value("${local.server.port}")
+    int port;
+
+    Http http;
+
+    @DynamicPropertySource
+    static void backendUrl(DynamicPropertyRegistry registry) {
+        registry.add("backend.url", BACKEND::url);
+    }
+
+    @AfterAll
+    static void stopBackend() {
+        BACKEND.close();
+    }
+
+    @BeforeEach
+    void client() {
+        http = new Http(port);
+    }
+
+    @Test
+    void aTrippedRouteAnswers503WithRetryAfterUntilOneProbeClosesIt() throws Exception {
+        for (int status : new int[] {500, 502}) {
+            BACKEND.answer("inventory", status);
+            HttpResponse<String> failed = http.get("/inventory/42");
+            assertThat(failed.statusCode()).isEqualTo(status);
+            assertThat(failed.body()).as("the backend's own answer").isEqualTo("backend " + status);
+        }
+        assertThat(BACKEND.arrivals("inventory")).isEqualTo(2);
+        assertThat(breaker("inventory")).contains("\"state\":\"OPEN\"").contains("\"failedCalls\":2");
+
+        HttpResponse<String> rejected = http.get("/inventory/42");
+        assertThat(rejected.statusCode()).isEqualTo(503);
+        assertThat(rejected.headers().firstValue("Retry-After")).hasValue("30");
+        clock.advance(Duration.ofMillis(10_500));
+        assertThat(http.get("/inventory/42").headers().firstValue("Retry-After"))
+                .as("19.5 s rounded up")
+                .hasValue("20");
+        assertThat(BACKEND.arrivals("inventory")).as("not called while open").isEqualTo(2);
+
+        BACKEND.answer("inventory", 200);
+        clock.advance(Duration.ofSeconds(20));
+        HttpResponse<String> probe = http.get("/inventory/42");
+        assertThat(probe.statusCode()).isEqualTo(200);
+        assertThat(probe.body()).isEqualTo("backend 200");
+        assertThat(BACKEND.arrivals("inventory")).as("exactly one probe").isEqualTo(3);
+        assertThat(breaker("inventory")).contains("\"state\":\"CLOSED\"");
+    }
+
+    @Test
+    void theFallbackUriAnswersCountedStatusesAndRejections() throws Exception {
+        assertFallbackAnswers("catalogue");
+    }
+
+    @Test
+    void aJavaDslRouteFallsBackLikeAPropertiesOne() throws Exception {
+        assertFallbackAnswers("reviews");
+    }
+
+    private void assertFallbackAnswers(String segment) throws Exception {
+        BACKEND.answer(segment, 500);
+        for (int i = 0; i < 2; i++) {
+            HttpResponse<String> response = http.get("/" + segment + "/7");
+            assertThat(response.statusCode()).isEqualTo(200);
+            assertThat(response.body()).isEqualTo("fallback");
+        }
+        assertThat(BACKEND.arrivals(segment)).isEqualTo(2);
+        assertThat(breaker(segment)).contains("\"state\":\"OPEN\"").contains("\"failedCalls\":2");
+
+        HttpResponse<String> rejected = http.get("/" + segment + "/7");
+        assertThat(rejected.statusCode()).isEqualTo(200);
+        assertThat(rejected.body()).isEqualTo("fallback");
+        assertThat(BACKEND.arrivals(segment)).as("not called while open").isEqualTo(2);
+        assertThat(breaker(segment)).contains("\"rejectedCalls\":1");
+    }
+
+    @Test
+    void aBackendThatHangsPastTheReadTimeoutTripsTheBreaker() throws Exception {
+        BACKEND.hang("payments");
+        for (int i = 0; i < 2; i++) {
+            assertThat(http.get("/payments/3").statusCode())
+                    .as("the read timeout's error, as Spring MVC answers it on this line")
+                    .isBetween(500, 599)
+                    .isNotEqualTo(503);
+        }
+        assertThat(breaker("payments")).contains("\"state\":\"OPEN\"").contains("\"failedCalls\":2");
+
+        HttpResponse<String> rejected = http.get("/payments/3");
+        assertThat(rejected.statusCode()).isEqualTo(503);
+        assertThat(rejected.headers().firstValue("Retry-After")).isPresent();
+        assertThat(BACKEND.arrivals("payments")).as("not called while open").isEqualTo(2);
+    }
+
+    @Test
+    void forcingTheBreakerOpenOverTheActuatorStopsTheTraffic() throws Exception {
+        assertThat(http.get("/orders/1").statusCode()).isEqualTo(200);
+        assertThat(BACKEND.arrivals("orders")).isEqualTo(1);
+
+        assertThat(http.post("/actuator/breakers/orders", "{\"state\":\"OPEN\"}")
+                        .statusCode())
+                .isEqualTo(200);
+        HttpResponse<String> rejected = http.get("/orders/1");
+        assertThat(rejected.statusCode()).isEqualTo(503);
+        assertThat(rejected.headers().firstValue("Retry-After"))
+                .as("no wait is known while an operator holds it open")
+                .isEmpty();
+        assertThat(BACKEND.arrivals("orders")).isEqualTo(1);
+
+        assertThat(http.post("/actuator/breakers/orders", "{\"state\":\"AUTO\"}")
+                        .statusCode())
+                .isEqualTo(200);
+        assertThat(http.get("/orders/1").statusCode()).isEqualTo(200);
+        assertThat(BACKEND.arrivals("orders")).isEqualTo(2);
+    }
+
+    private String breaker(String name) throws Exception {
+        HttpResponse<String> response = http.get("/actuator/breakers/" + name);
+        assertThat(response.statusCode()).isEqualTo(200);
+        return response.body();
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @EnableAutoConfiguration
+    static class Application {
+
+        /** The breakers' clock (a {@code NanoClock} bean replaces the system's): the test moves it. */
+        @Bean
+        TestClock testClock() {
+            return new TestClock();
+        }
+
+        @Bean
+        FallbackController fallbackController() {
+            return new FallbackController();
+        }
+
+        @Bean
+        RouterFunction<ServerResponse> reviews(@Value("${backend.url}") String backendUrl) {
+            return route("reviews")
+                    .GET("/reviews/**", http())
+                    .before(uri(backendUrl))
+                    .filter(BreakerFilterFunctions.circuitBreaker(config -> config.setId("reviews")
+                            .setFallbackUri("forward:/fallback")
+                            .setStatusCodes("500")))
+                    .build();
+        }
+    }
+
+    @RestController
+    static class FallbackController {
+
+        @RequestMapping("/fallback")
+        String fallback() {
+            return "fallback";
+        }
+    }
+}
