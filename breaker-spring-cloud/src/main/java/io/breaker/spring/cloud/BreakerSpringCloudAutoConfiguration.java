@@ -25,8 +25,14 @@ import org.springframework.core.env.Environment;
  * ({@link SpringCloudImplementationCheck}). With an {@link ObservationRegistry} bean (Boot defines one
  * with the actuator), the blocking factory's calls are observed with Spring Cloud's observation names,
  * and a {@link CircuitBreakerObservationConvention} bean, if there is one, renames them.
+ *
+ * <p>It runs before Spring Cloud Commons' client auto-configuration, whose circuit breaker for HTTP
+ * service client groups (Spring Framework 7) is defined only when a {@link CircuitBreakerFactory} bean
+ * is already there.
  */
-@AutoConfiguration(after = BreakerAutoConfiguration.class)
+@AutoConfiguration(
+        after = BreakerAutoConfiguration.class,
+        beforeName = "org.springframework.cloud.client.CommonsClientAutoConfiguration")
 @ConditionalOnClass(CircuitBreakerFactory.class)
 @ConditionalOnBean(BreakerRegistry.class)
 public class BreakerSpringCloudAutoConfiguration {
