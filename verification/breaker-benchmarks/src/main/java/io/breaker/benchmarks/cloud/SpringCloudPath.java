@@ -43,9 +43,10 @@ import java.util.function.Supplier;
  * {@link SpringCloudFourThreads}.
  *
  * <p>resilience4j's implementation is measured twice: as it comes, with its time limiter (1 s), which
- * runs every call on its executor and waits for it; and with {@code disableTimeLimiter}, which runs the
- * call on the caller's thread as ours does (ours has no timeout). The supplier and the fallback are
- * constants, so the bytes per call are the implementations' own.
+ * submits every call to its executor and waits for it; and with {@code disableThreadPool} and
+ * {@code disableTimeLimiter} (both are needed: without a time limiter it still submits the call to its
+ * executor), which runs the call on the caller's thread as ours does (ours has no timeout). The
+ * supplier and the fallback are constants, so the bytes per call are the implementations' own.
  *
  * <p>{@code state=CLOSED}: the supplier answers. {@code state=OPEN}: each breaker was tripped through its
  * factory by failing calls, the supplier is never called and the fallback answers. Set-up and tear-down
@@ -81,7 +82,7 @@ public abstract class SpringCloudPath {
     private BreakerRegistry registry;
     private BreakerCircuitBreakerFactory ours;
     private Resilience4JCircuitBreakerFactory r4j;
-    private Resilience4JCircuitBreakerFactory r4jNoTimeLimiter;
+    private Resilience4JCircuitBreakerFactory r4jCallerThread;
     private ExecutorService r4jExecutor;
 
     @Setup
@@ -99,10 +100,9 @@ public abstract class SpringCloudPath {
         });
         r4j = resilience4j(false);
         r4j.configureExecutorService(r4jExecutor);
-        r4jNoTimeLimiter = resilience4j(true);
+        r4jCallerThread = resilience4j(true);
         if (state == Path.OPEN) {
-            for (CircuitBreakerFactory<?, ?> factory :
-                    new CircuitBreakerFactory<?, ?>[] {ours, r4j, r4jNoTimeLimiter}) {
+            for (CircuitBreakerFactory<?, ?> factory : new CircuitBreakerFactory<?, ?>[] {ours, r4j, r4jCallerThread}) {
                 for (int i = 0; i < Alike.MINIMUM_CALLS; i++) {
                     factory.create(ID).run(FAILING, FALLBACK);
                 }
@@ -111,9 +111,10 @@ public abstract class SpringCloudPath {
         checkState();
     }
 
-    private static Resilience4JCircuitBreakerFactory resilience4j(boolean disableTimeLimiter) {
+    private static Resilience4JCircuitBreakerFactory resilience4j(boolean onCallerThread) {
         Resilience4JConfigurationProperties properties = new Resilience4JConfigurationProperties();
-        properties.setDisableTimeLimiter(disableTimeLimiter);
+        properties.setDisableThreadPool(onCallerThread);
+        properties.setDisableTimeLimiter(onCallerThread);
         Resilience4JCircuitBreakerFactory factory = new Resilience4JCircuitBreakerFactory(
                 CircuitBreakerRegistry.ofDefaults(), TimeLimiterRegistry.ofDefaults(), null, properties);
         factory.configureDefault(id -> new Resilience4JConfigBuilder(id)
@@ -129,16 +130,16 @@ public abstract class SpringCloudPath {
         String ourState = registry.breaker(ID).getState().name();
         String theirState =
                 r4j.getCircuitBreakerRegistry().circuitBreaker(ID).getState().name();
-        String theirNoTimeLimiterState = r4jNoTimeLimiter
+        String theirCallerThreadState = r4jCallerThread
                 .getCircuitBreakerRegistry()
                 .circuitBreaker(ID)
                 .getState()
                 .name();
         if (!ourState.equals(state.name())
                 || !theirState.equals(state.name())
-                || !theirNoTimeLimiterState.equals(state.name())) {
+                || !theirCallerThreadState.equals(state.name())) {
             throw new IllegalStateException("A breaker is not " + state + ": ours " + ourState + ", r4j " + theirState
-                    + ", r4j without time limiter " + theirNoTimeLimiterState);
+                    + ", r4j on the caller's thread " + theirCallerThreadState);
         }
     }
 
@@ -158,7 +159,7 @@ public abstract class SpringCloudPath {
     }
 
     @Benchmark
-    public Integer r4jNoTimeLimiterCreateRun() {
-        return r4jNoTimeLimiter.create(ID).run(WORK, FALLBACK);
+    public Integer r4jCallerThreadCreateRun() {
+        return r4jCallerThread.create(ID).run(WORK, FALLBACK);
     }
 }
