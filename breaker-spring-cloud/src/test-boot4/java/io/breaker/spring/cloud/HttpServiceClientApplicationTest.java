@@ -45,9 +45,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the breaker configured under {@code breakers.instances.wholesaler} opens, the fallback answers without
  * calling the backend, {@code /actuator/breakers} shows it, and one probe closes it.
  *
- * <p>Compiled and run only by the Boot 4 lines (the API exists from Spring Framework 7 and Spring Cloud
- * 2025.1 on): breaker-spring-boot4-starter and verification/breaker-boot41-tests take this source folder
- * as their test sources and run the tag {@value #TAG} with the Spring Cloud suites.
+ * <p>Compiled and run only on the Boot 4 lines (the API exists from Spring Framework 7 and Spring Cloud
+ * 2025.1 on): breaker-spring-boot4-starter compiles this source folder as its test sources, and it and
+ * verification/breaker-boot41-tests (from the starter's test-jar) run the tag {@value #TAG} with the
+ * Spring Cloud suites.
  */
 @Tag(HttpServiceClientApplicationTest.TAG)
 @SpringBootTest(
