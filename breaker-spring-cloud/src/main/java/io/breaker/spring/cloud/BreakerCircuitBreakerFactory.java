@@ -3,8 +3,11 @@ package io.breaker.spring.cloud;
 import io.breaker.BreakerConfig;
 import io.breaker.BreakerRegistry;
 import io.breaker.CircuitBreaker;
+import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 import org.springframework.cloud.client.circuitbreaker.CircuitBreakerFactory;
+import org.springframework.cloud.client.circuitbreaker.observation.CircuitBreakerObservationConvention;
+import org.springframework.cloud.client.circuitbreaker.observation.ObservedCircuitBreaker;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -23,14 +26,38 @@ import java.util.function.Function;
  * <p>{@link #configure} changes the settings of the named breakers at once, on top of what they have
  * ({@link CloudBreakerConfigBuilder}); a {@code Customizer<BreakerCircuitBreakerFactory>} bean runs
  * when the factory is created, before any call.
+ *
+ * <p>Given an {@link ObservationRegistry} (other than the no-op one), {@code create} returns Spring Cloud's
+ * own {@link ObservedCircuitBreaker} around the breaker: each {@code run} makes an observation named
+ * {@code spring.cloud.circuitbreaker}, tagged {@code spring.cloud.circuitbreaker.type=supplier} around
+ * the supplier (contextual name {@code circuit-breaker}) and {@code function} around the fallback
+ * ({@code circuit-breaker fallback}), with the names of the SPI's default convention or of the
+ * {@link CircuitBreakerObservationConvention} given. A call the breaker rejects has only the fallback's.
  */
 public class BreakerCircuitBreakerFactory extends CircuitBreakerFactory<BreakerConfig, CloudBreakerConfigBuilder> {
 
     private final CloudBreakers breakers;
-    private final Map<CircuitBreaker, CloudCircuitBreaker> adapters = new ConcurrentHashMap<>();
+    private final @Nullable ObservationRegistry observations;
+    private final @Nullable CircuitBreakerObservationConvention convention;
+    private final Map<CircuitBreaker, org.springframework.cloud.client.circuitbreaker.CircuitBreaker> adapters =
+            new ConcurrentHashMap<>();
 
+    /** A factory whose calls make no observation. */
     public BreakerCircuitBreakerFactory(BreakerRegistry registry) {
+        this(registry, null, null);
+    }
+
+    /**
+     * A factory whose calls are observed in {@code observations}, unless it is {@code null} or
+     * {@link ObservationRegistry#NOOP}, with {@code convention}'s names if it is not {@code null}.
+     */
+    public BreakerCircuitBreakerFactory(
+            BreakerRegistry registry,
+            @Nullable ObservationRegistry observations,
+            @Nullable CircuitBreakerObservationConvention convention) {
         this.breakers = new CloudBreakers(registry);
+        this.observations = observations == null || observations.isNoop() ? null : observations;
+        this.convention = convention;
     }
 
     @Override
@@ -44,9 +71,22 @@ public class BreakerCircuitBreakerFactory extends CircuitBreakerFactory<BreakerC
         return adapter(breakers.breaker(id, groupName));
     }
 
-    private CloudCircuitBreaker adapter(CircuitBreaker breaker) {
-        CloudCircuitBreaker adapter = adapters.get(breaker);
-        return adapter != null ? adapter : adapters.computeIfAbsent(breaker, CloudCircuitBreaker::new);
+    private org.springframework.cloud.client.circuitbreaker.CircuitBreaker adapter(CircuitBreaker breaker) {
+        org.springframework.cloud.client.circuitbreaker.CircuitBreaker adapter = adapters.get(breaker);
+        return adapter != null ? adapter : adapters.computeIfAbsent(breaker, this::newAdapter);
+    }
+
+    private org.springframework.cloud.client.circuitbreaker.CircuitBreaker newAdapter(CircuitBreaker breaker) {
+        CloudCircuitBreaker adapter = new CloudCircuitBreaker(breaker);
+        ObservationRegistry registry = observations;
+        if (registry == null) {
+            return adapter;
+        }
+        ObservedCircuitBreaker observed = new ObservedCircuitBreaker(adapter, registry);
+        if (convention != null) {
+            observed.setCustomConvention(convention);
+        }
+        return observed;
     }
 
     /**

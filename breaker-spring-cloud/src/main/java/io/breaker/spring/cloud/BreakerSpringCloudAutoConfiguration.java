@@ -2,6 +2,7 @@ package io.breaker.spring.cloud;
 
 import io.breaker.BreakerRegistry;
 import io.breaker.spring.autoconfigure.BreakerAutoConfiguration;
+import io.micrometer.observation.ObservationRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -11,6 +12,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.cloud.client.circuitbreaker.CircuitBreakerFactory;
 import org.springframework.cloud.client.circuitbreaker.Customizer;
 import org.springframework.cloud.client.circuitbreaker.ReactiveCircuitBreakerFactory;
+import org.springframework.cloud.client.circuitbreaker.observation.CircuitBreakerObservationConvention;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
@@ -20,9 +22,17 @@ import org.springframework.core.env.Environment;
  * on the classpath and the breakers are on ({@code breakers.enabled}); the reactive one when Reactor
  * is there too. Each backs off when the application defines its own factory of that kind. Start-up
  * stops when resilience4j's implementation would be configured next to this one
- * ({@link SpringCloudImplementationCheck}).
+ * ({@link SpringCloudImplementationCheck}). With an {@link ObservationRegistry} bean (Boot defines one
+ * with the actuator), the blocking factory's calls are observed with Spring Cloud's observation names,
+ * and a {@link CircuitBreakerObservationConvention} bean, if there is one, renames them.
+ *
+ * <p>It runs before Spring Cloud Commons' client auto-configuration, whose circuit breaker for HTTP
+ * service client groups (Spring Framework 7) is defined only when a {@link CircuitBreakerFactory} bean
+ * is already there.
  */
-@AutoConfiguration(after = BreakerAutoConfiguration.class)
+@AutoConfiguration(
+        after = BreakerAutoConfiguration.class,
+        beforeName = "org.springframework.cloud.client.CommonsClientAutoConfiguration")
 @ConditionalOnClass(CircuitBreakerFactory.class)
 @ConditionalOnBean(BreakerRegistry.class)
 public class BreakerSpringCloudAutoConfiguration {
@@ -36,8 +46,12 @@ public class BreakerSpringCloudAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean(CircuitBreakerFactory.class)
     public BreakerCircuitBreakerFactory breakerCircuitBreakerFactory(
-            BreakerRegistry registry, ObjectProvider<Customizer<BreakerCircuitBreakerFactory>> customizers) {
-        BreakerCircuitBreakerFactory factory = new BreakerCircuitBreakerFactory(registry);
+            BreakerRegistry registry,
+            ObjectProvider<Customizer<BreakerCircuitBreakerFactory>> customizers,
+            ObjectProvider<ObservationRegistry> observations,
+            ObjectProvider<CircuitBreakerObservationConvention> conventions) {
+        BreakerCircuitBreakerFactory factory =
+                new BreakerCircuitBreakerFactory(registry, observations.getIfUnique(), conventions.getIfUnique());
         customizers.orderedStream().forEach(customizer -> customizer.customize(factory));
         return factory;
     }

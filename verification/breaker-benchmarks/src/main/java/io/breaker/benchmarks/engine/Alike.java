@@ -13,7 +13,7 @@ import java.time.Duration;
 public final class Alike {
 
     /** Calls needed before a rate is evaluated; the same for both libraries (resilience4j's default is 100). */
-    static final int MINIMUM_CALLS = 10;
+    public static final int MINIMUM_CALLS = 10;
 
     static final float FAILURE_RATE = 50f;
     /** When slow-call detection is on: calls of 2 s or more are slow, and 80% slow calls trip. */
@@ -21,7 +21,7 @@ public final class Alike {
 
     static final float SLOW_CALL_RATE = 80f;
     /** Long enough that an OPEN breaker stays OPEN for a whole benchmark run. */
-    static final Duration LONG_WAIT = Duration.ofHours(1);
+    public static final Duration LONG_WAIT = Duration.ofHours(1);
 
     /** The windows under test: the last 100 calls, or the last 10 seconds. */
     public enum Window {
@@ -50,7 +50,7 @@ public final class Alike {
 
     private Alike() {}
 
-    static BreakerConfig ours(Window window, SlowCalls slowCalls, Duration wait) {
+    public static BreakerConfig ours(Window window, SlowCalls slowCalls, Duration wait) {
         BreakerConfig.Builder builder = BreakerConfig.builder()
                 .slidingWindow(window.ours, window.size)
                 .minimumNumberOfCalls(MINIMUM_CALLS)
@@ -74,7 +74,7 @@ public final class Alike {
     }
 
     /** resilience4j's default window, which takes a lock per recorded call. */
-    static CircuitBreakerConfig theirsDefault(Window window, SlowCalls slowCalls, Duration wait) {
+    public static CircuitBreakerConfig theirsDefault(Window window, SlowCalls slowCalls, Duration wait) {
         return theirs(window, slowCalls, wait).build();
     }
 
