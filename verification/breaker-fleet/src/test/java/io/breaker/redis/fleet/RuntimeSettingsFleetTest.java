@@ -54,11 +54,13 @@ class RuntimeSettingsFleetTest {
                         List.of("--breakers.store.state-cache-ttl=" + CACHE_TTL.toMillis() + "ms"))) {
             await(Duration.ofSeconds(20), () -> "instance 1 to call its dependency", () -> call(fleet, 1) == 200);
 
+            long late = fleet.storeTimeouts();
             HttpResponse<String> changed = fleet.send(
                     0, "POST", CONFIG, "{\"failure-rate-threshold\": 30, \"wait-duration-in-open-state\": \"10s\"}");
 
             assertThat(changed.statusCode()).as(changed.body()).isEqualTo(200);
-            assertThat(changed.body()).contains("\"shared\":true", "\"fleetChanged\":true", "\"version\":1");
+            assertThat(changed.body()).contains("\"shared\":true");
+            assertFleetChanged(fleet, changed, late, 1);
             // Instance 1 learns it at its first call after one cache TTL (300 ms).
             awaitThreshold(fleet, 1, 30f, SEEN_WITHIN);
             assertThat(fleet.send(1, "GET", CONFIG, null).body())
@@ -80,14 +82,32 @@ class RuntimeSettingsFleetTest {
             assertThat(threshold(fleet, 0)).isEqualTo(30f);
             assertThat(fleet.send(0, "GET", CONFIG, null).body()).contains("\"version\":1");
 
+            late = fleet.storeTimeouts();
             HttpResponse<String> reset = fleet.send(1, "DELETE", CONFIG, null);
 
             assertThat(reset.statusCode()).as(reset.body()).isEqualTo(200);
-            assertThat(reset.body()).contains("\"fleetChanged\":true", "\"version\":2");
+            assertFleetChanged(fleet, reset, late, 2);
             awaitThreshold(fleet, 0, 50f, SEEN_WITHIN);
             awaitThreshold(fleet, third, 50f, SEEN_WITHIN);
             assertThat(fleet.send(0, "GET", CONFIG, null).body())
                     .contains("\"version\":2", "\"failure-rate-threshold\":{\"value\":50.0,\"source\":\"YAML\"");
+        }
+    }
+
+    /**
+     * The change's answer says the fleet took it as version {@code version}; or, if Redis answered after
+     * the store timeout (on a loaded machine, the first change of a new JVM can), that it cannot tell:
+     * {@code unknown}, and only with one more operation a caller stopped waiting for. Whether the fleet
+     * applied it is what the awaits after each change check.
+     */
+    private static void assertFleetChanged(
+            FleetProcesses fleet, HttpResponse<String> answer, long timeoutsBefore, int version) throws Exception {
+        if (answer.body().contains("\"fleetChanged\":\"unknown\"")) {
+            assertThat(fleet.storeTimeouts())
+                    .as("an unknown answer is a late one: %s", answer.body())
+                    .isGreaterThan(timeoutsBefore);
+        } else {
+            assertThat(answer.body()).contains("\"fleetChanged\":true", "\"version\":" + version);
         }
     }
 
