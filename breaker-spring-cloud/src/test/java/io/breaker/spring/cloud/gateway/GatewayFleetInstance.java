@@ -15,7 +15,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 
 /**
- * One Gateway of {@link GatewayWebFluxFleetTest}, run in its own JVM: a Gateway application on WebFlux
+ * One Gateway of {@link GatewayFleetWebFluxTest}, run in its own JVM: a Gateway application on WebFlux
  * with nothing of its own but what the launcher needs. Its routes, breakers and Redis come from the
  * command line, as they would come from a user's {@code application.yml}.
  *

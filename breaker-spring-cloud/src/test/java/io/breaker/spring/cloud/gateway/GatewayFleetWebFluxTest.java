@@ -34,10 +34,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * each gateway's {@code breaker.store.timeouts}); while it is open, at most one probe per wait window
  * reaches the backend; once the backend heals, one probe closes the breaker on both gateways.
  *
- * <p>Not tagged {@code boot-line}: it runs on Boot 3.5 only, in this module's {@code gateway-webflux}
- * execution (the Boot 4 lines select the tagged suites of this module's test-jar).
+ * <p>It runs on Boot 3.5 only, in this module's {@code gateway-webflux-fleet} execution (the class path
+ * of {@code gateway-webflux} with Redis). It is not tagged {@code boot-line} and its name does not match
+ * {@code GatewayWebFlux*Test}: the Boot 4 lines, which run this module's test-jar, leave it out.
  */
-class GatewayWebFluxFleetTest {
+class GatewayFleetWebFluxTest {
 
     @RegisterExtension
     static final RedisServer redis = new RedisServer();
@@ -82,6 +83,7 @@ class GatewayWebFluxFleetTest {
                 }
             }
             long tripped = System.nanoTime();
+            String tripAnswers = caller.history();
             int tripCalls = backend.arrivals() - beforeTrip;
             long lateReports = fleet.storeTimeouts() - timeoutsBefore;
             long bound = MINIMUM_CALLS + (GATEWAYS - 1) + lateReports;
@@ -140,7 +142,7 @@ class GatewayWebFluxFleetTest {
 
             assertThat(tripCalls)
                     .as("calls that reached the failing backend before both gateways rejected: "
-                            + "at most minimum-number-of-calls + 1 + late store reports " + caller.history())
+                            + "at most minimum-number-of-calls + 1 + late store reports " + tripAnswers)
                     .isBetween(MINIMUM_CALLS, (int) bound);
             assertThat(probes)
                     .as("probes while open: the wait ended at least once")
