@@ -62,8 +62,12 @@ final class Transitions {
 
     private Transitions() {}
 
-    /** CLOSED -> OPEN: the window of {@code closed} reached a threshold, for {@code cause}. */
-    static void trip(CircuitBreaker breaker, Phase closed, TransitionCause cause) {
+    /**
+     * CLOSED -> OPEN: the window of {@code closed} reached a threshold, for {@code cause}, on the
+     * record of {@code failure} (the failed call's exception or result; null for a slow success),
+     * whose Retry-After may make the wait longer (see Waits).
+     */
+    static void trip(CircuitBreaker breaker, Phase closed, TransitionCause cause, @Nullable Object failure) {
         FleetProtocol shared = breaker.shared;
         if (shared != null && !shared.allowsLocalTrip()) {
             return; // the fleet's window decides
@@ -72,7 +76,7 @@ final class Transitions {
         Phase open = Phase.open(
                 TrippedWindow.of(closed.window, now, breaker.config),
                 now,
-                now + breaker.waitNanos(),
+                now + Waits.afterNanos(breaker.config, failure),
                 breaker.wallClock.millis());
         transition(breaker, closed, open, cause);
     }
@@ -92,8 +96,11 @@ final class Transitions {
         return transition(breaker, open, halfOpen, TransitionCause.WAIT_ELAPSED) ? halfOpen : null;
     }
 
-    /** HALF_OPEN -> OPEN: a probe failed; the wait starts again, with the window that tripped. */
-    static void reopen(CircuitBreaker breaker, Phase halfOpen) {
+    /**
+     * HALF_OPEN -> OPEN: a probe failed with {@code failure} (null for a slow success); the wait starts
+     * again, with the window that tripped, and as long as the failure's Retry-After asks (see Waits).
+     */
+    static void reopen(CircuitBreaker breaker, Phase halfOpen, @Nullable Object failure) {
         FleetProtocol shared = breaker.shared;
         if (shared != null && shared.probeFailed()) {
             return; // the fleet answered, and its state was adopted
@@ -102,7 +109,11 @@ final class Transitions {
         transition(
                 breaker,
                 halfOpen,
-                Phase.open(halfOpen.window, now, now + breaker.waitNanos(), breaker.wallClock.millis()),
+                Phase.open(
+                        halfOpen.window,
+                        now,
+                        now + Waits.afterNanos(breaker.config, failure),
+                        breaker.wallClock.millis()),
                 TransitionCause.PROBE_FAILED);
     }
 
