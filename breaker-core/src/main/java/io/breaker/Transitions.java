@@ -24,6 +24,9 @@ import java.lang.invoke.VarHandle;
  * - The first trip fixes the wait. A late failure (a call admitted before the trip) either reads the
  *   OPEN phase and is not counted, or read the old CLOSED phase, whose CAS then fails: it never
  *   replaces an OPEN phase, so it never pushes the probe time back.
+ * - How long an OPEN phase waits is decided once, when it is built here: the configured wait, or
+ *   longer when the failure that made the transition (handed down by the record that reached the
+ *   threshold, or by the failed probe) carries a Retry-After (see Waits).
  * - OPEN -> HALF_OPEN happens on a calling thread that finds the probe time passed; no thread, timer
  *   or executor exists anywhere in this module.
  * - A new CLOSED or FORCED_CLOSED phase always gets a fresh window (here on close; OperatorChanges,
