@@ -73,7 +73,7 @@ final class Readings {
         if (current.state != State.OPEN) {
             return null;
         }
-        return Waits.retryAfter(breaker.config, current) ? WaitReason.RETRY_AFTER : WaitReason.CONFIGURED;
+        return current.waitsForRetryAfter ? WaitReason.RETRY_AFTER : WaitReason.CONFIGURED;
     }
 
     /** Nanoseconds left until a probe is allowed if {@code current} is OPEN (0 once due), otherwise -1. */

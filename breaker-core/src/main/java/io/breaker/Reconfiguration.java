@@ -64,7 +64,6 @@ final class Reconfiguration {
                     "another reconfiguration of circuit breaker '" + breaker.getName() + "' is under way");
         }
         try {
-            BreakerConfig before = breaker.config;
             settle(breaker, newConfig);
             FleetProtocol shared = breaker.shared;
             if (shared != null) {
@@ -80,9 +79,11 @@ final class Reconfiguration {
                             State.OPEN,
                             current.window,
                             current.openedAtNanos,
-                            current.openedAtNanos + Waits.retimedNanos(before, newConfig, current),
+                            current.openedAtNanos + Waits.retimedNanos(newConfig, current),
                             current.sinceEpochMillis,
                             current.openedAtEpochMillis);
+                    // Still longer than the new wait only if a Retry-After made it so (see Waits).
+                    next.waitsForRetryAfter = next.probeAtNanos - next.openedAtNanos > Waits.configuredNanos(newConfig);
                 } else {
                     return;
                 }

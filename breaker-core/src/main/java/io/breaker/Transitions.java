@@ -76,11 +76,10 @@ final class Transitions {
             return; // the fleet's window decides
         }
         long now = breaker.clock().nanoTime();
+        long wait = Waits.afterNanos(breaker.config, failure);
         Phase open = Phase.open(
-                TrippedWindow.of(closed.window, now, breaker.config),
-                now,
-                now + Waits.afterNanos(breaker.config, failure),
-                breaker.wallClock.millis());
+                TrippedWindow.of(closed.window, now, breaker.config), now, now + wait, breaker.wallClock.millis());
+        open.waitsForRetryAfter = wait > Waits.configuredNanos(breaker.config);
         transition(breaker, closed, open, cause);
     }
 
@@ -109,15 +108,10 @@ final class Transitions {
             return; // the fleet answered, and its state was adopted
         }
         long now = breaker.clock().nanoTime();
-        transition(
-                breaker,
-                halfOpen,
-                Phase.open(
-                        halfOpen.window,
-                        now,
-                        now + Waits.afterNanos(breaker.config, failure),
-                        breaker.wallClock.millis()),
-                TransitionCause.PROBE_FAILED);
+        long wait = Waits.afterNanos(breaker.config, failure);
+        Phase open = Phase.open(halfOpen.window, now, now + wait, breaker.wallClock.millis());
+        open.waitsForRetryAfter = wait > Waits.configuredNanos(breaker.config);
+        transition(breaker, halfOpen, open, TransitionCause.PROBE_FAILED);
     }
 
     /** HALF_OPEN -> CLOSED: enough probes succeeded; counting starts again in a fresh window. */

@@ -18,8 +18,9 @@ import java.util.function.Supplier;
  *   failure as an argument, so a breaker whose failures say nothing pays nothing for it.
  * - The wait is fixed when the OPEN phase is built (Phase.probeAtNanos): a later failure never
  *   changes it, since it is not counted in OPEN (see Transitions).
- * - Why an OPEN phase waits longer than configured is read back from the phase itself (its probe
- *   time less its trip time), so a phase carries nothing more for it.
+ * - Why an OPEN phase waits longer than configured is marked on the phase by the transition that
+ *   built it (Phase.waitsForRetryAfter), not derived from its times: a shared breaker's OPEN phases
+ *   (the fleet's reopen time, a probe asked of the store) have times of their own.
  * - A resolver or a RetryAfterAware that throws, or says zero or less, is no hint: the breaker opens
  *   for its configured wait, whatever the failure's code does.
  */
@@ -65,22 +66,17 @@ final class Waits {
     }
 
     /**
-     * The wait of {@code open}, built under {@code before}, once {@code after} replaces it: the new
-     * configured wait, or, if a Retry-After made the wait longer, that same wait kept between the new
-     * configured wait and the new cap.
+     * The wait of {@code open} once {@code after} replaces the settings: the new configured wait, or,
+     * if a Retry-After made the wait longer, that same wait kept between the new configured wait and
+     * the new cap.
      */
-    static long retimedNanos(BreakerConfig before, BreakerConfig after, Phase open) {
+    static long retimedNanos(BreakerConfig after, Phase open) {
         long configured = configuredNanos(after);
-        if (!retryAfter(before, open)) {
+        if (!open.waitsForRetryAfter) {
             return configured;
         }
         long asked = Math.min(open.probeAtNanos - open.openedAtNanos, max(after).toNanos());
         return Math.max(configured, asked);
-    }
-
-    /** Whether {@code open} waits longer than {@code config} says: a Retry-After made it so. */
-    static boolean retryAfter(BreakerConfig config, Phase open) {
-        return open.state == State.OPEN && open.probeAtNanos - open.openedAtNanos > configuredNanos(config);
     }
 
     /** What the failure says the dependency asked for, or null: the resolver first, then RetryAfterAware. */
