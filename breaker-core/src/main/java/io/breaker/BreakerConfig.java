@@ -116,6 +116,22 @@ public final class BreakerConfig {
             BreakerConfig::getWaitDurationInOpenState,
             Builder::waitDurationInOpenState);
 
+    /**
+     * The longest a dependency's Retry-After may keep the breaker OPEN; unset: ten minutes, or
+     * {@link #WAIT_DURATION_IN_OPEN_STATE} if that is longer.
+     */
+    public static final Setting<@Nullable Duration> MAX_WAIT_DURATION_IN_OPEN_STATE = new Setting<>(
+            "maxWaitDurationInOpenState",
+            Duration.class,
+            null,
+            DURATION + ", at least waitDurationInOpenState; or none for 10 minutes (or waitDurationInOpenState if"
+                    + " longer)",
+            "The longest a failure's Retry-After may keep the breaker open; unset means 10 minutes, or the wait in"
+                    + " open state if that is longer.",
+            max -> max == null || isDuration(max),
+            BreakerConfig::getMaxWaitDurationInOpenState,
+            Builder::maxWaitDurationInOpenState);
+
     /** Probes let through in HALF_OPEN. */
     public static final Setting<Integer> PERMITTED_CALLS_IN_HALF_OPEN_STATE = new Setting<>(
             "permittedCallsInHalfOpenState",
@@ -168,6 +184,7 @@ public final class BreakerConfig {
             SLOW_CALL_RATE_THRESHOLD,
             SLOW_CALL_DURATION_THRESHOLD,
             WAIT_DURATION_IN_OPEN_STATE,
+            MAX_WAIT_DURATION_IN_OPEN_STATE,
             PERMITTED_CALLS_IN_HALF_OPEN_STATE,
             PROBE_LEASE,
             RECORD_EXCEPTIONS,
@@ -182,11 +199,13 @@ public final class BreakerConfig {
     private final float slowCallRateThreshold;
     private final @Nullable Duration slowCallDurationThreshold;
     private final Duration waitDurationInOpenState;
+    private final @Nullable Duration maxWaitDurationInOpenState;
     private final int permittedCallsInHalfOpenState;
     private final Duration probeLease;
     private final List<Class<? extends Throwable>> recordExceptions;
     private final List<Class<? extends Throwable>> ignoreExceptions;
     private final @Nullable Predicate<Throwable> recordFailurePredicate;
+    private final @Nullable RetryAfterResolver retryAfterResolver;
 
     private BreakerConfig(Builder b) {
         this.slidingWindowType = b.slidingWindowType;
@@ -196,11 +215,13 @@ public final class BreakerConfig {
         this.slowCallRateThreshold = b.slowCallRateThreshold;
         this.slowCallDurationThreshold = b.slowCallDurationThreshold;
         this.waitDurationInOpenState = b.waitDurationInOpenState;
+        this.maxWaitDurationInOpenState = b.maxWaitDurationInOpenState;
         this.permittedCallsInHalfOpenState = b.permittedCallsInHalfOpenState;
         this.probeLease = b.probeLease;
         this.recordExceptions = List.copyOf(b.recordExceptions);
         this.ignoreExceptions = List.copyOf(b.ignoreExceptions);
         this.recordFailurePredicate = b.recordFailurePredicate;
+        this.retryAfterResolver = b.retryAfterResolver;
     }
 
     /** The defaults: a count window of 100 calls, 10 calls minimum, 50% failures, 30 s open, 1 probe. */
@@ -210,7 +231,8 @@ public final class BreakerConfig {
 
     /**
      * Every setting a configuration source may set, in a stable order. The failure predicate
-     * ({@link Builder#recordFailurePredicate}) is code, not a setting, and is not among them.
+     * ({@link Builder#recordFailurePredicate}) and the Retry-After resolver
+     * ({@link Builder#retryAfterResolver}) are code, not settings, and are not among them.
      */
     public static List<Setting<?>> settings() {
         return SETTINGS;
@@ -266,6 +288,14 @@ public final class BreakerConfig {
         return waitDurationInOpenState;
     }
 
+    /**
+     * The longest a failure's Retry-After (see {@link RetryAfterAware}) may keep the breaker OPEN, or
+     * {@code null} when unset: then ten minutes, or {@link #getWaitDurationInOpenState()} if longer.
+     */
+    public @Nullable Duration getMaxWaitDurationInOpenState() {
+        return maxWaitDurationInOpenState;
+    }
+
     /** Probes let through in HALF_OPEN; all of them must succeed to close the breaker. */
     public int getPermittedCallsInHalfOpenState() {
         return permittedCallsInHalfOpenState;
@@ -289,6 +319,11 @@ public final class BreakerConfig {
     /** Extra test deciding that an exception counts as a failure, or {@code null}. */
     public @Nullable Predicate<Throwable> getRecordFailurePredicate() {
         return recordFailurePredicate;
+    }
+
+    /** What reads a Retry-After from failures the breaker cannot read by itself, or {@code null}. */
+    public @Nullable RetryAfterResolver getRetryAfterResolver() {
+        return retryAfterResolver;
     }
 
     /**
@@ -333,6 +368,7 @@ public final class BreakerConfig {
                 + ", minimumNumberOfCalls=" + minimumNumberOfCalls + ", failureRateThreshold=" + failureRateThreshold
                 + ", slowCallRateThreshold=" + slowCallRateThreshold + ", slowCallDurationThreshold="
                 + slowCallDurationThreshold + ", waitDurationInOpenState=" + waitDurationInOpenState
+                + ", maxWaitDurationInOpenState=" + maxWaitDurationInOpenState
                 + ", permittedCallsInHalfOpenState=" + permittedCallsInHalfOpenState + ", probeLease=" + probeLease
                 + ", recordExceptions=" + recordExceptions + ", ignoreExceptions=" + ignoreExceptions + "}";
     }
@@ -347,11 +383,13 @@ public final class BreakerConfig {
         private float slowCallRateThreshold = SLOW_CALL_RATE_THRESHOLD.defaultValue();
         private @Nullable Duration slowCallDurationThreshold = SLOW_CALL_DURATION_THRESHOLD.defaultValue();
         private Duration waitDurationInOpenState = WAIT_DURATION_IN_OPEN_STATE.defaultValue();
+        private @Nullable Duration maxWaitDurationInOpenState = MAX_WAIT_DURATION_IN_OPEN_STATE.defaultValue();
         private int permittedCallsInHalfOpenState = PERMITTED_CALLS_IN_HALF_OPEN_STATE.defaultValue();
         private Duration probeLease = PROBE_LEASE.defaultValue();
         private List<Class<? extends Throwable>> recordExceptions = RECORD_EXCEPTIONS.defaultValue();
         private List<Class<? extends Throwable>> ignoreExceptions = IGNORE_EXCEPTIONS.defaultValue();
         private @Nullable Predicate<Throwable> recordFailurePredicate;
+        private @Nullable RetryAfterResolver retryAfterResolver;
 
         private Builder() {}
 
@@ -363,11 +401,13 @@ public final class BreakerConfig {
             this.slowCallRateThreshold = c.slowCallRateThreshold;
             this.slowCallDurationThreshold = c.slowCallDurationThreshold;
             this.waitDurationInOpenState = c.waitDurationInOpenState;
+            this.maxWaitDurationInOpenState = c.maxWaitDurationInOpenState;
             this.permittedCallsInHalfOpenState = c.permittedCallsInHalfOpenState;
             this.probeLease = c.probeLease;
             this.recordExceptions = c.recordExceptions;
             this.ignoreExceptions = c.ignoreExceptions;
             this.recordFailurePredicate = c.recordFailurePredicate;
+            this.retryAfterResolver = c.retryAfterResolver;
         }
 
         /**
@@ -429,6 +469,16 @@ public final class BreakerConfig {
             return this;
         }
 
+        /**
+         * The longest a failure's Retry-After may keep the breaker OPEN: positive, at most
+         * {@link #MAX_DURATION}, and at least the wait (checked by {@link #build()}); {@code null} for
+         * ten minutes, or the wait if that is longer.
+         */
+        public Builder maxWaitDurationInOpenState(@Nullable Duration max) {
+            this.maxWaitDurationInOpenState = MAX_WAIT_DURATION_IN_OPEN_STATE.check(max);
+            return this;
+        }
+
         /** Probes let through in HALF_OPEN: 1 to 1,000. */
         public Builder permittedCallsInHalfOpenState(int probes) {
             this.permittedCallsInHalfOpenState = PERMITTED_CALLS_IN_HALF_OPEN_STATE.check(probes);
@@ -471,6 +521,15 @@ public final class BreakerConfig {
             return this;
         }
 
+        /**
+         * Reads a Retry-After from failures the breaker cannot read by itself (asked before
+         * {@link RetryAfterAware}, for the failure that opens the breaker only); {@code null} removes it.
+         */
+        public Builder retryAfterResolver(@Nullable RetryAfterResolver resolver) {
+            this.retryAfterResolver = resolver;
+            return this;
+        }
+
         /** The config; checks the settings that depend on each other. */
         public BreakerConfig build() {
             checkWindowSizeForType();
@@ -479,6 +538,13 @@ public final class BreakerConfig {
                         MINIMUM_NUMBER_OF_CALLS,
                         minimumNumberOfCalls,
                         "at most slidingWindowSize (" + slidingWindowSize + ") for a COUNT_BASED window");
+            }
+            if (maxWaitDurationInOpenState != null
+                    && maxWaitDurationInOpenState.compareTo(waitDurationInOpenState) < 0) {
+                throw new InvalidSettingException(
+                        MAX_WAIT_DURATION_IN_OPEN_STATE,
+                        maxWaitDurationInOpenState,
+                        "at least waitDurationInOpenState (" + waitDurationInOpenState + "), or none");
             }
             return new BreakerConfig(this);
         }

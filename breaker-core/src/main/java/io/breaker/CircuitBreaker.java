@@ -295,11 +295,8 @@ public final class CircuitBreaker extends CallPath {
 
     /** Reports that the call holding {@code permit} completed normally, after {@code durationNanos}. */
     public void onSuccess(long permit, long durationNanos) {
-        record(
-                durationNanos >= slowNanos ? CallOutcome.SLOW_SUCCESS : CallOutcome.SUCCESS,
-                permit,
-                durationNanos,
-                windowNeedsClock ? clock.nanoTime() : 0L);
+        CallOutcome outcome = durationNanos >= slowNanos ? CallOutcome.SLOW_SUCCESS : CallOutcome.SUCCESS;
+        record(outcome, permit, durationNanos, windowNeedsClock ? clock.nanoTime() : 0L, null);
     }
 
     /**
@@ -320,7 +317,7 @@ public final class CircuitBreaker extends CallPath {
      * becomes {@link #getLastFailureType()}.
      */
     public void onFailedResult(long permit, long durationNanos, String resultType) {
-        onFailedResult(permit, durationNanos, resultType, windowNeedsClock ? clock.nanoTime() : 0L);
+        onFailedResult(permit, durationNanos, resultType, null, windowNeedsClock ? clock.nanoTime() : 0L);
     }
 
     /**
@@ -381,7 +378,8 @@ public final class CircuitBreaker extends CallPath {
     @Override
     protected void onSuccessBetween(long permit, long startNanos, long endNanos) {
         long duration = endNanos - startNanos;
-        record(duration >= slowNanos ? CallOutcome.SLOW_SUCCESS : CallOutcome.SUCCESS, permit, duration, endNanos);
+        CallOutcome outcome = duration >= slowNanos ? CallOutcome.SLOW_SUCCESS : CallOutcome.SUCCESS;
+        record(outcome, permit, duration, endNanos, null);
     }
 
     /** {@link #onError(long, long, Throwable)} given the call's start and end readings; see {@link #onSuccessBetween}. */
@@ -390,16 +388,16 @@ public final class CircuitBreaker extends CallPath {
         return onError(permit, endNanos - startNanos, error, endNanos);
     }
 
-    /** {@link #onFailedResult(long, long, String)} given the call's start and end readings; see {@link #onSuccessBetween}. */
+    /** {@link #onFailedResult(long, long, String)} given the call's readings and the result (for its Retry-After). */
     @Override
-    protected void onFailedResultBetween(long permit, long startNanos, long endNanos, String resultType) {
-        onFailedResult(permit, endNanos - startNanos, resultType, endNanos);
+    protected void onFailedResultBetween(long permit, long start, long end, String type, @Nullable Object result) {
+        onFailedResult(permit, end - start, type, result, end);
     }
 
-    private void onFailedResult(long permit, long durationNanos, String resultType, long nowNanos) {
-        lastFailureType = resultType;
-        CallOutcome outcome = durationNanos >= slowNanos ? CallOutcome.SLOW_FAILURE : CallOutcome.FAILURE;
-        record(outcome, permit, durationNanos, nowNanos);
+    private void onFailedResult(long permit, long duration, String type, @Nullable Object result, long nowNanos) {
+        lastFailureType = type;
+        CallOutcome outcome = duration >= slowNanos ? CallOutcome.SLOW_FAILURE : CallOutcome.FAILURE;
+        record(outcome, permit, duration, nowNanos, result);
     }
 
     private boolean onError(long permit, long durationNanos, Throwable error, long nowNanos) {
@@ -409,19 +407,17 @@ public final class CircuitBreaker extends CallPath {
             return false;
         }
         lastFailureType = error.getClass().getName();
-        record(
-                durationNanos >= slowNanos ? CallOutcome.SLOW_FAILURE : CallOutcome.FAILURE,
-                permit,
-                durationNanos,
-                nowNanos);
+        CallOutcome outcome = durationNanos >= slowNanos ? CallOutcome.SLOW_FAILURE : CallOutcome.FAILURE;
+        record(outcome, permit, durationNanos, nowNanos, error);
         return true;
     }
 
     /**
-     * Counts an outcome in the episode that admitted its call, if that episode is still the
-     * current one; listeners hear of every outcome either way (the call did happen).
+     * Counts an outcome in the episode that admitted its call, if that episode is still the current
+     * one; listeners hear of every outcome either way. {@code failure}, the exception or result of a
+     * failed call (else null), goes to the transition it makes, for its Retry-After (see Waits).
      */
-    void record(CallOutcome outcome, long permit, long durationNanos, long nowNanos) {
+    void record(CallOutcome outcome, long permit, long durationNanos, long nowNanos, @Nullable Object failure) {
         Phase current = phase;
         if (current.records) {
             if (permit != current.episode) {
@@ -445,7 +441,8 @@ public final class CircuitBreaker extends CallPath {
                             current,
                             verdict == SlidingWindow.FAILURE_RATE_REACHED
                                     ? TransitionCause.FAILURE_RATE
-                                    : TransitionCause.SLOW_CALL_RATE);
+                                    : TransitionCause.SLOW_CALL_RATE,
+                            failure);
                 }
             }
         } else if (current.state == State.HALF_OPEN && current.isCurrentProbe(permit)) {
@@ -454,7 +451,7 @@ public final class CircuitBreaker extends CallPath {
                     Transitions.close(this, current);
                 }
             } else {
-                Transitions.reopen(this, current);
+                Transitions.reopen(this, current, failure);
             }
         }
         // OPEN and FORCED_OPEN, or a stale probe: the call was admitted before; it counts nowhere.
@@ -503,11 +500,6 @@ public final class CircuitBreaker extends CallPath {
         }
         listeners.callRejected(this);
         return NO_PERMIT;
-    }
-
-    /** The wait in OPEN, read from the config on the transition paths (a breaker keeps no copy). */
-    long waitNanos() {
-        return config.getWaitDurationInOpenState().toNanos();
     }
 
     /** The probe lease, read from the config outside CLOSED (a breaker keeps no copy). */
@@ -574,6 +566,11 @@ public final class CircuitBreaker extends CallPath {
     /** Nanoseconds left until a probe is allowed while OPEN (0 once due), or -1 in any other state. */
     public long getRemainingWaitNanos() {
         return Readings.remainingWaitNanos(phase, clock);
+    }
+
+    /** Why the breaker waits as long as it does while OPEN (see {@link WaitReason}); {@code null} in other states. */
+    public @Nullable WaitReason getWaitReason() {
+        return Readings.waitReason(this, phase);
     }
 
     /** Class name of the last exception (or {@link #onFailedResult result}) recorded as a failure, or {@code null}. */

@@ -81,7 +81,8 @@ final class Execution {
                     CallOutcome.SUCCESS,
                     permit,
                     0L,
-                    breaker.windowNeedsClock ? breaker.clock().nanoTime() : 0L);
+                    breaker.windowNeedsClock ? breaker.clock().nanoTime() : 0L,
+                    null);
         } else {
             breaker.onSuccessBetween(permit, start, breaker.clock().nanoTime());
         }

@@ -52,6 +52,11 @@ final class Phase {
     /** HALF_OPEN only: the probes of this episode, replaced whole by CAS (never on the CLOSED path). */
     @SuppressWarnings("unused")
     private volatile @Nullable Probes probes;
+    /**
+     * OPEN only: whether the wait is longer than configured because the failure that opened it carried
+     * a Retry-After (see Waits). Written before the CAS that publishes the phase, which orders it.
+     */
+    boolean waitsForRetryAfter;
     /** The phase that replaced this one, linked by whoever swapped it, after the swap; null while current. */
     volatile @Nullable Phase successor;
     /**

@@ -68,6 +68,14 @@ final class Readings {
                 : null;
     }
 
+    /** Why {@code current} waits as long as it does if it is OPEN, otherwise null (see Waits). */
+    static @Nullable WaitReason waitReason(CircuitBreaker breaker, Phase current) {
+        if (current.state != State.OPEN) {
+            return null;
+        }
+        return current.waitsForRetryAfter ? WaitReason.RETRY_AFTER : WaitReason.CONFIGURED;
+    }
+
     /** Nanoseconds left until a probe is allowed if {@code current} is OPEN (0 once due), otherwise -1. */
     static long remainingWaitNanos(Phase current, NanoClock clock) {
         return current.state == State.OPEN ? Math.max(0L, current.probeAtNanos - clock.nanoTime()) : -1L;

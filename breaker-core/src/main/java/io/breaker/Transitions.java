@@ -24,6 +24,9 @@ import java.lang.invoke.VarHandle;
  * - The first trip fixes the wait. A late failure (a call admitted before the trip) either reads the
  *   OPEN phase and is not counted, or read the old CLOSED phase, whose CAS then fails: it never
  *   replaces an OPEN phase, so it never pushes the probe time back.
+ * - How long an OPEN phase waits is decided once, when it is built here: the configured wait, or
+ *   longer when the failure that made the transition (handed down by the record that reached the
+ *   threshold, or by the failed probe) carries a Retry-After (see Waits).
  * - OPEN -> HALF_OPEN happens on a calling thread that finds the probe time passed; no thread, timer
  *   or executor exists anywhere in this module.
  * - A new CLOSED or FORCED_CLOSED phase always gets a fresh window (here on close; OperatorChanges,
@@ -62,18 +65,21 @@ final class Transitions {
 
     private Transitions() {}
 
-    /** CLOSED -> OPEN: the window of {@code closed} reached a threshold, for {@code cause}. */
-    static void trip(CircuitBreaker breaker, Phase closed, TransitionCause cause) {
+    /**
+     * CLOSED -> OPEN: the window of {@code closed} reached a threshold, for {@code cause}, on the
+     * record of {@code failure} (the failed call's exception or result; null for a slow success),
+     * whose Retry-After may make the wait longer (see Waits).
+     */
+    static void trip(CircuitBreaker breaker, Phase closed, TransitionCause cause, @Nullable Object failure) {
         FleetProtocol shared = breaker.shared;
         if (shared != null && !shared.allowsLocalTrip()) {
             return; // the fleet's window decides
         }
         long now = breaker.clock().nanoTime();
+        long wait = Waits.afterNanos(breaker.config, failure);
         Phase open = Phase.open(
-                TrippedWindow.of(closed.window, now, breaker.config),
-                now,
-                now + breaker.waitNanos(),
-                breaker.wallClock.millis());
+                TrippedWindow.of(closed.window, now, breaker.config), now, now + wait, breaker.wallClock.millis());
+        open.waitsForRetryAfter = wait > Waits.configuredNanos(breaker.config);
         transition(breaker, closed, open, cause);
     }
 
@@ -92,18 +98,20 @@ final class Transitions {
         return transition(breaker, open, halfOpen, TransitionCause.WAIT_ELAPSED) ? halfOpen : null;
     }
 
-    /** HALF_OPEN -> OPEN: a probe failed; the wait starts again, with the window that tripped. */
-    static void reopen(CircuitBreaker breaker, Phase halfOpen) {
+    /**
+     * HALF_OPEN -> OPEN: a probe failed with {@code failure} (null for a slow success); the wait starts
+     * again, with the window that tripped, and as long as the failure's Retry-After asks (see Waits).
+     */
+    static void reopen(CircuitBreaker breaker, Phase halfOpen, @Nullable Object failure) {
         FleetProtocol shared = breaker.shared;
         if (shared != null && shared.probeFailed()) {
             return; // the fleet answered, and its state was adopted
         }
         long now = breaker.clock().nanoTime();
-        transition(
-                breaker,
-                halfOpen,
-                Phase.open(halfOpen.window, now, now + breaker.waitNanos(), breaker.wallClock.millis()),
-                TransitionCause.PROBE_FAILED);
+        long wait = Waits.afterNanos(breaker.config, failure);
+        Phase open = Phase.open(halfOpen.window, now, now + wait, breaker.wallClock.millis());
+        open.waitsForRetryAfter = wait > Waits.configuredNanos(breaker.config);
+        transition(breaker, halfOpen, open, TransitionCause.PROBE_FAILED);
     }
 
     /** HALF_OPEN -> CLOSED: enough probes succeeded; counting starts again in a fresh window. */

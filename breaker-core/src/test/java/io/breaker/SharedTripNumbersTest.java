@@ -112,6 +112,16 @@ class SharedTripNumbersTest {
     }
 
     @Test
+    void theFleetsReopenTimeIsNeverTakenForARetryAfter() {
+        // The fleet's answer (a trip some time ago, its reopen time a minute off) is longer than this
+        // instance's configured 5 s; no failure here carried a Retry-After.
+        Tripped tripped = trippedBy(new SharedVerdict(State.OPEN, 60_000_000_000L, TransitionCause.FAILURE_RATE));
+
+        assertThat(tripped.breaker().getRemainingWaitNanos()).isEqualTo(60_000_000_000L);
+        assertThat(tripped.breaker().getWaitReason()).isEqualTo(WaitReason.CONFIGURED);
+    }
+
+    @Test
     void itsOwnWindowWhenTheStoreDoesNotSay() {
         Tripped tripped = trippedBy(new SharedVerdict(State.OPEN, 5_000_000_000L, TransitionCause.FAILURE_RATE));
         List<Transition> told = tripped.told();

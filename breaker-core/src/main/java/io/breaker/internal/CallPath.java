@@ -3,6 +3,7 @@ package io.breaker.internal;
 import io.breaker.CircuitBreaker;
 import io.breaker.CircuitOpenException;
 import io.breaker.NanoClock;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The parts of a breaker's call path that {@link Integration} reaches, and users do not.
@@ -44,6 +45,10 @@ public abstract class CallPath {
     /** {@link CircuitBreaker#onError(long, long, Throwable)} given the call's start and end readings. */
     protected abstract boolean onErrorBetween(long permit, long startNanos, long endNanos, Throwable error);
 
-    /** {@link CircuitBreaker#onFailedResult(long, long, String)} given the call's start and end readings. */
-    protected abstract void onFailedResultBetween(long permit, long startNanos, long endNanos, String resultType);
+    /**
+     * {@link CircuitBreaker#onFailedResult(long, long, String)} given the call's start and end readings,
+     * and the result itself (or null), which the breaker asks for a Retry-After if it opens the breaker.
+     */
+    protected abstract void onFailedResultBetween(
+            long permit, long startNanos, long endNanos, String resultType, @Nullable Object result);
 }

@@ -89,6 +89,16 @@ public final class Integration {
      */
     public static void onFailedResult(
             CircuitBreaker breaker, long permit, long startNanos, long endNanos, String resultType) {
-        ((CallPath) breaker).onFailedResultBetween(permit, startNanos, endNanos, resultType);
+        ((CallPath) breaker).onFailedResultBetween(permit, startNanos, endNanos, resultType, null);
+    }
+
+    /**
+     * Same, with the result itself: if this failure opens the breaker, its Retry-After (read by the
+     * config's {@link io.breaker.RetryAfterResolver}, or from a {@link io.breaker.RetryAfterAware}
+     * result) may make the wait longer.
+     */
+    public static void onFailedResult(
+            CircuitBreaker breaker, long permit, long startNanos, long endNanos, String resultType, Object result) {
+        ((CallPath) breaker).onFailedResultBetween(permit, startNanos, endNanos, resultType, result);
     }
 }

@@ -1,6 +1,7 @@
 package io.breaker.spring.actuate;
 
 import io.breaker.State;
+import io.breaker.WaitReason;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
 
@@ -27,6 +28,9 @@ import java.util.List;
  * @param rejectedCalls   calls rejected since the breaker was created
  * @param openedAt        when the breaker tripped, while OPEN or HALF_OPEN; otherwise {@code null}
  * @param nextProbeAt     while OPEN, when the next call becomes a probe; otherwise {@code null}
+ * @param waitReason      while OPEN, why {@code nextProbeAt} is that far: {@code CONFIGURED} (the wait in open
+ *                        state) or {@code RETRY_AFTER} (the failure that opened it asked for longer); otherwise
+ *                        {@code null}
  * @param lastFailureType class name of the last exception recorded as a failure, or {@code null}
  * @param config          the effective settings
  * @param transitions     the last state changes, newest first
@@ -46,6 +50,7 @@ public record BreakerDescriptor(
         long rejectedCalls,
         @Nullable Instant openedAt,
         @Nullable Instant nextProbeAt,
+        @Nullable WaitReason waitReason,
         @Nullable String lastFailureType,
         BreakerConfigDescriptor config,
         List<TransitionDescriptor> transitions,

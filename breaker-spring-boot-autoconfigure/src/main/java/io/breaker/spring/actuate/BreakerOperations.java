@@ -189,6 +189,7 @@ public final class BreakerOperations {
                 metrics.notPermittedCalls(),
                 openedAt,
                 nextProbeAt,
+                breaker.getWaitReason(),
                 breaker.getLastFailureType(),
                 BreakerConfigDescriptor.of(breaker.getConfig()),
                 history.recent(breaker.getName()),

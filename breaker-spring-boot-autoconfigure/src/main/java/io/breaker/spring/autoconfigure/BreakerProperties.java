@@ -98,6 +98,9 @@ public class BreakerProperties {
         /** How long the breaker stays open before it lets a probe through. */
         private @Nullable Duration waitDurationInOpenState;
 
+        /** The longest a failure's Retry-After may keep the breaker open; unset means 10 minutes, or the wait in open state if that is longer. */
+        private @Nullable Duration maxWaitDurationInOpenState;
+
         /** Probes let through when half-open; all of them must succeed to close the breaker. */
         private @Nullable Integer permittedCallsInHalfOpenState;
 
@@ -171,6 +174,14 @@ public class BreakerProperties {
 
         public void setWaitDurationInOpenState(@Nullable Duration waitDurationInOpenState) {
             this.waitDurationInOpenState = waitDurationInOpenState;
+        }
+
+        public @Nullable Duration getMaxWaitDurationInOpenState() {
+            return maxWaitDurationInOpenState;
+        }
+
+        public void setMaxWaitDurationInOpenState(@Nullable Duration maxWaitDurationInOpenState) {
+            this.maxWaitDurationInOpenState = maxWaitDurationInOpenState;
         }
 
         public @Nullable Integer getPermittedCallsInHalfOpenState() {

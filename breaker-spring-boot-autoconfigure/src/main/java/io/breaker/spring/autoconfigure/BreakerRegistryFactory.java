@@ -4,12 +4,14 @@ import io.breaker.BreakerConfig;
 import io.breaker.BreakerRegistry;
 import io.breaker.InvalidSettingException;
 import io.breaker.NanoClock;
+import io.breaker.RetryAfterResolver;
 import io.breaker.Setting;
 import io.breaker.spi.StateStore;
 import io.breaker.spring.BreakerNames;
 import io.breaker.spring.config.InvalidBreakerPropertyException;
 import io.breaker.spring.config.MappedSettings;
 import io.breaker.spring.config.PropertyValues;
+import io.breaker.spring.http.HttpRetryAfter;
 import org.jspecify.annotations.Nullable;
 
 import java.time.Clock;
@@ -19,6 +21,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -37,6 +40,8 @@ public final class BreakerRegistryFactory {
     private final ClassLoader classLoader;
     private @Nullable StateStore stateStore;
     private Clock wallClock = Clock.systemUTC();
+    /** Reads the Retry-After of HTTP failures; made by create(), with the wall clock then set. */
+    private RetryAfterResolver retryAfter = failure -> Optional.empty();
 
     /**
      * @param failurePredicate may be {@code null}
@@ -68,6 +73,9 @@ public final class BreakerRegistryFactory {
 
     /** The registry, with a breaker for every configured instance (and every customizer's name) already created. */
     public BreakerRegistry create() {
+        if (HttpRetryAfter.available()) {
+            retryAfter = new HttpRetryAfter(wallClock);
+        }
         BreakerConfig defaults = build(null, new BreakerProperties.Settings());
         Set<String> names = new LinkedHashSet<>(properties.getInstances().keySet());
         for (String name : names) {
@@ -130,6 +138,9 @@ public final class BreakerRegistryFactory {
         }
         if (failurePredicate != null) {
             builder.recordFailurePredicate(failurePredicate::isFailure);
+        }
+        if (HttpRetryAfter.available()) {
+            builder.retryAfterResolver(retryAfter);
         }
         for (BreakerConfigCustomizer customizer : customizers) {
             if (customizer.breakerName() == null || customizer.breakerName().equals(name)) {

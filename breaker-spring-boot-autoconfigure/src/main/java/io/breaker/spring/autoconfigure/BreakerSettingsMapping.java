@@ -6,6 +6,7 @@ import io.breaker.spring.config.MappedSettings;
 
 import static io.breaker.BreakerConfig.FAILURE_RATE_THRESHOLD;
 import static io.breaker.BreakerConfig.IGNORE_EXCEPTIONS;
+import static io.breaker.BreakerConfig.MAX_WAIT_DURATION_IN_OPEN_STATE;
 import static io.breaker.BreakerConfig.MINIMUM_NUMBER_OF_CALLS;
 import static io.breaker.BreakerConfig.PERMITTED_CALLS_IN_HALF_OPEN_STATE;
 import static io.breaker.BreakerConfig.PROBE_LEASE;
@@ -37,6 +38,7 @@ final class BreakerSettingsMapping {
             map.from(settings::getSlowCallRateThreshold).to(SLOW_CALL_RATE_THRESHOLD);
             map.from(settings::getSlowCallDurationThreshold).to(SLOW_CALL_DURATION_THRESHOLD);
             map.from(settings::getWaitDurationInOpenState).to(WAIT_DURATION_IN_OPEN_STATE);
+            map.from(settings::getMaxWaitDurationInOpenState).to(MAX_WAIT_DURATION_IN_OPEN_STATE);
             map.from(settings::getPermittedCallsInHalfOpenState).to(PERMITTED_CALLS_IN_HALF_OPEN_STATE);
             map.from(settings::getProbeLease).to(PROBE_LEASE);
             map.fromClassNames(settings::getRecordExceptions).to(RECORD_EXCEPTIONS);

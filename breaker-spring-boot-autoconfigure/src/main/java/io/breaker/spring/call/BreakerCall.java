@@ -127,12 +127,15 @@ public abstract class BreakerCall {
 
     /** Reports a call that returned {@code result}, which counts as a failure, ending now; see {@link #succeeded(long, long, long)}. */
     public final void failedResult(long permit, long start, Object result) {
-        String type = result.getClass().getName();
-        if (start == NOT_TIMED) {
-            breaker.onFailedResult(permit, 0L, type);
-        } else {
-            Integration.onFailedResult(breaker, permit, start, clock.nanoTime(), type);
-        }
+        // The result goes along: if it opens the breaker, its Retry-After may make the wait longer.
+        long end = clock.nanoTime();
+        Integration.onFailedResult(
+                breaker,
+                permit,
+                start == NOT_TIMED ? end : start,
+                end,
+                result.getClass().getName(),
+                result);
     }
 
     /** Gives a permit back for a call that counts neither way (cancelled, or never run). */

@@ -8,8 +8,10 @@ import io.breaker.State;
 import io.breaker.Transition;
 import io.breaker.TransitionCause;
 import io.breaker.TransitionListener;
+import io.breaker.WaitReason;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 import java.util.Locale;
 
@@ -20,7 +22,9 @@ import java.util.Locale;
  * WARN  breaker=wholesaler from=CLOSED to=OPEN cause=FAILURE_RATE failureRate=60.0 slowCallRate=-1.0 threshold=50.0 callsInWindow=10 lastFailureType=java.net.SocketTimeoutException
  * INFO  breaker=wholesaler from=OPEN to=HALF_OPEN cause=WAIT_ELAPSED ...
  * </pre>
- * A change to {@code OPEN} or {@code FORCED_OPEN} is a WARN; every other change is an INFO. The
+ * A change to {@code OPEN} ends with {@code waitReason=CONFIGURED}, or {@code waitReason=RETRY_AFTER}
+ * when the failure that opened the breaker asked for a longer wait (as long as the breaker still
+ * waits when the line is written). A change to {@code OPEN} or {@code FORCED_OPEN} is a WARN; every other change is an INFO. The
  * line is built only on a transition, never on a call.
  */
 public final class BreakerTransitionLogger implements TransitionListener {
@@ -53,15 +57,16 @@ public final class BreakerTransitionLogger implements TransitionListener {
 
     @Override
     public void onTransition(CircuitBreaker breaker, Transition transition) {
-        log(transition, breaker.getConfig());
+        // Read now, from the breaker: a move to OPEN is told right after it, while the breaker still waits.
+        log(transition, breaker.getConfig(), transition.to() == State.OPEN ? breaker.getWaitReason() : null);
     }
 
-    void log(Transition transition, BreakerConfig config) {
+    void log(Transition transition, BreakerConfig config, @Nullable WaitReason waitReason) {
         boolean opened = transition.to() == State.OPEN || transition.to() == State.FORCED_OPEN;
         if (opened ? !logger.isWarnEnabled() : !logger.isInfoEnabled()) {
             return;
         }
-        String line = line(transition, config);
+        String line = line(transition, config, waitReason);
         if (opened) {
             logger.warn(line);
         } else {
@@ -70,7 +75,7 @@ public final class BreakerTransitionLogger implements TransitionListener {
     }
 
     /** The key=value line for a transition; keys and their order are part of the documented format. */
-    static String line(Transition transition, BreakerConfig config) {
+    static String line(Transition transition, BreakerConfig config, @Nullable WaitReason waitReason) {
         BreakerMetrics metrics = transition.metrics();
         return "breaker=" + transition.breaker()
                 + " from=" + transition.from()
@@ -80,7 +85,8 @@ public final class BreakerTransitionLogger implements TransitionListener {
                 + " slowCallRate=" + rate(metrics.slowCallRate())
                 + " threshold=" + rate(threshold(transition.cause(), config))
                 + " callsInWindow=" + metrics.calls()
-                + " lastFailureType=" + (transition.lastFailureType() == null ? "none" : transition.lastFailureType());
+                + " lastFailureType=" + (transition.lastFailureType() == null ? "none" : transition.lastFailureType())
+                + (waitReason == null ? "" : " waitReason=" + waitReason);
     }
 
     /** The threshold that the cause refers to: the slow-call one for a slow-call trip, else the failure one. */

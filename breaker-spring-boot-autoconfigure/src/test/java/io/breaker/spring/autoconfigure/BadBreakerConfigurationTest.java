@@ -100,6 +100,17 @@ class BadBreakerConfigurationTest {
     }
 
     @Test
+    void aMaxWaitInOpenStateShorterThanTheWait() {
+        FailureAnalysis analysis = failureFor(
+                "breakers.instances.wholesaler.wait-duration-in-open-state=2m",
+                "breakers.instances.wholesaler.max-wait-duration-in-open-state=1m");
+        assertThat(analysis.getDescription())
+                .contains("'breakers.instances.wholesaler.max-wait-duration-in-open-state'")
+                .contains("'1m'");
+        assertThat(analysis.getAction()).contains("at least wait-duration-in-open-state (PT2M), or none");
+    }
+
+    @Test
     void windowSizeOutOfRangeForItsType() {
         FailureAnalysis analysis = failureFor(
                 "breakers.instances.wholesaler.sliding-window-type=TIME_BASED",

@@ -3,6 +3,7 @@ package io.breaker.spring.logging;
 import io.breaker.BreakerConfig;
 import io.breaker.BreakerRegistry;
 import io.breaker.CircuitBreaker;
+import io.breaker.RetryAfterAware;
 import io.breaker.SlidingWindowType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -12,6 +13,7 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -49,7 +51,32 @@ class BreakerTransitionLoggerTest {
                 .containsPattern("WARN .*" + BreakerTransitionLogger.LOGGER_NAME.replace(".", "\\.")
                         + ".*breaker=wholesaler from=CLOSED to=OPEN cause=FAILURE_RATE failureRate=60\\.0 "
                         + "slowCallRate=20\\.0 threshold=50\\.0 callsInWindow=5 "
-                        + "lastFailureType=java\\.net\\.SocketTimeoutException");
+                        + "lastFailureType=java\\.net\\.SocketTimeoutException waitReason=CONFIGURED");
+    }
+
+    @Test
+    void aTripOnAFailureThatAskedForLongerSaysWhyTheWaitIsLonger(CapturedOutput output) {
+        CircuitBreaker breaker = registry.breaker("wholesaler");
+        BreakerTransitionLogger.bind(registry);
+
+        record(breaker, 10, null);
+        record(breaker, 10, null);
+        record(breaker, 10, new SocketTimeoutException());
+        record(breaker, 10, new SocketTimeoutException());
+        record(breaker, 10, new Busy());
+
+        assertThat(output.getOut())
+                .contains("breaker=wholesaler from=CLOSED to=OPEN cause=FAILURE_RATE failureRate=60.0 slowCallRate=0.0 "
+                        + "threshold=50.0 callsInWindow=5 lastFailureType=" + Busy.class.getName()
+                        + " waitReason=RETRY_AFTER");
+    }
+
+    /** A client's exception that carries the server's Retry-After. */
+    static final class Busy extends RuntimeException implements RetryAfterAware {
+        @Override
+        public Optional<Duration> retryAfter() {
+            return Optional.of(Duration.ofMinutes(2));
+        }
     }
 
     @Test

@@ -1,0 +1,12 @@
+package io.breaker;
+
+/** Why an OPEN breaker waits as long as it does before it lets a probe through. */
+public enum WaitReason {
+    /** The configured wait ({@link BreakerConfig#getWaitDurationInOpenState()}). */
+    CONFIGURED,
+    /**
+     * Longer than configured: the failure that opened the breaker carried a Retry-After (see
+     * {@link RetryAfterAware}), capped by {@link BreakerConfig#getMaxWaitDurationInOpenState()}.
+     */
+    RETRY_AFTER
+}
