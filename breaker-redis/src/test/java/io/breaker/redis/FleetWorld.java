@@ -1233,6 +1233,8 @@ final class FleetWorld {
                             "records (follows state)",
                             "window (the local window decides only while Redis is unavailable: never in the model)",
                             "openedAtNanos",
+                            "waitsForRetryAfter (only a failure's Retry-After sets it, and the model's failures carry none;"
+                                    + " it decides no transition, it says why a wait is longer)",
                             "sinceEpochMillis",
                             "openedAtEpochMillis",
                             "successor (listener bookkeeping)",
