@@ -428,7 +428,7 @@ public final class CircuitBreaker extends CallPath {
             boolean changed = current.window.record(bits, nowNanos);
             FleetProtocol fleet = shared; // one read of the field: null in memory
             if (fleet != null) {
-                fleet.recorded(current.state, outcome);
+                fleet.recorded(current.state, outcome, failure);
             }
             // A shared breaker asks its local window after every failed or slow call, changed or not:
             // while the store decides, a full window of failures changes no slot, and it must still

@@ -73,7 +73,8 @@ final class Readings {
         if (current.state != State.OPEN) {
             return null;
         }
-        return current.waitsForRetryAfter ? WaitReason.RETRY_AFTER : WaitReason.CONFIGURED;
+        WaitReason reason = current.waitReason;
+        return reason != null ? reason : WaitReason.CONFIGURED;
     }
 
     /** Nanoseconds left until a probe is allowed if {@code current} is OPEN (0 once due), otherwise -1. */

@@ -19,8 +19,8 @@ import java.util.Objects;
  * - The sliding-window type never changes: a breaker is built for one.
  * - The state never changes, so listeners are not told (swapSilently): CLOSED and FORCED_CLOSED get
  *   a fresh window with the new settings at once; OPEN in memory gets the trip time plus the new
- *   wait as its probe time (a wait a Retry-After made longer is kept, within the new wait and the
- *   new cap: see Waits); a shared breaker's OPEN keeps the fleet's probe time, and HALF_OPEN and
+ *   wait (grown by the backoff for its failed probes, without jitter) as its probe time (a wait a
+ *   Retry-After made longer is kept, within that wait and the new cap: see Waits); a shared breaker's OPEN keeps the fleet's probe time, and HALF_OPEN and
  *   FORCED_OPEN keep their phase (the new settings apply to what they do next).
  *
  * Races tolerated:
@@ -82,8 +82,15 @@ final class Reconfiguration {
                             current.openedAtNanos + Waits.retimedNanos(newConfig, current),
                             current.sinceEpochMillis,
                             current.openedAtEpochMillis);
-                    // Still longer than the new wait only if a Retry-After made it so (see Waits).
-                    next.waitsForRetryAfter = next.probeAtNanos - next.openedAtNanos > Waits.configuredNanos(newConfig);
+                    // The same failed probes; why it waits that long, under the new settings (see Waits).
+                    next.failedProbes = current.failedProbes;
+                    next.waitReason = current.waitReason == WaitReason.RETRY_AFTER
+                                    && next.probeAtNanos - next.openedAtNanos
+                                            > Waits.backoffNanos(newConfig, current.failedProbes)
+                            ? WaitReason.RETRY_AFTER
+                            : next.probeAtNanos - next.openedAtNanos > Waits.configuredNanos(newConfig)
+                                    ? WaitReason.BACKOFF
+                                    : WaitReason.CONFIGURED;
                 } else {
                     return;
                 }
