@@ -19,6 +19,10 @@ import java.util.List;
  * @param slowCallRateThreshold         slow-call rate, in percent, at which the breaker opens
  * @param slowCallDurationThreshold     duration from which a call is slow, or {@code null} when slow-call detection is off
  * @param waitDurationInOpenState       how long the breaker stays OPEN before a probe
+ * @param maxWaitDurationInOpenState    the longest a Retry-After or the backoff may keep it OPEN (unset: 10 minutes,
+ *                                      or the wait if longer)
+ * @param waitMultiplier                what each failed probe multiplies the next wait by (1: no backoff)
+ * @param waitJitter                    share of each wait taken off at random (0: none)
  * @param permittedCallsInHalfOpenState probes let through in HALF_OPEN
  * @param probeLease                    how long a probe may stay unreported before another caller takes its permit
  * @param recordExceptions              class names of exceptions that count as failures (empty: all that are not ignored)
@@ -33,6 +37,9 @@ public record BreakerConfigDescriptor(
         float slowCallRateThreshold,
         @Nullable Duration slowCallDurationThreshold,
         Duration waitDurationInOpenState,
+        Duration maxWaitDurationInOpenState,
+        float waitMultiplier,
+        float waitJitter,
         int permittedCallsInHalfOpenState,
         Duration probeLease,
         List<String> recordExceptions,
@@ -48,6 +55,9 @@ public record BreakerConfigDescriptor(
                 config.getSlowCallRateThreshold(),
                 config.getSlowCallDurationThreshold(),
                 config.getWaitDurationInOpenState(),
+                config.longestWaitInOpenState(),
+                config.getWaitMultiplier(),
+                config.getWaitJitter(),
                 config.getPermittedCallsInHalfOpenState(),
                 config.getProbeLease(),
                 names(config.getRecordExceptions()),

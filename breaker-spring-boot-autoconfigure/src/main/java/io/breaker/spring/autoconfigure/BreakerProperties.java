@@ -98,8 +98,14 @@ public class BreakerProperties {
         /** How long the breaker stays open before it lets a probe through. */
         private @Nullable Duration waitDurationInOpenState;
 
-        /** The longest a failure's Retry-After may keep the breaker open; unset means 10 minutes, or the wait in open state if that is longer. */
+        /** The longest a failure's Retry-After or the backoff of failed probes may keep the breaker open; unset means 10 minutes, or the wait in open state if that is longer. */
         private @Nullable Duration maxWaitDurationInOpenState;
+
+        /** What each failed probe multiplies the next wait in open state by, up to the max wait; a close resets it (1: every wait is the same). */
+        private @Nullable Float waitMultiplier;
+
+        /** Share of each wait in open state taken off at random (the wait lies between (1 - jitter) times and once the wait), so breakers that opened together probe at different times. */
+        private @Nullable Float waitJitter;
 
         /** Probes let through when half-open; all of them must succeed to close the breaker. */
         private @Nullable Integer permittedCallsInHalfOpenState;
@@ -182,6 +188,22 @@ public class BreakerProperties {
 
         public void setMaxWaitDurationInOpenState(@Nullable Duration maxWaitDurationInOpenState) {
             this.maxWaitDurationInOpenState = maxWaitDurationInOpenState;
+        }
+
+        public @Nullable Float getWaitMultiplier() {
+            return waitMultiplier;
+        }
+
+        public void setWaitMultiplier(@Nullable Float waitMultiplier) {
+            this.waitMultiplier = waitMultiplier;
+        }
+
+        public @Nullable Float getWaitJitter() {
+            return waitJitter;
+        }
+
+        public void setWaitJitter(@Nullable Float waitJitter) {
+            this.waitJitter = waitJitter;
         }
 
         public @Nullable Integer getPermittedCallsInHalfOpenState() {
