@@ -6,6 +6,7 @@ import io.breaker.CircuitBreaker;
 import io.breaker.NanoClock;
 import io.breaker.SlidingWindowType;
 import io.breaker.State;
+import io.breaker.WaitReason;
 import io.breaker.spi.SharedState;
 import io.breaker.spi.SharedVerdict;
 import org.springframework.data.redis.core.script.RedisScript;
@@ -396,8 +397,18 @@ final class FleetWorld {
         }
 
         @Override
+        public SharedVerdict recordFailure(CallOutcome outcome, long waitNanos, WaitReason waitReason) {
+            return seen(in.shared.recordFailure(outcome, waitNanos, waitReason));
+        }
+
+        @Override
         public SharedVerdict probeFailed() {
             return seen(in.shared.probeFailed());
+        }
+
+        @Override
+        public SharedVerdict probeFailed(int failedProbes, long waitNanos, WaitReason waitReason) {
+            return seen(in.shared.probeFailed(failedProbes, waitNanos, waitReason));
         }
 
         @Override
@@ -916,6 +927,21 @@ final class FleetWorld {
      * with the same fingerprint behave alike from here up to a renaming of the instances, so the
      * explorer prunes the second one.
      */
+    /**
+     * A count of failed probes as far as it decides anything: the waits it leads to are the same once
+     * the backoff reaches its cap (and always, without a multiplier), so counts past that are one state.
+     */
+    static int backoffLevel(int failedProbes) {
+        int level = 0;
+        long wait = CONFIG.getWaitDurationInOpenState().toMillis();
+        long cap = CONFIG.longestWaitInOpenState().toMillis();
+        while (level < failedProbes && CONFIG.getWaitMultiplier() > 1f && wait < cap) {
+            wait = (long) (wait * CONFIG.getWaitMultiplier());
+            level++;
+        }
+        return level;
+    }
+
     String fingerprint() {
         Canon c = new Canon();
         StringBuilder b = new StringBuilder();
@@ -940,6 +966,7 @@ final class FleetWorld {
                     switch (field) {
                         case "probe_at", "lease_until" -> b.append(Math.max(0, Long.parseLong(value) - now));
                         case "inc" -> b.append(c.inc(value));
+                        case "attempts" -> b.append(backoffLevel(Integer.parseInt(value)));
                         case "op_at" -> b.append(c.op(Long.parseLong(value)));
                         default -> b.append(value);
                     }
@@ -998,6 +1025,9 @@ final class FleetWorld {
         b.append(state);
         if (state == State.OPEN) {
             b.append(" probeIn=").append(Math.max(0, (Long) Reflect.get(phase, "probeAtNanos") / 1_000_000L - now));
+        }
+        if (state == State.OPEN || state == State.HALF_OPEN) {
+            b.append(" backoff=").append(backoffLevel((Integer) Reflect.get(phase, "failedProbes")));
         }
         if (state == State.HALF_OPEN) {
             Object probes = Reflect.get(phase, "probes");
@@ -1187,6 +1217,7 @@ final class FleetWorld {
                             "state",
                             "episode (whether the call in flight holds a current permit)",
                             "probeAtNanos",
+                            "failedProbes (as far as the backoff reaches: see backoffLevel)",
                             "probes"),
             "io.breaker.Phase$Probes",
                     List.of(
@@ -1233,8 +1264,7 @@ final class FleetWorld {
                             "records (follows state)",
                             "window (the local window decides only while Redis is unavailable: never in the model)",
                             "openedAtNanos",
-                            "waitsForRetryAfter (only a failure's Retry-After sets it, and the model's failures carry none;"
-                                    + " it decides no transition, it says why a wait is longer)",
+                            "waitReason (decides no transition, it says why a wait is as long as it is)",
                             "sinceEpochMillis",
                             "openedAtEpochMillis",
                             "successor (listener bookkeeping)",
