@@ -68,6 +68,17 @@ final class FleetWorld {
             .permittedCallsInHalfOpenState(1)
             .build();
 
+    /**
+     * {@link #CONFIG} with backoff: each failed probe doubles the wait (200, 400 ms), capped at
+     * {@link #MAX_WAIT_MS}; one time step (250 ms) then no longer ends a grown wait, two do.
+     */
+    static final long MAX_WAIT_MS = 400;
+
+    static final BreakerConfig BACKOFF_CONFIG = CONFIG.toBuilder()
+            .waitMultiplier(2)
+            .maxWaitDurationInOpenState(Duration.ofMillis(MAX_WAIT_MS))
+            .build();
+
     static final State[] TARGETS = {State.FORCED_OPEN, State.FORCED_CLOSED, State.CLOSED};
     static final String[] SCRIPT_NAMES = {"report", "acquire-probe", "probe-failed", "close", "force", "seed"};
 
@@ -140,16 +151,37 @@ final class FleetWorld {
             boolean failureReportsTimeOut,
             boolean otherTimeouts,
             int maxPending,
-            boolean countDependencyCalls) {
+            boolean countDependencyCalls,
+            boolean backoff) {
 
         /** Every kind of step: calls, slow calls, operator changes, time, a lost Redis and every timeout. */
         static Rules all(int maxPending) {
-            return new Rules(true, true, true, 2, true, true, true, true, maxPending, false);
+            return new Rules(true, true, true, 2, true, true, true, true, maxPending, false, false);
         }
 
         /** The dependency fails every call; failure reports are answered in time (see docs/fleet-model.md). */
         static Rules failingDependency(int maxPending) {
-            return new Rules(false, true, false, 0, true, false, false, true, maxPending, true);
+            return new Rules(false, true, false, 0, true, false, false, true, maxPending, true, false);
+        }
+
+        /** These rules with the breakers of {@link #BACKOFF_CONFIG}: each failed probe doubles the wait, up to its cap. */
+        Rules withBackoff() {
+            return new Rules(
+                    successes,
+                    slowCalls,
+                    operator,
+                    operatorInstances,
+                    time,
+                    lose,
+                    failureReportsTimeOut,
+                    otherTimeouts,
+                    maxPending,
+                    countDependencyCalls,
+                    true);
+        }
+
+        BreakerConfig config() {
+            return backoff ? BACKOFF_CONFIG : CONFIG;
         }
     }
 
@@ -272,10 +304,10 @@ final class FleetWorld {
         Inst(int index) {
             this.index = index;
             this.id = "i" + index;
-            this.shared = new RedisSharedState(this, NAME, CONFIG);
+            this.shared = new RedisSharedState(this, NAME, rules.config());
             Watch watch = new Watch(this);
             NanoClock clock = () -> now * 1_000_000L;
-            this.breaker = CircuitBreaker.of(NAME, CONFIG, clock, (name, config) -> watch);
+            this.breaker = CircuitBreaker.of(NAME, rules.config(), clock, (name, config) -> watch);
         }
 
         @Override
@@ -692,6 +724,24 @@ final class FleetWorld {
                     "i" + instance + " got the probe lease " + (Long.parseLong(before.get("probe_at")) - now)
                             + "ms before the wait was over");
         }
+        boolean reopened = "HALF_OPEN".equals(before.get("state"))
+                && "OPEN".equals(after.get("state"))
+                && script.equals("probe-failed");
+        if (tripped || reopened) {
+            // The wait grows with the fleet's failed probes, from the trip's, and every instance's
+            // reopen time is this one (checkProbeAdmitted holds every probe to it).
+            int attempts = Integer.parseInt(after.getOrDefault("attempts", "0"));
+            int expectedAttempts = tripped ? 0 : Integer.parseInt(before.getOrDefault("attempts", "0")) + 1;
+            long wait = Long.parseLong(after.get("probe_at")) - now;
+            if (attempts != expectedAttempts || wait != expectedWaitMs(expectedAttempts)) {
+                violation(
+                        "backoff-wait",
+                        script + " by i" + instance + " opened the fleet after " + attempts
+                                + " failed probe(s) (expected "
+                                + expectedAttempts + ") for " + wait + "ms (expected "
+                                + expectedWaitMs(expectedAttempts) + "ms)");
+            }
+        }
         if ("OPEN".equals(before.get("state"))
                 && "OPEN".equals(after.get("state"))
                 && Long.parseLong(after.get("probe_at")) > Long.parseLong(before.get("probe_at"))) {
@@ -931,15 +981,24 @@ final class FleetWorld {
      * A count of failed probes as far as it decides anything: the waits it leads to are the same once
      * the backoff reaches its cap (and always, without a multiplier), so counts past that are one state.
      */
-    static int backoffLevel(int failedProbes) {
+    int backoffLevel(int failedProbes) {
+        BreakerConfig config = rules.config();
         int level = 0;
-        long wait = CONFIG.getWaitDurationInOpenState().toMillis();
-        long cap = CONFIG.longestWaitInOpenState().toMillis();
-        while (level < failedProbes && CONFIG.getWaitMultiplier() > 1f && wait < cap) {
-            wait = (long) (wait * CONFIG.getWaitMultiplier());
+        long wait = config.getWaitDurationInOpenState().toMillis();
+        long cap = config.longestWaitInOpenState().toMillis();
+        while (level < failedProbes && config.getWaitMultiplier() > 1f && wait < cap) {
+            wait = (long) (wait * config.getWaitMultiplier());
             level++;
         }
         return level;
+    }
+
+    /** The wait of an OPEN that follows {@code failedProbes} failed probes (0: the trip), without jitter. */
+    long expectedWaitMs(int failedProbes) {
+        BreakerConfig config = rules.config();
+        double wait =
+                config.getWaitDurationInOpenState().toMillis() * Math.pow(config.getWaitMultiplier(), failedProbes);
+        return (long) Math.min(wait, config.longestWaitInOpenState().toMillis());
     }
 
     String fingerprint() {
