@@ -95,7 +95,7 @@ class SharedWaitFleetTest {
             assertThat(a.getState()).isEqualTo(State.OPEN);
             assertThat(a.getWaitReason()).isEqualTo(WaitReason.BACKOFF);
             assertThat(a.getRemainingWaitNanos())
-                    .isGreaterThan(Duration.ofMillis(2_500).toNanos());
+                    .isGreaterThan(Duration.ofMillis(1_500).toNanos());
 
             // b finds its own short wait over, asks the fleet, and adopts the fleet's grown wait.
             awaitCalling(
@@ -154,12 +154,12 @@ class SharedWaitFleetTest {
             awaitCalling(Duration.ofSeconds(5), Fleet::succeedEach, List.of(b), () -> b.getState() == State.OPEN);
             assertThat(b.getWaitReason()).isEqualTo(WaitReason.RETRY_AFTER);
             assertThat(b.getRemainingWaitNanos())
-                    .isGreaterThan(Duration.ofSeconds(4).toNanos());
+                    .isGreaterThan(Duration.ofSeconds(2).toNanos());
 
             // Well past the configured 300 ms, nobody has probed.
             await(
                     Duration.ofSeconds(5),
-                    () -> b.getRemainingWaitNanos() < Duration.ofSeconds(4).toNanos());
+                    () -> b.getRemainingWaitNanos() < Duration.ofSeconds(2).toNanos());
             assertThat(a.tryAcquirePermit()).isEqualTo(CircuitBreaker.NO_PERMIT);
             assertThat(b.tryAcquirePermit()).isEqualTo(CircuitBreaker.NO_PERMIT);
             assertThat(allIn(breakers, State.OPEN)).isTrue();
