@@ -25,11 +25,18 @@ final class BreakerSession {
     private final BreakerClock clock;
     private final TransitionRecorder recorder;
     private final Map<String, Long> rejectedAtStart = new ConcurrentHashMap<>();
+    /** What else forgets the past on a reset (the endpoint's history of transitions, in a Spring test). */
+    private final Runnable alsoOnReset;
 
     BreakerSession(BreakerRegistry registry, BreakerClock clock) {
+        this(registry, clock, () -> {});
+    }
+
+    BreakerSession(BreakerRegistry registry, BreakerClock clock, Runnable alsoOnReset) {
         this.registry = registry;
         this.clock = clock;
         this.recorder = TransitionRecorder.of(registry);
+        this.alsoOnReset = alsoOnReset;
     }
 
     BreakerRegistry registry() {
@@ -49,6 +56,7 @@ final class BreakerSession {
             reset(breaker);
         }
         recorder.clear();
+        alsoOnReset.run();
     }
 
     private void reset(CircuitBreaker breaker) {

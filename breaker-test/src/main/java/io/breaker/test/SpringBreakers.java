@@ -3,9 +3,11 @@ package io.breaker.test;
 import io.breaker.BreakerRegistry;
 import io.breaker.CircuitBreaker;
 import io.breaker.internal.Integration;
+import io.breaker.spring.actuate.BreakerTransitionHistory;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.platform.commons.support.AnnotationSupport;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.ApplicationContext;
 import org.springframework.test.context.junit.jupiter.SpringExtension;
 
@@ -48,6 +50,7 @@ final class SpringBreakers {
                         + " the BreakerClock bean (BreakerRegistry.of(..., clock, clock.wallClock(), store))");
             }
         }
-        return new BreakerSession(registry, clock);
+        ObjectProvider<BreakerTransitionHistory> history = application.getBeanProvider(BreakerTransitionHistory.class);
+        return new BreakerSession(registry, clock, () -> history.ifAvailable(BreakerTransitionHistory::clear));
     }
 }

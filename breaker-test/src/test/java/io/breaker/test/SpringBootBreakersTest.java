@@ -98,6 +98,7 @@ class SpringBootBreakersTest {
             assertThatBreaker(breaker.getName()).isClosed().rejected(0).hasFailedCalls(0);
         }
         assertThatTransitions().isEmpty();
+        assertThat(get("/actuator/breakers/supplier")).contains("\"transitions\":[]");
         assertThat(get("/stock/book")).isEqualTo("4");
     }
 
