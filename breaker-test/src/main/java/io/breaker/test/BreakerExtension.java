@@ -35,10 +35,12 @@ public class BreakerExtension implements BeforeEachCallback, AfterEachCallback, 
 
     @Override
     public void beforeEach(ExtensionContext context) {
-        BreakerSession session = SPRING_TEST_PRESENT && SpringBreakers.runsWithSpring(context)
-                ? SpringBreakers.session(context)
-                : plainSession();
+        boolean spring = SPRING_TEST_PRESENT && SpringBreakers.runsWithSpring(context);
+        BreakerSession session = spring ? SpringBreakers.session(context) : plainSession();
         session.resetAll();
+        if (spring) {
+            SpringBreakers.forgetEventsOfTheReset();
+        }
         Breakers.begin(session);
         for (ForceBreaker force : forces(context)) {
             session.force(force.name(), force.state());

@@ -131,9 +131,7 @@ public final class BreakerSettings {
             throw new IllegalArgumentException("No " + resource.getDescription());
         }
         try {
-            List<PropertySource<?>> documents =
-                    new YamlPropertySourceLoader().load(resource.getDescription(), resource);
-            return documents;
+            return new YamlPropertySourceLoader().load(resource.getDescription(), resource);
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot read " + resource.getDescription(), e);
         }

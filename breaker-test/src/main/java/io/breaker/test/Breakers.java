@@ -56,7 +56,8 @@ public final class Breakers {
     /**
      * Trips the named breaker as an outage does: failed calls are recorded until it opens, so its
      * transition (cause {@code FAILURE_RATE}), log line and event are those of a real trip, and its
-     * window shows the failures. Its wait starts now, on the test's clock.
+     * window shows the failures. Its wait starts now, on the test's clock. An OPEN breaker stays as it
+     * is; a HALF_OPEN one gets a failed probe.
      *
      * @throws IllegalArgumentException if no breaker has this name
      * @throws IllegalStateException    if the breaker is forced by an operator, or cannot trip

@@ -9,6 +9,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.platform.commons.support.AnnotationSupport;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.ApplicationContext;
+import org.springframework.test.context.event.ApplicationEvents;
+import org.springframework.test.context.event.ApplicationEventsHolder;
 import org.springframework.test.context.junit.jupiter.SpringExtension;
 
 import java.util.Arrays;
@@ -28,6 +30,17 @@ final class SpringBreakers {
             }
         }
         return false;
+    }
+
+    /**
+     * Forgets the application events recorded so far for the test ({@code @RecordApplicationEvents}):
+     * called right after the reset before each test, whose transitions to CLOSED are no part of it.
+     */
+    static void forgetEventsOfTheReset() {
+        ApplicationEvents events = ApplicationEventsHolder.getApplicationEvents();
+        if (events != null) {
+            events.clear();
+        }
     }
 
     static BreakerSession session(ExtensionContext context) {

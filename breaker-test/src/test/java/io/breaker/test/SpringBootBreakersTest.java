@@ -27,6 +27,7 @@ import static io.breaker.State.HALF_OPEN;
 import static io.breaker.State.OPEN;
 import static io.breaker.TransitionCause.FAILURE_RATE;
 import static io.breaker.TransitionCause.PROBES_SUCCEEDED;
+import static io.breaker.TransitionCause.SLOW_CALL_RATE;
 import static io.breaker.TransitionCause.WAIT_ELAPSED;
 import static io.breaker.test.assertj.BreakerAssertions.assertThatBreaker;
 import static io.breaker.test.assertj.BreakerAssertions.assertThatTransitions;
@@ -58,6 +59,7 @@ class SpringBootBreakersTest {
     @AfterEach
     void healthySupplier() {
         supplier.failing.set(false);
+        supplier.takes.set(Duration.ZERO);
     }
 
     @Test
@@ -100,6 +102,22 @@ class SpringBootBreakersTest {
         assertThatTransitions().isEmpty();
         assertThat(get("/actuator/breakers/supplier")).contains("\"transitions\":[]");
         assertThat(get("/stock/book")).isEqualTo("4");
+    }
+
+    @Test
+    void callsAreTimedOnTheVirtualClockSoAStubThatAdvancesItIsASlowDependency() {
+        supplier.takes.set(Duration.ofMillis(1999));
+        for (int i = 0; i < 5; i++) {
+            assertThat(get("/stock/book")).isEqualTo("4");
+        }
+        assertThatBreaker("supplier").isClosed().hasSlowCallRate(0.0);
+
+        supplier.takes.set(Duration.ofSeconds(2));
+        for (int i = 0; i < 10; i++) {
+            assertThat(get("/stock/book")).isEqualTo("4");
+        }
+        assertThatBreaker("supplier").isOpen().hasSlowCallRate(100.0);
+        assertThatTransitions().containsExactly(transition("supplier", CLOSED, OPEN, SLOW_CALL_RATE));
     }
 
     @Test

@@ -35,22 +35,27 @@ public class BreakerAssert extends AbstractAssert<BreakerAssert, CircuitBreaker>
         return this;
     }
 
+    /** The breaker is CLOSED. */
     public BreakerAssert isClosed() {
         return hasState(State.CLOSED);
     }
 
+    /** The breaker is OPEN. */
     public BreakerAssert isOpen() {
         return hasState(State.OPEN);
     }
 
+    /** The breaker is HALF_OPEN. */
     public BreakerAssert isHalfOpen() {
         return hasState(State.HALF_OPEN);
     }
 
+    /** The breaker is FORCED_OPEN. */
     public BreakerAssert isForcedOpen() {
         return hasState(State.FORCED_OPEN);
     }
 
+    /** The breaker is FORCED_CLOSED. */
     public BreakerAssert isForcedClosed() {
         return hasState(State.FORCED_CLOSED);
     }
