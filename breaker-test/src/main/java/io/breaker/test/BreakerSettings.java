@@ -37,6 +37,8 @@ import java.util.Map;
  */
 public final class BreakerSettings {
 
+    private static final String ON_PROFILE = "spring.config.activate.on-profile";
+
     private final BreakerProperties properties;
 
     private BreakerSettings(BreakerProperties properties) {
@@ -46,14 +48,17 @@ public final class BreakerSettings {
     /**
      * The {@code breakers.*} settings of YAML files on the class path (such as {@code application.yml},
      * then {@code application-test.yml}): a later file, and a later document in a file, wins, as for
-     * Spring Boot's profile files. Documents are read whatever profile they are for.
+     * Spring Boot's profile files. A document for a profile ({@code spring.config.activate.on-profile})
+     * is left out: list the profile's own file instead.
      *
      * @throws InvalidBreakerSettingsException as start-up would fail, naming the property
      */
     public static BreakerSettings fromYaml(String... classpathResources) {
         List<PropertySource<?>> sources = new ArrayList<>();
         for (String name : classpathResources) {
-            sources.addAll(load(new ClassPathResource(name, BreakerSettings.class.getClassLoader())));
+            load(new ClassPathResource(name, BreakerSettings.class.getClassLoader())).stream()
+                    .filter(document -> !document.containsProperty(ON_PROFILE))
+                    .forEach(sources::add);
         }
         return of(sources);
     }

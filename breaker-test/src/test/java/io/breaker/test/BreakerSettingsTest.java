@@ -93,13 +93,15 @@ class BreakerSettingsTest {
     }
 
     @Test
-    void aLaterFileWinsAsAProfileFileDoes() {
+    void aLaterFileWinsAsAProfileFileDoesAndADocumentForAProfileIsLeftOut() {
         BreakerScenario wholesaler = BreakerSettings.fromYaml("shop-settings.yml", "shop-settings-fast.yml")
                 .scenario("wholesaler");
         wholesaler.fail(5);
         wholesaler.advance(Duration.ofSeconds(5)).succeed();
         assertThat(wholesaler).isClosed();
         assertThat(wholesaler.breaker().getConfig().getFailureRateThreshold()).isEqualTo(50f);
+        assertThat(wholesaler.breaker().getConfig().getWaitDurationInOpenState())
+                .isEqualTo(Duration.ofSeconds(5));
     }
 
     @Test
