@@ -45,16 +45,17 @@ final class SpringBreakers {
 
     static BreakerSession session(ExtensionContext context) {
         ApplicationContext application = SpringExtension.getApplicationContext(context);
-        BreakerClock clock = application.getBeanProvider(BreakerClock.class).getIfUnique();
-        if (clock == null) {
-            throw new IllegalStateException("No BreakerClock bean in the test's application context: annotate the"
-                    + " test class with @AutoConfigureBreakers, which puts the breakers on a virtual clock");
-        }
         BreakerRegistry registry =
                 application.getBeanProvider(BreakerRegistry.class).getIfUnique();
         if (registry == null) {
             throw new IllegalStateException("No BreakerRegistry bean in the test's application context: breakers"
-                    + " are switched off (breakers.enabled=false)");
+                    + " are switched off (breakers.enabled=false), or the test is a slice without"
+                    + " @AutoConfigureBreakers");
+        }
+        BreakerClock clock = application.getBeanProvider(BreakerClock.class).getIfUnique();
+        if (clock == null) {
+            throw new IllegalStateException("No BreakerClock bean in the test's application context: annotate the"
+                    + " test class with @AutoConfigureBreakers, which puts the breakers on a virtual clock");
         }
         for (CircuitBreaker breaker : registry.all()) {
             if (Integration.clock(breaker) != clock) {
