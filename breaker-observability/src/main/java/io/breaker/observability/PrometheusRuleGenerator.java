@@ -27,22 +27,25 @@ public final class PrometheusRuleGenerator {
         }
         Path rules = Path.of(args[0]);
         Path output = Path.of(args[1]);
-        String resource = toPrometheusRule(Files.readString(rules, StandardCharsets.UTF_8), rules.getFileName());
+        // Named as the jar holds it: the rules sit in prometheus/, the resource in kubernetes/.
+        String resource = toPrometheusRule(
+                Files.readString(rules, StandardCharsets.UTF_8),
+                "breaker-observability/prometheus/" + rules.getFileName());
         Files.createDirectories(output.toAbsolutePath().getParent());
         Files.writeString(output, resource, StandardCharsets.UTF_8);
     }
 
     /** The {@code PrometheusRule} holding the groups of {@code rules}, read from {@code source}. */
-    static String toPrometheusRule(String rules, Path source) {
+    static String toPrometheusRule(String rules, String source) {
         List<String> lines = rules.lines().toList();
         int groups = lines.indexOf("groups:");
         if (groups < 0) {
             throw new IllegalArgumentException(source + " has no top-level 'groups:' line");
         }
         StringBuilder out = new StringBuilder()
-                .append("# Generated at build time from ")
+                .append("# Generated from the rules file ")
                 .append(source)
-                .append(", the rules file shipped next to it: edit that file, not this one.\n")
+                .append(" when the jar is built: edit that file, not this one.\n")
                 .append("apiVersion: monitoring.coreos.com/v1\n")
                 .append("kind: PrometheusRule\n")
                 .append("metadata:\n")

@@ -69,6 +69,8 @@ class AlertRulesTest {
                 .containsEntry("apiVersion", "monitoring.coreos.com/v1")
                 .containsEntry("kind", "PrometheusRule");
         assertThat(map(resource.get("metadata"))).containsEntry("name", "breaker-alerts");
+        assertThat(PrometheusTools.resource(PrometheusTools.RULE_RESOURCE))
+                .startsWith("# Generated from the rules file breaker-observability/prometheus/breaker-alerts.yml ");
         assertThat(map(resource.get("spec")).get("groups")).isEqualTo(rules.get("groups"));
 
         // And the operator's groups, written out as a rules file, pass promtool too.
@@ -84,7 +86,7 @@ class AlertRulesTest {
     @Test
     void theGeneratorRefusesAFileWithoutGroups() {
         org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
-                .isThrownBy(() -> PrometheusRuleGenerator.toPrometheusRule("rules: []\n", Path.of("x.yml")))
+                .isThrownBy(() -> PrometheusRuleGenerator.toPrometheusRule("rules: []\n", "x.yml"))
                 .withMessage("x.yml has no top-level 'groups:' line");
     }
 
