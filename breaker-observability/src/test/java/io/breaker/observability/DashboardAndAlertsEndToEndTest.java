@@ -109,9 +109,14 @@ class DashboardAndAlertsEndToEndTest {
         }
     }
 
-    @Test
-    @Order(1)
-    void aTrippedBreakerRaisesOpenedAndRejectingWhichGoesPendingThenFiring() {
+    /**
+     * Trips the breaker once per class and keeps calling it (rejected calls) until the class ends, so
+     * that each test can run alone.
+     */
+    private static synchronized void tripTheBreakerAndKeepCallingIt() {
+        if (traffic != null) {
+            return;
+        }
         // With the success made at start-up, 3 failures fill the window of 4 at 75 %: OPEN.
         for (int i = 0; i < 3; i++) {
             assertThat(call("/inventory?fail=true")).isEqualTo(502);
@@ -119,6 +124,12 @@ class DashboardAndAlertsEndToEndTest {
         assertThat(call("/inventory?fail=true")).isEqualTo(503);
         traffic = Executors.newSingleThreadScheduledExecutor();
         traffic.scheduleAtFixedRate(() -> call("/inventory"), 0, 100, TimeUnit.MILLISECONDS);
+    }
+
+    @Test
+    @Order(1)
+    void aTrippedBreakerRaisesOpenedAndRejectingWhichGoesPendingThenFiring() {
+        tripTheBreakerAndKeepCallingIt();
 
         List<String> rejectingStates = new ArrayList<>();
         Map<String, JsonNode> firing = new LinkedHashMap<>();
@@ -161,6 +172,14 @@ class DashboardAndAlertsEndToEndTest {
     @Test
     @Order(2)
     void everyDashboardQueryRunsReturnsDataAndNamesOnlyExportedMetrics() throws IOException {
+        tripTheBreakerAndKeepCallingIt();
+        // Every panel has data once Prometheus has scraped the open breaker and two rejections.
+        await(() -> result(prometheus.query("breaker_state{name=\"inventory\", state=\"open\"} == 1"))
+                        .size()
+                == 1);
+        await(() -> result(prometheus.query("increase(breaker_calls_rejected_total{name=\"inventory\"}[1m]) > 0"))
+                        .size()
+                == 1);
         Set<String> exported = exportedMetricNames();
         JsonNode dashboard = JSON.readTree(PrometheusTools.resource(PrometheusTools.DASHBOARD));
         List<String> expressions = new ArrayList<>();
