@@ -23,7 +23,7 @@ import org.springframework.core.env.Environment;
  * is there too. Each backs off when the application defines its own factory of that kind. Start-up
  * stops when resilience4j's implementation would be configured next to this one
  * ({@link SpringCloudImplementationCheck}). With an {@link ObservationRegistry} bean (Boot defines one
- * with the actuator), the blocking factory's calls are observed with Spring Cloud's observation names,
+ * with the actuator), the calls of both factories are observed with Spring Cloud's observation names,
  * and a {@link CircuitBreakerObservationConvention} bean, if there is one, renames them.
  *
  * <p>It runs before Spring Cloud Commons' client auto-configuration, whose circuit breaker for HTTP
@@ -64,8 +64,11 @@ public class BreakerSpringCloudAutoConfiguration {
         @ConditionalOnMissingBean(ReactiveCircuitBreakerFactory.class)
         ReactiveBreakerCircuitBreakerFactory reactiveBreakerCircuitBreakerFactory(
                 BreakerRegistry registry,
-                ObjectProvider<Customizer<ReactiveBreakerCircuitBreakerFactory>> customizers) {
-            ReactiveBreakerCircuitBreakerFactory factory = new ReactiveBreakerCircuitBreakerFactory(registry);
+                ObjectProvider<Customizer<ReactiveBreakerCircuitBreakerFactory>> customizers,
+                ObjectProvider<ObservationRegistry> observations,
+                ObjectProvider<CircuitBreakerObservationConvention> conventions) {
+            ReactiveBreakerCircuitBreakerFactory factory = new ReactiveBreakerCircuitBreakerFactory(
+                    registry, observations.getIfUnique(), conventions.getIfUnique());
             customizers.orderedStream().forEach(customizer -> customizer.customize(factory));
             return factory;
         }
