@@ -1,5 +1,6 @@
 package io.breaker.spring.cloud.gateway;
 
+import io.breaker.CircuitOpenException;
 import io.breaker.spring.cloud.TestClock;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -27,7 +28,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * as users write them, in front of a real HTTP backend on a free port: a backend status listed under
  * {@code statusCodes} counts as a failure, the tripped route answers 503 with {@code Retry-After} (whole
  * seconds until the probe, rounded up) without calling the backend, a {@code fallbackUri} answers
- * failures and rejections, and forcing the breaker open over the actuator stops the traffic.
+ * failures and rejections (and a fallback route with Gateway's {@code FallbackHeaders} filter passes
+ * the failure on in headers, without resilience4j), and forcing the breaker open over the actuator stops the traffic.
  */
 @Tag("boot-line")
 @SpringBootTest(
@@ -65,7 +67,19 @@ import static org.assertj.core.api.Assertions.assertThat;
             "spring.cloud.gateway.server.webflux.routes[3].predicates[0]=Path=/payments/**",
             "spring.cloud.gateway.server.webflux.routes[3].filters[0]=CircuitBreaker=payments",
             "spring.cloud.gateway.server.webflux.routes[3].metadata.response-timeout=300",
-            "breakers.instances.payments.failure-rate-threshold=50"
+            "breakers.instances.payments.failure-rate-threshold=50",
+            "spring.cloud.gateway.server.webflux.routes[4].id=shelves",
+            "spring.cloud.gateway.server.webflux.routes[4].uri=${backend.url}",
+            "spring.cloud.gateway.server.webflux.routes[4].predicates[0]=Path=/shelves/**",
+            "spring.cloud.gateway.server.webflux.routes[4].filters[0].name=CircuitBreaker",
+            "spring.cloud.gateway.server.webflux.routes[4].filters[0].args.name=shelves",
+            "spring.cloud.gateway.server.webflux.routes[4].filters[0].args.fallbackUri=forward:/shelves-fallback",
+            "spring.cloud.gateway.server.webflux.routes[4].filters[0].args.statusCodes[0]=500",
+            "spring.cloud.gateway.server.webflux.routes[5].id=shelves-fallback",
+            "spring.cloud.gateway.server.webflux.routes[5].uri=${backend.url}",
+            "spring.cloud.gateway.server.webflux.routes[5].predicates[0]=Path=/shelves-fallback",
+            "spring.cloud.gateway.server.webflux.routes[5].filters[0]=FallbackHeaders",
+            "breakers.instances.shelves.failure-rate-threshold=50"
         })
 class GatewayWebFluxApplicationTest {
 
@@ -148,6 +162,31 @@ class GatewayWebFluxApplicationTest {
         assertThat(rejected.body()).isEqualTo("fallback");
         assertThat(BACKEND.arrivals("catalogue")).as("not called while open").isEqualTo(2);
         assertThat(breaker("catalogue")).contains("\"rejectedCalls\":1");
+    }
+
+    @Test
+    void aFallbackRouteWithFallbackHeadersReceivesTheFailureAndTheRejection() throws Exception {
+        BACKEND.answer("shelves", 500);
+        for (int i = 0; i < 2; i++) {
+            HttpResponse<String> response = http.get("/shelves/5");
+            assertThat(response.statusCode()).isEqualTo(200);
+            assertThat(response.body()).as("the fallback route's backend").isEqualTo("backend 200");
+            assertThat(BACKEND.lastHeader("shelves-fallback", "Execution-Exception-Type"))
+                    .as("the counted status, as the fallback saw it")
+                    .endsWith("CircuitBreakerStatusCodeException");
+            assertThat(BACKEND.lastHeader("shelves-fallback", "Execution-Exception-Message"))
+                    .contains("500");
+        }
+        assertThat(breaker("shelves")).contains("\"state\":\"OPEN\"");
+
+        HttpResponse<String> rejected = http.get("/shelves/5");
+        assertThat(rejected.statusCode()).isEqualTo(200);
+        assertThat(BACKEND.arrivals("shelves")).as("not called while open").isEqualTo(2);
+        assertThat(BACKEND.arrivals("shelves-fallback")).isEqualTo(3);
+        assertThat(BACKEND.lastHeader("shelves-fallback", "Execution-Exception-Type"))
+                .isEqualTo(CircuitOpenException.class.getName());
+        assertThat(BACKEND.lastHeader("shelves-fallback", "Execution-Exception-Message"))
+                .contains("shelves");
     }
 
     @Test
