@@ -13,6 +13,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.servlet.function.RouterFunction;
@@ -32,7 +33,8 @@ import static org.springframework.cloud.gateway.server.mvc.handler.HandlerFuncti
  * own filter) and one in the Java DSL: a backend status listed under {@code statusCodes} counts as a
  * failure and reaches the client as the backend gave it, the tripped route answers 503 with
  * {@code Retry-After} (whole seconds until the probe, rounded up) without calling the backend, a
- * fallback answers failures and rejections, and forcing the breaker open over the actuator stops the
+ * fallback answers failures and rejections (its URI's template variables expanded from the request's
+ * path), and forcing the breaker open over the actuator stops the
  * traffic.
  */
 @Tag("boot-line")
@@ -71,6 +73,15 @@ import static org.springframework.cloud.gateway.server.mvc.handler.HandlerFuncti
             "spring.cloud.gateway.server.webmvc.routes[3].predicates[0]=Path=/payments/**",
             "spring.cloud.gateway.server.webmvc.routes[3].filters[0]=CircuitBreaker=payments",
             "breakers.instances.payments.failure-rate-threshold=50",
+            "spring.cloud.gateway.server.webmvc.routes[4].id=shelves",
+            "spring.cloud.gateway.server.webmvc.routes[4].uri=${backend.url}",
+            "spring.cloud.gateway.server.webmvc.routes[4].predicates[0]=Path=/shelves/{shelf}",
+            "spring.cloud.gateway.server.webmvc.routes[4].filters[0].name=CircuitBreaker",
+            "spring.cloud.gateway.server.webmvc.routes[4].filters[0].args.id=shelves",
+            "spring.cloud.gateway.server.webmvc.routes[4].filters[0].args.fallbackUri=forward:/fallback/{shelf}",
+            "spring.cloud.gateway.server.webmvc.routes[4].filters[0].args.statusCodes[0]=500",
+            "breakers.instances.shelves.failure-rate-threshold=50",
+            "breakers.instances.racks.failure-rate-threshold=50",
             // Gateway Server MVC's HTTP client is Boot's: its read timeout is spring.http.client.* on Boot 3.5,
             // spring.http.clients.* on Boot 4 (each line ignores the other's key).
             "spring.http.client.read-timeout=1s",
@@ -161,6 +172,29 @@ class GatewayServerMvcApplicationTest {
     }
 
     @Test
+    void aFallbackUriWithTemplateVariablesIsExpandedFromThePathPredicate() throws Exception {
+        assertTemplatedFallbackAnswers("shelves");
+    }
+
+    @Test
+    void aJavaDslFallbackUriWithTemplateVariablesIsExpandedFromTheRequestPredicate() throws Exception {
+        assertTemplatedFallbackAnswers("racks");
+    }
+
+    private void assertTemplatedFallbackAnswers(String segment) throws Exception {
+        BACKEND.answer(segment, 500);
+        for (String name : new String[] {"poetry", "history"}) {
+            HttpResponse<String> response = http.get("/" + segment + "/" + name);
+            assertThat(response.statusCode()).isEqualTo(200);
+            assertThat(response.body()).isEqualTo("fallback for " + name);
+        }
+        assertThat(breaker(segment)).contains("\"state\":\"OPEN\"");
+        HttpResponse<String> rejected = http.get("/" + segment + "/maps");
+        assertThat(rejected.body()).as("a rejection forwards the same way").isEqualTo("fallback for maps");
+        assertThat(BACKEND.arrivals(segment)).as("not called while open").isEqualTo(2);
+    }
+
+    @Test
     void aBackendThatHangsPastTheReadTimeoutTripsTheBreaker() throws Exception {
         BACKEND.hang("payments");
         for (int i = 0; i < 2; i++) {
@@ -230,6 +264,17 @@ class GatewayServerMvcApplicationTest {
                             .setStatusCodes("500")))
                     .build();
         }
+
+        @Bean
+        RouterFunction<ServerResponse> racks(@Value("${backend.url}") String backendUrl) {
+            return route("racks")
+                    .GET("/racks/{rack}", http())
+                    .before(uri(backendUrl))
+                    .filter(BreakerFilterFunctions.circuitBreaker(config -> config.setId("racks")
+                            .setFallbackUri("forward:/fallback/{rack}")
+                            .setStatusCodes("500")))
+                    .build();
+        }
     }
 
     @RestController
@@ -238,6 +283,11 @@ class GatewayServerMvcApplicationTest {
         @RequestMapping("/fallback")
         String fallback() {
             return "fallback";
+        }
+
+        @RequestMapping("/fallback/{name}")
+        String fallbackFor(@PathVariable("name") String name) {
+            return "fallback for " + name;
         }
     }
 }
