@@ -3,6 +3,7 @@ package io.breaker.spring.cloud;
 import io.breaker.BreakerConfig;
 import io.breaker.BreakerRegistry;
 import io.breaker.CircuitBreaker;
+import io.breaker.spring.aop.RecordedResults;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 import org.springframework.cloud.client.circuitbreaker.ReactiveCircuitBreaker;
@@ -10,6 +11,7 @@ import org.springframework.cloud.client.circuitbreaker.ReactiveCircuitBreakerFac
 import org.springframework.cloud.client.circuitbreaker.observation.CircuitBreakerObservationConvention;
 
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -40,6 +42,7 @@ public class ReactiveBreakerCircuitBreakerFactory
     private final CloudBreakers breakers;
     private final @Nullable ObservationRegistry observations;
     private final @Nullable CircuitBreakerObservationConvention convention;
+    private final RecordedResults recordedResults;
     private final Map<CircuitBreaker, ReactiveCircuitBreaker> adapters = new ConcurrentHashMap<>();
 
     /** A factory whose calls make no observation. */
@@ -55,9 +58,23 @@ public class ReactiveBreakerCircuitBreakerFactory
             BreakerRegistry registry,
             @Nullable ObservationRegistry observations,
             @Nullable CircuitBreakerObservationConvention convention) {
+        this(registry, observations, convention, RecordedResults.NONE);
+    }
+
+    /**
+     * A factory observed as above, whose breakers count results as their {@code record-result} says
+     * ({@link RecordedResults#forAnyResult}): a returned value the rule counts is a failure for the
+     * breaker and still the caller's answer.
+     */
+    public ReactiveBreakerCircuitBreakerFactory(
+            BreakerRegistry registry,
+            @Nullable ObservationRegistry observations,
+            @Nullable CircuitBreakerObservationConvention convention,
+            RecordedResults recordedResults) {
         this.breakers = new CloudBreakers(registry);
         this.observations = observations == null || observations.isNoop() ? null : observations;
         this.convention = convention;
+        this.recordedResults = Objects.requireNonNull(recordedResults, "recordedResults");
     }
 
     @Override
@@ -76,7 +93,8 @@ public class ReactiveBreakerCircuitBreakerFactory
     }
 
     private ReactiveCircuitBreaker newAdapter(CircuitBreaker breaker) {
-        ReactiveCloudCircuitBreaker adapter = new ReactiveCloudCircuitBreaker(breaker);
+        ReactiveCloudCircuitBreaker adapter =
+                new ReactiveCloudCircuitBreaker(breaker, recordedResults.forAnyResult(breaker.getName()));
         ObservationRegistry registry = observations;
         return registry == null ? adapter : new ObservedReactiveCircuitBreaker(adapter, registry, convention);
     }
