@@ -4,11 +4,14 @@ import io.breaker.CircuitOpenException
 import io.breaker.NanoClock
 import io.breaker.spring.CircuitProtected
 import kotlinx.coroutines.CompletableDeferred
+import kotlinx.coroutines.CoroutineName
+import kotlinx.coroutines.currentCoroutineContext
 import kotlinx.coroutines.awaitCancellation
 import kotlinx.coroutines.delay
 import kotlinx.coroutines.flow.Flow
 import kotlinx.coroutines.flow.flow
 import kotlinx.coroutines.flow.flowOf
+import kotlinx.coroutines.withTimeout
 import org.springframework.boot.SpringBootConfiguration
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration
 import org.springframework.context.annotation.Bean
@@ -89,7 +92,14 @@ class Catalogue(private val wholesaler: Wholesaler) {
     @CircuitProtected(name = "prices", fallbackMethod = "priceFallback")
     suspend fun price(isbn: String): Int = wholesaler.price(isbn)
 
-    private suspend fun priceFallback(isbn: String, e: CircuitOpenException): Int = -1 // open: no call made
+    /** The name of the coroutine the last fallback ran in: the caller's context reaches it. */
+    @Volatile
+    var fallbackCoroutine: String? = null
+
+    private suspend fun priceFallback(isbn: String, e: CircuitOpenException): Int {
+        fallbackCoroutine = currentCoroutineContext()[CoroutineName]?.name
+        return -1 // open: no call made
+    }
 
     private suspend fun priceFallback(isbn: String, e: Throwable): Int = 0 // the call failed
 
@@ -99,9 +109,25 @@ class Catalogue(private val wholesaler: Wholesaler) {
     @CircuitProtected(name = "probed-prices")
     suspend fun probedPrice(isbn: String): Int = wholesaler.hangingPrice(isbn)
 
+    /** The call's own timeout, as every remote call needs: when it expires, the wholesaler failed. */
+    @CircuitProtected(name = "timed-prices", fallbackMethod = "priceFallback")
+    suspend fun timedPrice(isbn: String): Int = withTimeout(20) { wholesaler.hangingPrice(isbn) }
+
     @CircuitProtected(name = "reviews", fallbackMethod = "reviewsFallback")
     fun reviews(isbn: String): Flow<String> = wholesaler.reviews(isbn)
 
     private fun reviewsFallback(isbn: String, e: Throwable): Flow<String> =
+        flowOf(if (e is CircuitOpenException) "reviews later" else "no reviews")
+
+    @CircuitProtected(name = "ratings")
+    fun ratings(isbn: String): Flow<String> = wholesaler.reviews(isbn)
+
+    @CircuitProtected(name = "suspended-reviews", fallbackMethod = "suspendedReviewsFallback")
+    suspend fun suspendedReviews(isbn: String): Flow<String> {
+        delay(1)
+        return wholesaler.reviews(isbn)
+    }
+
+    private suspend fun suspendedReviewsFallback(isbn: String, e: Throwable): Flow<String> =
         flowOf(if (e is CircuitOpenException) "reviews later" else "no reviews")
 }

@@ -2,14 +2,17 @@ package io.breaker.kotlin
 
 import io.breaker.BreakerRegistry
 import io.breaker.CircuitBreaker
+import io.breaker.CircuitOpenException
 import io.breaker.State
 import kotlinx.coroutines.CompletableDeferred
+import kotlinx.coroutines.CoroutineName
 import kotlinx.coroutines.TimeoutCancellationException
 import kotlinx.coroutines.cancelAndJoin
 import kotlinx.coroutines.flow.take
 import kotlinx.coroutines.flow.toList
 import kotlinx.coroutines.launch
 import kotlinx.coroutines.runBlocking
+import kotlinx.coroutines.withContext
 import kotlinx.coroutines.withTimeout
 import org.assertj.core.api.Assertions.assertThat
 import org.junit.jupiter.api.BeforeEach
@@ -64,6 +67,8 @@ class CircuitProtectedKotlinTest(
         val reached = wholesaler.calls.get()
         repeat(5) { assertThat(catalogue.price("978-0")).isEqualTo(-1) } // rejected: the other overload
         assertThat(wholesaler.calls.get()).isEqualTo(reached)
+        withContext(CoroutineName("checkout")) { catalogue.price("978-0") }
+        assertThat(catalogue.fallbackCoroutine).isEqualTo("checkout")
 
         wholesaler.down = false
         clock.advance(Duration.ofSeconds(30))
@@ -83,6 +88,16 @@ class CircuitProtectedKotlinTest(
         assertThat(breaker.metrics.failedCalls).isZero()
         assertThat(breaker.metrics.calls).isZero() // neither way
         assertThat(breaker.state).isEqualTo(State.CLOSED)
+    }
+
+    @Test
+    fun aTimeoutInsideTheSuspendFunIsAFailure(): Unit = runBlocking {
+        val breaker = registry.breaker("timed-prices")
+        repeat(2) {
+            wholesaler.hanging = CompletableDeferred()
+            assertThat(catalogue.timedPrice("978-0")).isEqualTo(0) // the fallback for a failure
+        }
+        assertThat(breaker.metrics.failedCalls).isEqualTo(2)
     }
 
     @Test
@@ -121,5 +136,29 @@ class CircuitProtectedKotlinTest(
         val reached = wholesaler.calls.get()
         assertThat(catalogue.reviews("978-0").toList()).containsExactly("reviews later")
         assertThat(wholesaler.calls.get()).isEqualTo(reached)
+    }
+
+    @Test
+    fun anOpenBreakerFailsTheCollectionOfAFlowWithoutFallback(): Unit = runBlocking {
+        val breaker = registry.breaker("ratings")
+        wholesaler.down = true
+        repeat(4) { assertThrows<IOException> { catalogue.ratings("978-0").toList() } }
+        assertThat(breaker.state).isEqualTo(State.OPEN)
+
+        val flow = catalogue.ratings("978-0") // builds the flow: nothing is asked yet
+        assertThrows<CircuitOpenException> { flow.toList() }
+    }
+
+    @Test
+    fun aSuspendFunReturningAFlowCountsAsAFlow(): Unit = runBlocking {
+        val breaker = registry.breaker("suspended-reviews")
+        repeat(4) { assertThat(catalogue.suspendedReviews("978-0").take(1).toList()).containsExactly("great") }
+        assertThat(breaker.metrics.calls).isEqualTo(4)
+        assertThat(breaker.metrics.failedCalls).isZero()
+
+        wholesaler.down = true
+        repeat(2) { assertThat(catalogue.suspendedReviews("978-0").toList()).containsExactly("no reviews") }
+        assertThat(breaker.state).isEqualTo(State.OPEN)
+        assertThat(catalogue.suspendedReviews("978-0").toList()).containsExactly("reviews later")
     }
 }
