@@ -40,23 +40,18 @@ final class KotlinCalls {
 
     private KotlinCalls() {}
 
-    /**
-     * The call for a suspend fun or a method returning {@code Flow}, or {@code null} for any other
-     * method.
-     */
-    static @Nullable ProtectedCall forMethod(
+    /** The call for {@code method}, a suspend fun or a plain method returning {@code Flow}. */
+    static ProtectedCall forMethod(
             Method method,
             CircuitBreaker breaker,
             @Nullable Fallback fallback,
             @Nullable ResultPredicate recordResult) {
         if (KotlinDetector.isSuspendingFunction(method)) {
+            // Spring's proxy reads the declared type the same way to choose between awaiting and a Flow.
             boolean flow = isFlow(new MethodParameter(method, -1).getParameterType());
             return new SuspendCall(breaker, fallback, recordResult, flow);
         }
-        if (isFlow(method.getReturnType())) {
-            return new FlowCall(breaker, fallback, recordResult);
-        }
-        return null;
+        return new FlowCall(breaker, fallback, recordResult);
     }
 
     static boolean isFlow(Class<?> type) {
