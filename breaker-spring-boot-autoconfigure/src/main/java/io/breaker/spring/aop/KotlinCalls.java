@@ -21,14 +21,15 @@ import java.lang.reflect.Method;
 
 /**
  * Kotlin's {@code suspend fun} and methods returning {@code Flow}, under the rules of Mono and Flux
- * ({@link io.breaker.spring.call.ReactorCalls}). Loaded only when Kotlin, kotlinx-coroutines and
+ * ({@link io.breaker.spring.call.ReactorCalls}). Loaded only when kotlin-reflect and
  * kotlinx-coroutines-reactor are on the class path ({@link ProtectedMethods} checks first).
  *
  * <p>A suspend fun: Spring's AOP runs it as a publisher (a {@code Mono}, or a {@code Flux} when it
  * returns {@code Flow}) in the caller's coroutine context without its {@code Job}, and awaits what the
  * advice returns in the caller's coroutine. So the call is the Mono rule as it is: a cancelled
- * coroutine ({@code withTimeout}, {@code job.cancel()}) cancels the subscription, which counts neither
- * way, and its fallback, a suspend fun too, runs the same way in the same context.
+ * coroutine ({@code withTimeout}, {@code job.cancel()}) cancels the subscription, which counts as a
+ * Mono's cancel does (neither way, or slow once past the slow-call threshold); the fallback, a suspend
+ * fun too, runs the same way in the same context.
  *
  * <p>A plain method returning {@code Flow}: the flow is read as a Flux (each collection is a call, a
  * partial read such as {@code take(1)} counts as the Flux rule says) and handed back as a Flow; its
@@ -54,6 +55,7 @@ final class KotlinCalls {
         return new FlowCall(breaker, fallback, recordResult);
     }
 
+    /** Whether {@code type} is {@code Flow} itself, as Spring's proxy checks it. */
     static boolean isFlow(Class<?> type) {
         return type == Flow.class;
     }

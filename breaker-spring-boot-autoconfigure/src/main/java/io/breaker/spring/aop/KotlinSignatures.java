@@ -47,8 +47,8 @@ final class KotlinSignatures {
     private static @Nullable KFunction<?> function(Method method) {
         try {
             return ReflectJvmMapping.getKotlinFunction(method);
-        } catch (UnsupportedOperationException | Error e) {
-            return null; // a synthetic or otherwise unreadable class: the Java signature will do
+        } catch (UnsupportedOperationException e) {
+            return null; // a synthetic class, which Kotlin reflection cannot read: the Java signature will do
         }
     }
 
