@@ -2,18 +2,20 @@ package io.breaker.spring.aop;
 
 import io.breaker.CircuitBreaker;
 import io.breaker.spring.ResultPredicate;
+import kotlin.Unit;
 import kotlin.coroutines.Continuation;
 import kotlin.coroutines.CoroutineContext;
 import kotlinx.coroutines.Job;
 import kotlinx.coroutines.flow.Flow;
+import kotlinx.coroutines.flow.FlowCollector;
+import kotlinx.coroutines.reactive.ReactiveFlowKt;
+import kotlinx.coroutines.reactor.ReactorFlowKt;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import org.springframework.core.CoroutinesUtils;
 import org.springframework.core.KotlinDetector;
 import org.springframework.core.MethodParameter;
-import org.springframework.core.ReactiveAdapter;
-import org.springframework.core.ReactiveAdapterRegistry;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -31,13 +33,11 @@ import java.lang.reflect.Method;
  * Mono's cancel does (neither way, or slow once past the slow-call threshold); the fallback, a suspend
  * fun too, runs the same way in the same context.
  *
- * <p>A plain method returning {@code Flow}: the flow is read as a Flux (each collection is a call, a
- * partial read such as {@code take(1)} counts as the Flux rule says) and handed back as a Flow; its
- * fallback returns a Flow as well.
+ * <p>A plain method returning {@code Flow}: each collection of the flow it returns is a call, which runs
+ * the method and reads its flow as a Flux in the collector's coroutine context (a partial read such as
+ * {@code take(1)} counts as the Flux rule says); its fallback returns a Flow as well.
  */
 final class KotlinCalls {
-
-    private static final ReactiveAdapter FLOW_ADAPTER = flowAdapter();
 
     private KotlinCalls() {}
 
@@ -71,29 +71,14 @@ final class KotlinCalls {
         return CoroutinesUtils.invokeSuspendingFunction(context, method, target, arguments);
     }
 
+    @SuppressWarnings("unchecked")
     private static Flux<Object> toFlux(@Nullable Object answer) {
-        if (answer == null) {
-            return Flux.empty();
-        }
-        @SuppressWarnings("unchecked")
-        Publisher<Object> publisher = answer instanceof Publisher<?>
-                ? (Publisher<Object>) answer
-                : (Publisher<Object>) FLOW_ADAPTER.toPublisher(answer);
-        return Flux.from(publisher);
+        return answer == null ? Flux.empty() : Flux.from((Publisher<Object>) answer);
     }
 
     @SuppressWarnings("unchecked")
     private static Mono<Object> toMono(@Nullable Object answer) {
         return answer == null ? Mono.empty() : Mono.from((Publisher<Object>) answer);
-    }
-
-    private static ReactiveAdapter flowAdapter() {
-        ReactiveAdapter adapter = ReactiveAdapterRegistry.getSharedInstance().getAdapter(Flow.class);
-        if (adapter == null) {
-            throw new IllegalStateException("Spring has no reactive adapter for kotlinx.coroutines.flow.Flow;"
-                    + " add org.jetbrains.kotlinx:kotlinx-coroutines-reactor to the class path");
-        }
-        return adapter;
     }
 
     /** A suspend fun: the advice returns the publisher that Spring's proxy awaits (or reads as a Flow). */
@@ -138,9 +123,12 @@ final class KotlinCalls {
         }
     }
 
-    /** A plain method returning {@code Flow}: read as a Flux, handed back as a Flow. */
+    /**
+     * A plain method returning {@code Flow}: the caller gets a {@link ProtectedFlow}, whose every
+     * collection is a call read as a Flux in the collector's coroutine context.
+     */
     static final class FlowCall extends ProtectedCall
-            implements io.breaker.spring.call.ReactorCalls.Steps<MethodInvocation> {
+            implements io.breaker.spring.call.ReactorCalls.Steps<FlowCollection> {
 
         FlowCall(CircuitBreaker breaker, @Nullable Fallback fallback, @Nullable ResultPredicate recordResult) {
             super(breaker, fallback, recordResult);
@@ -148,22 +136,60 @@ final class KotlinCalls {
 
         @Override
         Object invoke(MethodInvocation invocation) {
-            return FLOW_ADAPTER.fromPublisher(io.breaker.spring.call.ReactorCalls.flux(this, this, invocation));
+            return new ProtectedFlow(this, invocation);
         }
 
         @Override
-        public Object build(MethodInvocation invocation) throws Throwable {
-            return toFlux(ReactorCalls.proceed(invocation));
+        public Object build(FlowCollection collection) throws Throwable {
+            return collection.read(ReactorCalls.proceed(collection.invocation()));
         }
 
         @Override
-        public Object rejected(MethodInvocation invocation, long answer) throws Throwable {
-            return toFlux(rejected(invocation.getThis(), invocation.getArguments(), answer));
+        public Object rejected(FlowCollection collection, long answer) throws Throwable {
+            MethodInvocation invocation = collection.invocation();
+            return collection.read(rejected(invocation.getThis(), invocation.getArguments(), answer));
         }
 
         @Override
-        public Object recover(MethodInvocation invocation, Throwable error) throws Throwable {
-            return toFlux(recover(invocation.getThis(), invocation.getArguments(), error, true));
+        public Object recover(FlowCollection collection, Throwable error) throws Throwable {
+            MethodInvocation invocation = collection.invocation();
+            return collection.read(recover(invocation.getThis(), invocation.getArguments(), error, true));
+        }
+    }
+
+    /** One collection of a protected flow: the invocation to run, and the collector's context to run it in. */
+    record FlowCollection(MethodInvocation invocation, CoroutineContext context) {
+
+        /** The flow the method (or its fallback) returned, as a Flux collected in the collector's context. */
+        @SuppressWarnings("unchecked")
+        Flux<Object> read(@Nullable Object flow) {
+            return flow == null ? Flux.empty() : ReactorFlowKt.asFlux((Flow<Object>) flow, context);
+        }
+    }
+
+    /**
+     * The flow a protected method returns. Collecting it takes the collector's coroutine context
+     * (without its {@code Job}, which the Flux's own cancellation stands for), so the method's flow
+     * runs with the collector's dispatcher and context elements, as it would unprotected.
+     */
+    static final class ProtectedFlow implements Flow<Object> {
+
+        private final FlowCall call;
+        private final MethodInvocation invocation;
+
+        ProtectedFlow(FlowCall call, MethodInvocation invocation) {
+            this.call = call;
+            this.invocation = invocation;
+        }
+
+        @Override
+        public @Nullable Object collect(
+                FlowCollector<? super Object> collector, Continuation<? super Unit> continuation) {
+            FlowCollection collection =
+                    new FlowCollection(invocation, continuation.getContext().minusKey(Job.Key));
+            Flux<Object> flux = io.breaker.spring.call.ReactorCalls.flux(call, call, collection);
+            // A tail call: the continuation goes on to the bridge's collect, which suspends or returns for us.
+            return ReactiveFlowKt.asFlow(flux).collect(collector, continuation);
         }
     }
 }

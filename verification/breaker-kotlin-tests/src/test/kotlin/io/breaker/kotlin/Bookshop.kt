@@ -76,9 +76,14 @@ class Wholesaler {
         }
     }
 
+    /** The name of the coroutine that last collected the reviews. */
+    @Volatile
+    var reviewsCoroutine: String? = null
+
     /** Emits reviews, then keeps the stream open: only a partial read ends it. */
     fun reviews(isbn: String): Flow<String> = flow {
         calls.incrementAndGet()
+        reviewsCoroutine = currentCoroutineContext()[CoroutineName]?.name
         if (down) throw IOException("wholesaler down")
         emit("great")
         emit("long")

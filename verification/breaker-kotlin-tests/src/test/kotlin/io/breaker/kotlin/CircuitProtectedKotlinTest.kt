@@ -8,6 +8,7 @@ import kotlinx.coroutines.CompletableDeferred
 import kotlinx.coroutines.CoroutineName
 import kotlinx.coroutines.TimeoutCancellationException
 import kotlinx.coroutines.cancelAndJoin
+import kotlinx.coroutines.flow.first
 import kotlinx.coroutines.flow.take
 import kotlinx.coroutines.flow.toList
 import kotlinx.coroutines.launch
@@ -128,6 +129,8 @@ class CircuitProtectedKotlinTest(
         repeat(4) { assertThat(catalogue.reviews("978-0").take(1).toList()).containsExactly("great") }
         assertThat(breaker.metrics.calls).isEqualTo(4)
         assertThat(breaker.metrics.failedCalls).isZero()
+        withContext(CoroutineName("reviews-page")) { catalogue.reviews("978-0").first() }
+        assertThat(wholesaler.reviewsCoroutine).isEqualTo("reviews-page") // collected in the collector's context
 
         wholesaler.down = true
         repeat(2) { assertThat(catalogue.reviews("978-0").toList()).containsExactly("no reviews") }
