@@ -170,7 +170,9 @@ final class KotlinCalls {
     /**
      * The flow a protected method returns. Collecting it takes the collector's coroutine context
      * (without its {@code Job}, which the Flux's own cancellation stands for), so the method's flow
-     * runs with the collector's dispatcher and context elements, as it would unprotected.
+     * runs with the collector's dispatcher and context elements, as it would unprotected. It only hands
+     * each collection to a flow kotlinx-coroutines built ({@code asFlow}), which emits to the collector
+     * and so keeps Flow's rules on context and exceptions.
      */
     static final class ProtectedFlow implements Flow<Object> {
 
