@@ -1324,6 +1324,7 @@ final class FleetWorld {
                             "window (the local window decides only while Redis is unavailable: never in the model)",
                             "openedAtNanos",
                             "waitReason (decides no transition, it says why a wait is as long as it is)",
+                            "rejection (the exception a rejected call gets, made once; decides nothing)",
                             "sinceEpochMillis",
                             "openedAtEpochMillis",
                             "successor (listener bookkeeping)",

@@ -8,6 +8,7 @@ import io.breaker.spring.ResultPredicate;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 import org.springframework.aop.support.AopUtils;
+import org.springframework.core.KotlinDetector;
 import org.springframework.core.ResolvableType;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.core.annotation.AnnotationUtils;
@@ -36,6 +37,15 @@ public final class ProtectedMethods {
 
     private static final boolean REACTOR_PRESENT =
             ClassUtils.isPresent("reactor.core.publisher.Mono", ProtectedMethods.class.getClassLoader());
+    /** Kotlin's Flow type, by name: no Kotlin class is loaded unless the application is written in Kotlin. */
+    private static final String FLOW = "kotlinx.coroutines.flow.Flow";
+    /**
+     * What a suspend fun or a Flow needs: Spring's AOP calls a suspend fun through kotlinx-coroutines-reactor
+     * (which brings Reactor), and by kotlin-reflect.
+     */
+    private static final boolean COROUTINES_PRESENT = REACTOR_PRESENT
+            && KotlinDetector.isKotlinReflectPresent()
+            && ClassUtils.isPresent("kotlinx.coroutines.reactor.MonoKt", ProtectedMethods.class.getClassLoader());
 
     private final Supplier<BreakerRegistry> registry;
     private final Supplier<RecordedResults> recordedResults;
@@ -191,6 +201,17 @@ public final class ProtectedMethods {
                     "Name the breaker with " + BreakerNames.RULE + ", in @CircuitProtected(name = ...)"
                             + " as under breakers.instances.");
         }
+        boolean kotlin = KotlinDetector.isSuspendingFunction(method) || isFlow(method.getReturnType());
+        if (kotlin && !COROUTINES_PRESENT) {
+            throw new InvalidCircuitProtectedException(
+                    targetClass.getName(),
+                    FallbackResolver.describe(method),
+                    (KotlinDetector.isSuspendingFunction(method) ? "a suspend fun" : "a method returning Flow")
+                            + " needs kotlinx-coroutines-reactor and kotlin-reflect on the class path",
+                    List.of(),
+                    "Add org.jetbrains.kotlinx:kotlinx-coroutines-reactor and org.jetbrains.kotlin:kotlin-reflect"
+                            + " to the application's dependencies.");
+        }
         Fallback fallback = annotation.fallbackMethod().isEmpty()
                 ? null
                 : FallbackResolver.resolve(targetClass, method, annotation.fallbackMethod());
@@ -214,6 +235,9 @@ public final class ProtectedMethods {
         if (CompletionStage.class.isAssignableFrom(returnType)) {
             return new CompletionStageCall(breaker, fallback, recordResult);
         }
+        if (kotlin) {
+            return KotlinCalls.forMethod(method, breaker, fallback, recordResult);
+        }
         ProtectedCall reactive =
                 REACTOR_PRESENT ? ReactorCalls.forReturnType(returnType, breaker, fallback, recordResult) : null;
         if (reactive != null) {
@@ -227,11 +251,19 @@ public final class ProtectedMethods {
     /**
      * What {@code record-result} gets to see of a method's results: its return type (primitives boxed,
      * {@code void} as it is), or the element type of its {@code CompletionStage}, {@code Mono} or
-     * {@code Flux} ({@code Object} when a type variable or a raw type leaves it open).
+     * {@code Flux}, or Kotlin's {@code Flow}; of a suspend fun, its declared return type ({@code Object}
+     * when a type variable or a raw type leaves it open).
      */
     static Class<?> resultType(Class<?> targetClass, Method method) {
-        Class<?> returnType = method.getReturnType();
         ResolvableType declared = ResolvableType.forMethodReturnType(method, targetClass);
+        // Of a suspend fun, Spring reads the type Kotlin declares, not the JVM's Object.
+        Class<?> returnType = KotlinDetector.isSuspendingFunction(method) ? declared.toClass() : method.getReturnType();
+        if (isFlow(returnType)) {
+            return declared.getGeneric(0).toClass();
+        }
+        if (returnType.getName().equals("kotlin.Unit")) {
+            return void.class;
+        }
         if (CompletionStage.class.isAssignableFrom(returnType)) {
             return declared.as(CompletionStage.class).getGeneric(0).toClass();
         }
@@ -240,6 +272,11 @@ public final class ProtectedMethods {
             return declared.getGeneric(0).toClass();
         }
         return returnType == void.class ? void.class : ClassUtils.resolvePrimitiveIfNecessary(returnType);
+    }
+
+    /** Whether {@code type} is Kotlin's {@code Flow}, checked by name. */
+    private static boolean isFlow(Class<?> type) {
+        return type.getName().equals(FLOW);
     }
 
     /** Throws {@code error}, checked or not, from a method that declares none. */

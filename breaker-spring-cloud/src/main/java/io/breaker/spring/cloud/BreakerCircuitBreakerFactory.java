@@ -3,6 +3,7 @@ package io.breaker.spring.cloud;
 import io.breaker.BreakerConfig;
 import io.breaker.BreakerRegistry;
 import io.breaker.CircuitBreaker;
+import io.breaker.spring.aop.RecordedResults;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 import org.springframework.cloud.client.circuitbreaker.CircuitBreakerFactory;
@@ -10,6 +11,7 @@ import org.springframework.cloud.client.circuitbreaker.observation.CircuitBreake
 import org.springframework.cloud.client.circuitbreaker.observation.ObservedCircuitBreaker;
 
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -39,6 +41,7 @@ public class BreakerCircuitBreakerFactory extends CircuitBreakerFactory<BreakerC
     private final CloudBreakers breakers;
     private final @Nullable ObservationRegistry observations;
     private final @Nullable CircuitBreakerObservationConvention convention;
+    private final RecordedResults recordedResults;
     private final Map<CircuitBreaker, org.springframework.cloud.client.circuitbreaker.CircuitBreaker> adapters =
             new ConcurrentHashMap<>();
 
@@ -55,9 +58,23 @@ public class BreakerCircuitBreakerFactory extends CircuitBreakerFactory<BreakerC
             BreakerRegistry registry,
             @Nullable ObservationRegistry observations,
             @Nullable CircuitBreakerObservationConvention convention) {
+        this(registry, observations, convention, RecordedResults.NONE);
+    }
+
+    /**
+     * A factory observed as above, whose breakers count results as their {@code record-result} says
+     * ({@link RecordedResults#forAnyResult}): a returned value the rule counts is a failure for the
+     * breaker and still the caller's answer.
+     */
+    public BreakerCircuitBreakerFactory(
+            BreakerRegistry registry,
+            @Nullable ObservationRegistry observations,
+            @Nullable CircuitBreakerObservationConvention convention,
+            RecordedResults recordedResults) {
         this.breakers = new CloudBreakers(registry);
         this.observations = observations == null || observations.isNoop() ? null : observations;
         this.convention = convention;
+        this.recordedResults = Objects.requireNonNull(recordedResults, "recordedResults");
     }
 
     @Override
@@ -77,7 +94,7 @@ public class BreakerCircuitBreakerFactory extends CircuitBreakerFactory<BreakerC
     }
 
     private org.springframework.cloud.client.circuitbreaker.CircuitBreaker newAdapter(CircuitBreaker breaker) {
-        CloudCircuitBreaker adapter = new CloudCircuitBreaker(breaker);
+        CloudCircuitBreaker adapter = new CloudCircuitBreaker(breaker, recordedResults.forAnyResult(breaker.getName()));
         ObservationRegistry registry = observations;
         if (registry == null) {
             return adapter;

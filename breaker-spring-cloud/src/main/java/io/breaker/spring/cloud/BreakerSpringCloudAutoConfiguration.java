@@ -1,6 +1,7 @@
 package io.breaker.spring.cloud;
 
 import io.breaker.BreakerRegistry;
+import io.breaker.spring.aop.RecordedResults;
 import io.breaker.spring.autoconfigure.BreakerAutoConfiguration;
 import io.micrometer.observation.ObservationRegistry;
 import org.springframework.beans.factory.ObjectProvider;
@@ -23,8 +24,9 @@ import org.springframework.core.env.Environment;
  * is there too. Each backs off when the application defines its own factory of that kind. Start-up
  * stops when resilience4j's implementation would be configured next to this one
  * ({@link SpringCloudImplementationCheck}). With an {@link ObservationRegistry} bean (Boot defines one
- * with the actuator), the blocking factory's calls are observed with Spring Cloud's observation names,
- * and a {@link CircuitBreakerObservationConvention} bean, if there is one, renames them.
+ * with the actuator), the calls of both factories are observed with Spring Cloud's observation names,
+ * and a {@link CircuitBreakerObservationConvention} bean, if there is one, renames them. Both apply each
+ * breaker's {@code record-result} ({@link RecordedResults}) to what a run returns.
  *
  * <p>It runs before Spring Cloud Commons' client auto-configuration, whose circuit breaker for HTTP
  * service client groups (Spring Framework 7) is defined only when a {@link CircuitBreakerFactory} bean
@@ -49,9 +51,13 @@ public class BreakerSpringCloudAutoConfiguration {
             BreakerRegistry registry,
             ObjectProvider<Customizer<BreakerCircuitBreakerFactory>> customizers,
             ObjectProvider<ObservationRegistry> observations,
-            ObjectProvider<CircuitBreakerObservationConvention> conventions) {
-        BreakerCircuitBreakerFactory factory =
-                new BreakerCircuitBreakerFactory(registry, observations.getIfUnique(), conventions.getIfUnique());
+            ObjectProvider<CircuitBreakerObservationConvention> conventions,
+            ObjectProvider<RecordedResults> recordedResults) {
+        BreakerCircuitBreakerFactory factory = new BreakerCircuitBreakerFactory(
+                registry,
+                observations.getIfUnique(),
+                conventions.getIfUnique(),
+                recordedResults.getIfAvailable(() -> RecordedResults.NONE));
         customizers.orderedStream().forEach(customizer -> customizer.customize(factory));
         return factory;
     }
@@ -64,8 +70,15 @@ public class BreakerSpringCloudAutoConfiguration {
         @ConditionalOnMissingBean(ReactiveCircuitBreakerFactory.class)
         ReactiveBreakerCircuitBreakerFactory reactiveBreakerCircuitBreakerFactory(
                 BreakerRegistry registry,
-                ObjectProvider<Customizer<ReactiveBreakerCircuitBreakerFactory>> customizers) {
-            ReactiveBreakerCircuitBreakerFactory factory = new ReactiveBreakerCircuitBreakerFactory(registry);
+                ObjectProvider<Customizer<ReactiveBreakerCircuitBreakerFactory>> customizers,
+                ObjectProvider<ObservationRegistry> observations,
+                ObjectProvider<CircuitBreakerObservationConvention> conventions,
+                ObjectProvider<RecordedResults> recordedResults) {
+            ReactiveBreakerCircuitBreakerFactory factory = new ReactiveBreakerCircuitBreakerFactory(
+                    registry,
+                    observations.getIfUnique(),
+                    conventions.getIfUnique(),
+                    recordedResults.getIfAvailable(() -> RecordedResults.NONE));
             customizers.orderedStream().forEach(customizer -> customizer.customize(factory));
             return factory;
         }

@@ -1,6 +1,8 @@
 package io.breaker.spring.cloud;
 
+import io.breaker.spring.ResultPredicate;
 import io.breaker.spring.call.BreakerCall;
+import org.jspecify.annotations.Nullable;
 import org.springframework.cloud.client.circuitbreaker.CircuitBreaker;
 
 import java.util.function.Function;
@@ -10,12 +12,19 @@ import java.util.function.Supplier;
  * Spring Cloud's blocking {@link CircuitBreaker} on one of our breakers, with the rules of
  * {@link BreakerCall}: a rejected call does not run and the fallback gets a
  * {@link io.breaker.CircuitOpenException}; an error the breaker counts as a failure goes to the
- * fallback; an ignored one is thrown to the caller unchanged. Nothing times the call out.
+ * fallback; an ignored one is thrown to the caller unchanged. With the breaker's {@code record-result},
+ * a returned value the rule counts is recorded as a failure and still returned, without the fallback;
+ * a predicate that throws ends the call as if the supplier had thrown. Nothing times the call out.
  */
 final class CloudCircuitBreaker extends BreakerCall implements CircuitBreaker {
 
     CloudCircuitBreaker(io.breaker.CircuitBreaker breaker) {
-        super(breaker);
+        this(breaker, null);
+    }
+
+    /** @param recordResult the breaker's {@code record-result} check, or {@code null}: results are not looked at */
+    CloudCircuitBreaker(io.breaker.CircuitBreaker breaker, @Nullable ResultPredicate recordResult) {
+        super(breaker, recordResult);
     }
 
     @Override
@@ -26,15 +35,21 @@ final class CloudCircuitBreaker extends BreakerCall implements CircuitBreaker {
         }
         long start = start();
         T result;
+        boolean failedResult;
         try {
             result = toRun.get();
+            failedResult = recordResult != null && isFailedResult(result);
         } catch (Throwable error) {
             if (recovers(error, failed(permit, start, error))) {
                 return fallback.apply(error);
             }
             throw CloudCircuitBreaker.<RuntimeException>rethrow(error);
         }
-        succeeded(permit, start);
+        if (failedResult) {
+            failedResult(permit, start, result);
+        } else {
+            succeeded(permit, start);
+        }
         return result;
     }
 
