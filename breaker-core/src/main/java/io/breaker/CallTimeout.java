@@ -102,6 +102,16 @@ public final class CallTimeout {
                 : of(breaker.getName(), timeout, executor);
     }
 
+    /**
+     * An executor that starts a new virtual thread per task, named {@code breaker-timeout-<name>-<n>}:
+     * what {@link #onVirtualThreads} runs calls on, for an integration that wraps tasks first.
+     *
+     * @throws UnsupportedOperationException before Java 21 (see {@link #virtualThreadsAvailable()})
+     */
+    public static Executor virtualThreads(String breakerName) {
+        return VirtualThreads.perTask(Objects.requireNonNull(breakerName, "breakerName"));
+    }
+
     /** Whether this JVM has virtual threads (Java 21 and later), which {@link #onVirtualThreads} needs. */
     public static boolean virtualThreadsAvailable() {
         return VirtualThreads.available();
@@ -157,11 +167,12 @@ public final class CallTimeout {
         T result;
         try {
             result = run(work);
-        } catch (InterruptedException cancelled) {
-            breaker.releasePermit(permit);
-            throw cancelled;
         } catch (Throwable error) {
-            breaker.onErrorBetween(permit, start, clock.nanoTime(), error);
+            if (callerInterrupted(error)) {
+                breaker.releasePermit(permit); // the caller gave up: the call counts neither way
+            } else {
+                breaker.onErrorBetween(permit, start, clock.nanoTime(), error);
+            }
             throw error;
         }
         breaker.onSuccessBetween(permit, start, clock.nanoTime());
@@ -210,6 +221,15 @@ public final class CallTimeout {
             }
         });
         return result;
+    }
+
+    /**
+     * Whether {@code error}, thrown by {@link #run}, says that the calling thread was interrupted while
+     * it waited ({@code run} then keeps the caller's interrupt flag set), rather than that the call
+     * itself threw an {@link InterruptedException}.
+     */
+    public static boolean callerInterrupted(Throwable error) {
+        return error instanceof InterruptedException && Thread.currentThread().isInterrupted();
     }
 
     private static <T extends @Nullable Object> T outcome(FutureTask<T> done) throws Exception {

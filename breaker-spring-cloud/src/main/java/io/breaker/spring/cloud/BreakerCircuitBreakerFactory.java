@@ -3,6 +3,7 @@ package io.breaker.spring.cloud;
 import io.breaker.BreakerConfig;
 import io.breaker.BreakerRegistry;
 import io.breaker.CircuitBreaker;
+import io.breaker.spring.call.CallTimeouts;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 import org.springframework.cloud.client.circuitbreaker.CircuitBreakerFactory;
@@ -33,18 +34,38 @@ import java.util.function.Function;
  * the supplier (contextual name {@code circuit-breaker}) and {@code function} around the fallback
  * ({@code circuit-breaker fallback}), with the names of the SPI's default convention or of the
  * {@link CircuitBreakerObservationConvention} given. A call the breaker rejects has only the fallback's.
+ *
+ * <p>A breaker with a {@code call-timeout} gives up a {@code run} that takes longer: the fallback gets a
+ * {@link io.breaker.CallTimeoutException}. Without one, nothing cuts a call.
  */
 public class BreakerCircuitBreakerFactory extends CircuitBreakerFactory<BreakerConfig, CloudBreakerConfigBuilder> {
 
     private final CloudBreakers breakers;
     private final @Nullable ObservationRegistry observations;
     private final @Nullable CircuitBreakerObservationConvention convention;
+    private final CallTimeouts callTimeouts;
     private final Map<CircuitBreaker, org.springframework.cloud.client.circuitbreaker.CircuitBreaker> adapters =
             new ConcurrentHashMap<>();
 
     /** A factory whose calls make no observation. */
     public BreakerCircuitBreakerFactory(BreakerRegistry registry) {
         this(registry, null, null);
+    }
+
+    /**
+     * A factory whose calls are observed as {@link #BreakerCircuitBreakerFactory(BreakerRegistry,
+     * ObservationRegistry, CircuitBreakerObservationConvention)} says, and whose breakers with a
+     * {@code call-timeout} run their calls as {@code callTimeouts} says (executor, context).
+     */
+    public BreakerCircuitBreakerFactory(
+            BreakerRegistry registry,
+            @Nullable ObservationRegistry observations,
+            @Nullable CircuitBreakerObservationConvention convention,
+            CallTimeouts callTimeouts) {
+        this.breakers = new CloudBreakers(registry);
+        this.observations = observations == null || observations.isNoop() ? null : observations;
+        this.convention = convention;
+        this.callTimeouts = callTimeouts;
     }
 
     /**
@@ -55,9 +76,7 @@ public class BreakerCircuitBreakerFactory extends CircuitBreakerFactory<BreakerC
             BreakerRegistry registry,
             @Nullable ObservationRegistry observations,
             @Nullable CircuitBreakerObservationConvention convention) {
-        this.breakers = new CloudBreakers(registry);
-        this.observations = observations == null || observations.isNoop() ? null : observations;
-        this.convention = convention;
+        this(registry, observations, convention, CallTimeouts.VIRTUAL_THREADS);
     }
 
     @Override
@@ -77,7 +96,7 @@ public class BreakerCircuitBreakerFactory extends CircuitBreakerFactory<BreakerC
     }
 
     private org.springframework.cloud.client.circuitbreaker.CircuitBreaker newAdapter(CircuitBreaker breaker) {
-        CloudCircuitBreaker adapter = new CloudCircuitBreaker(breaker);
+        CloudCircuitBreaker adapter = new CloudCircuitBreaker(breaker, callTimeouts.of(breaker));
         ObservationRegistry registry = observations;
         if (registry == null) {
             return adapter;

@@ -2,6 +2,7 @@ package io.breaker.spring.cloud;
 
 import io.breaker.BreakerRegistry;
 import io.breaker.spring.autoconfigure.BreakerAutoConfiguration;
+import io.breaker.spring.call.CallTimeouts;
 import io.micrometer.observation.ObservationRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
@@ -49,9 +50,13 @@ public class BreakerSpringCloudAutoConfiguration {
             BreakerRegistry registry,
             ObjectProvider<Customizer<BreakerCircuitBreakerFactory>> customizers,
             ObjectProvider<ObservationRegistry> observations,
-            ObjectProvider<CircuitBreakerObservationConvention> conventions) {
-        BreakerCircuitBreakerFactory factory =
-                new BreakerCircuitBreakerFactory(registry, observations.getIfUnique(), conventions.getIfUnique());
+            ObjectProvider<CircuitBreakerObservationConvention> conventions,
+            ObjectProvider<CallTimeouts> callTimeouts) {
+        BreakerCircuitBreakerFactory factory = new BreakerCircuitBreakerFactory(
+                registry,
+                observations.getIfUnique(),
+                conventions.getIfUnique(),
+                callTimeouts.getIfAvailable(() -> CallTimeouts.VIRTUAL_THREADS));
         customizers.orderedStream().forEach(customizer -> customizer.customize(factory));
         return factory;
     }

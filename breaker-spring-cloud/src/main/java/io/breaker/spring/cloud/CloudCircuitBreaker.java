@@ -1,6 +1,8 @@
 package io.breaker.spring.cloud;
 
+import io.breaker.CallTimeout;
 import io.breaker.spring.call.BreakerCall;
+import org.jspecify.annotations.Nullable;
 import org.springframework.cloud.client.circuitbreaker.CircuitBreaker;
 
 import java.util.function.Function;
@@ -10,16 +12,27 @@ import java.util.function.Supplier;
  * Spring Cloud's blocking {@link CircuitBreaker} on one of our breakers, with the rules of
  * {@link BreakerCall}: a rejected call does not run and the fallback gets a
  * {@link io.breaker.CircuitOpenException}; an error the breaker counts as a failure goes to the
- * fallback; an ignored one is thrown to the caller unchanged. Nothing times the call out.
+ * fallback; an ignored one is thrown to the caller unchanged. Nothing times the call out unless the
+ * breaker has a {@code call-timeout}: then the supplier runs on the timeout's thread and, past it, the
+ * fallback gets a {@link io.breaker.CallTimeoutException} (recorded as a failure) while the supplier's
+ * thread is interrupted, as for a {@code @CircuitProtected} method ({@link CallTimeout}).
  */
 final class CloudCircuitBreaker extends BreakerCall implements CircuitBreaker {
 
-    CloudCircuitBreaker(io.breaker.CircuitBreaker breaker) {
+    /** The breaker's call timeout, or {@code null}: then {@code run} takes the untimed path. */
+    private final @Nullable CallTimeout timeout;
+
+    CloudCircuitBreaker(io.breaker.CircuitBreaker breaker, @Nullable CallTimeout timeout) {
         super(breaker);
+        this.timeout = timeout;
     }
 
     @Override
     public <T> T run(Supplier<T> toRun, Function<Throwable, T> fallback) {
+        CallTimeout limit = timeout;
+        if (limit != null) {
+            return runTimed(limit, toRun, fallback);
+        }
         long permit = acquire();
         if (permit <= io.breaker.CircuitBreaker.NO_PERMIT) {
             return fallback.apply(rejection(permit));
@@ -29,6 +42,29 @@ final class CloudCircuitBreaker extends BreakerCall implements CircuitBreaker {
         try {
             result = toRun.get();
         } catch (Throwable error) {
+            if (recovers(error, failed(permit, start, error))) {
+                return fallback.apply(error);
+            }
+            throw CloudCircuitBreaker.<RuntimeException>rethrow(error);
+        }
+        succeeded(permit, start);
+        return result;
+    }
+
+    private <T> T runTimed(CallTimeout limit, Supplier<T> toRun, Function<Throwable, T> fallback) {
+        long permit = acquire();
+        if (permit <= io.breaker.CircuitBreaker.NO_PERMIT) {
+            return fallback.apply(rejection(permit));
+        }
+        long start = start();
+        T result;
+        try {
+            result = limit.run(toRun::get);
+        } catch (Throwable error) {
+            if (CallTimeout.callerInterrupted(error)) {
+                released(permit); // the caller gave up waiting: the call counts neither way
+                throw CloudCircuitBreaker.<RuntimeException>rethrow(error);
+            }
             if (recovers(error, failed(permit, start, error))) {
                 return fallback.apply(error);
             }
