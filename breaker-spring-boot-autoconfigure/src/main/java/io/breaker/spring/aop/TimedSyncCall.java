@@ -5,6 +5,7 @@ import io.breaker.CircuitBreaker;
 import io.breaker.spring.ResultPredicate;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
+import org.springframework.aop.interceptor.ExposeInvocationInterceptor;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 import org.springframework.util.ClassUtils;
 
@@ -60,7 +61,8 @@ final class TimedSyncCall extends ProtectedCall {
         try {
             result = timeout.run(() -> {
                 try {
-                    return invocation.proceed();
+                    // Exposes the invocation on the timed thread too, for AspectJ-style advice further in.
+                    return ExposeInvocationInterceptor.INSTANCE.invoke(invocation);
                 } catch (Throwable error) {
                     throw ProtectedMethods.<Exception>sneaky(error);
                 }

@@ -7,6 +7,9 @@ import io.breaker.spring.CircuitProtected;
 import io.breaker.spring.autoconfigure.BreakerAutoConfiguration;
 import io.breaker.spring.autoconfigure.BreakerFailureAnalyzer;
 import io.breaker.spring.test.BootLine;
+import org.aspectj.lang.ProceedingJoinPoint;
+import org.aspectj.lang.annotation.Around;
+import org.aspectj.lang.annotation.Aspect;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -61,7 +64,8 @@ class CallTimeoutAspectTest {
     private static final String[] PROPERTIES = {
         "breakers.instances.wholesaler.call-timeout=100ms",
         "breakers.instances.wholesaler.call-timeout-executor=timedCalls",
-        "breakers.instances.wholesaler.minimum-number-of-calls=100"
+        "breakers.instances.wholesaler.minimum-number-of-calls=100",
+        "breakers.aspect-order=0" // outside Watching, which then runs on the timed thread
     };
 
     /** One application for the calls; the start-up failures get contexts of their own. */
@@ -79,6 +83,24 @@ class CallTimeoutAspectTest {
         @Bean
         Wholesaler wholesaler() {
             return new Wholesaler();
+        }
+
+        @Bean
+        Watching watching() {
+            return new Watching();
+        }
+    }
+
+    /** An application's own AspectJ advice inside the breaker's: it needs the invocation exposed on its thread. */
+    @Aspect
+    static class Watching {
+
+        static final AtomicReference<Thread> thread = new AtomicReference<>();
+
+        @Around("execution(* io.breaker.spring.aop.CallTimeoutAspectTest.Wholesaler.days(..))")
+        Object watch(ProceedingJoinPoint call) throws Throwable {
+            thread.set(Thread.currentThread());
+            return call.proceed();
         }
     }
 
@@ -214,6 +236,10 @@ class CallTimeoutAspectTest {
             MDC.clear();
         }
         assertThat(Seen.mdc.get()).containsEntry("request", "r-1");
+        assertThat(Watching.thread.get())
+                .as("the inner aspect ran on the timed thread")
+                .isSameAs(Seen.thread.get());
+        assertThat(Seen.thread.get()).isNotSameAs(Thread.currentThread());
         assertThat(wholesaler().days("9780134685991")).isEqualTo("2");
 
         assertThat(Seen.mdc.get()).as("the second caller had no MDC").isNullOrEmpty();
