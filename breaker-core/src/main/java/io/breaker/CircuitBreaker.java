@@ -286,11 +286,11 @@ public final class CircuitBreaker extends CallPath {
 
     /**
      * The rejection of a call that {@link #permitOrWaitLeft()} answered with {@code answer} (not a
-     * permit): OPEN with the wait left it was answered with, or the state as it is now.
+     * permit): the state as it is now, or OPEN with the wait left it was answered with if it has moved on.
      */
     @Override
     protected CircuitOpenException rejection(long answer) {
-        return answer < 0 ? new CircuitOpenException(name, State.OPEN, -answer) : Readings.rejection(this);
+        return Readings.rejection(this, answer);
     }
 
     /** Reports that the call holding {@code permit} completed normally, after {@code durationNanos}. */

@@ -57,6 +57,11 @@ final class Phase {
      * a Retry-After (see Waits). Written before the CAS that publishes the phase, which orders it.
      */
     boolean waitsForRetryAfter;
+    /**
+     * The exception every call this phase rejects gets, made by the first rejection (a rejected
+     * call allocates nothing after it); volatile, since Throwable's fields are not final.
+     */
+    private volatile @Nullable CircuitOpenException rejection;
     /** The phase that replaced this one, linked by whoever swapped it, after the swap; null while current. */
     volatile @Nullable Phase successor;
     /**
@@ -122,6 +127,22 @@ final class Phase {
         // Plain write before publication: the CAS that publishes the phase orders it.
         PROBES.set(phase, new Probes(0, 0, 0, leaseDeadline, fleetLeased, fleetLeaseEnd));
         return phase;
+    }
+
+    /**
+     * The exception for a call this phase rejects: OPEN with the wait left read from {@code clock}
+     * when asked, or this state with no wait known. Two callers racing on the first rejection may
+     * each make one; either is right.
+     */
+    CircuitOpenException rejection(String breakerName, NanoClock clock) {
+        CircuitOpenException made = rejection;
+        if (made == null) {
+            made = state == State.OPEN
+                    ? new CircuitOpenException(breakerName, probeAtNanos, clock)
+                    : new CircuitOpenException(breakerName, state, -1L);
+            rejection = made;
+        }
+        return made;
     }
 
     /** Whether this phase probes under a fleet's lease that has run out at {@code now}. */

@@ -53,12 +53,16 @@ final class Readings {
     }
 
     /**
-     * The exception a caller rejected now gets: the state as it is now, with the wait left if it is
-     * OPEN (-1 in any other state).
+     * The exception for a call answered {@code answer} by the breaker's permission check: the
+     * current phase's, unless the answer was an OPEN wait (below zero) and the breaker has left OPEN
+     * since, when it is OPEN with the wait the answer gave.
      */
-    static CircuitOpenException rejection(CircuitBreaker breaker) {
+    static CircuitOpenException rejection(CircuitBreaker breaker, long answer) {
         Phase current = breaker.phase();
-        return new CircuitOpenException(breaker.getName(), current.state, remainingWaitNanos(current, breaker.clock()));
+        if (answer < 0 && current.state != State.OPEN) {
+            return new CircuitOpenException(breaker.getName(), State.OPEN, -answer);
+        }
+        return current.rejection(breaker.getName(), breaker.clock());
     }
 
     /** Wall-clock time of the trip that led to {@code current}, if it is OPEN or HALF_OPEN; otherwise null. */

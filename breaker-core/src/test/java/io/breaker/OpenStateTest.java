@@ -57,6 +57,75 @@ class OpenStateTest {
     }
 
     @Test
+    void callsRejectedInOneOpenStateShareOneExceptionThatReadsTheWaitWhenAsked() {
+        trip(breaker);
+        CircuitOpenException first =
+                catchThrowableOfType(() -> breaker.execute(() -> "never"), CircuitOpenException.class);
+        clock.advance(Duration.ofSeconds(3));
+        CircuitOpenException second =
+                catchThrowableOfType(() -> breaker.execute(() -> "never"), CircuitOpenException.class);
+
+        assertThat(second).isSameAs(first);
+        assertThat(first.getRetryAfterNanos()).isEqualTo(Duration.ofSeconds(7).toNanos());
+        assertThat(first.getMessage()).contains("7000 ms");
+
+        // Shared, so nothing a caller does to it reaches the next caller.
+        first.addSuppressed(new IOException("caller's"));
+        first.setStackTrace(new StackTraceElement[] {new StackTraceElement("Caller", "call", "Caller.java", 1)});
+        assertThatThrownBy(() -> first.initCause(new IOException("caller's")))
+                .isInstanceOf(IllegalStateException.class);
+        assertThat(second.getSuppressed()).isEmpty();
+        assertThat(second.getStackTrace()).isEmpty();
+        assertThat(second.getCause()).isNull();
+
+        clock.advance(Duration.ofSeconds(60));
+        assertThat(first.getRetryAfterNanos()).isZero();
+    }
+
+    @Test
+    void aNewOpenStateGivesItsOwnException() {
+        trip(breaker);
+        CircuitOpenException firstTrip =
+                catchThrowableOfType(() -> breaker.execute(() -> "never"), CircuitOpenException.class);
+        clock.advance(WAIT);
+        assertThatThrownBy(() -> breaker.call(() -> {
+                    throw new IOException("probe fails");
+                }))
+                .isInstanceOf(IOException.class);
+        clock.advance(Duration.ofSeconds(1));
+
+        CircuitOpenException reopened =
+                catchThrowableOfType(() -> breaker.execute(() -> "never"), CircuitOpenException.class);
+
+        assertThat(reopened).isNotSameAs(firstTrip);
+        assertThat(reopened.getRetryAfterNanos()).isEqualTo(WAIT.minusSeconds(1).toNanos());
+        assertThat(firstTrip.getRetryAfterNanos()).isZero();
+    }
+
+    @Test
+    void aSerializedRejectionKeepsTheWaitLeftWhenItWasWritten() throws Exception {
+        trip(breaker);
+        clock.advance(Duration.ofSeconds(2));
+        CircuitOpenException rejection =
+                catchThrowableOfType(() -> breaker.execute(() -> "never"), CircuitOpenException.class);
+
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        try (java.io.ObjectOutputStream out = new java.io.ObjectOutputStream(bytes)) {
+            out.writeObject(rejection);
+        }
+        clock.advance(Duration.ofSeconds(5));
+        CircuitOpenException copy;
+        try (java.io.ObjectInputStream in =
+                new java.io.ObjectInputStream(new java.io.ByteArrayInputStream(bytes.toByteArray()))) {
+            copy = (CircuitOpenException) in.readObject();
+        }
+
+        assertThat(copy.getBreakerName()).isEqualTo("wholesaler");
+        assertThat(copy.getState()).isEqualTo(State.OPEN);
+        assertThat(copy.getRetryAfterNanos()).isEqualTo(Duration.ofSeconds(8).toNanos());
+    }
+
+    @Test
     void reportsTheRemainingWaitAndWhenItOpened() {
         assertThat(breaker.getRemainingWaitNanos()).isEqualTo(-1L);
         assertThat(breaker.getOpenedAt()).isNull();

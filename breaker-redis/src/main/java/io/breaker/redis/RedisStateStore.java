@@ -31,7 +31,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
+import java.util.function.LongConsumer;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * A {@link StateStore} that shares breakers' states between the instances of an application through
@@ -91,6 +93,9 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
     private final long ttlNanos;
     /** Operations a calling thread stopped waiting for (see {@link #getTimeoutCount()}). */
     private final LongAdder callerTimeouts = new LongAdder();
+
+    /** Told the duration of every Redis command, answered or failed, on the command thread that ran it. */
+    private volatile LongConsumer commandTimes = nanos -> {};
 
     private volatile boolean warm;
     private volatile boolean closed;
@@ -246,7 +251,8 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
         }
         CompletableFuture<List> pending;
         try {
-            pending = CompletableFuture.supplyAsync(() -> redis.execute(script, keys, (Object[]) args), commands);
+            pending = CompletableFuture.supplyAsync(
+                    () -> timed(() -> redis.execute(script, keys, (Object[]) args)), commands);
         } catch (RejectedExecutionException busy) {
             health.failed(busy, false);
             if (!evenIfDown) {
@@ -303,7 +309,7 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
             return;
         }
         try {
-            CompletableFuture.supplyAsync(() -> redis.execute(script, keys, (Object[]) args), commands)
+            CompletableFuture.supplyAsync(() -> timed(() -> redis.execute(script, keys, (Object[]) args)), commands)
                     .orTimeout(evenIfWarm(), TimeUnit.NANOSECONDS)
                     .whenComplete((answer, error) -> {
                         if (error == null) {
@@ -320,6 +326,23 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
                     });
         } catch (RejectedExecutionException busy) {
             health.failed(busy, false);
+        }
+    }
+
+    /**
+     * Adds a receiver of the duration (nanoseconds) of every Redis command this store runs, answered or
+     * failed, called on the command thread that ran it (never on a caller's); for the store's meters.
+     */
+    synchronized void onCommandTimed(LongConsumer receiver) {
+        commandTimes = commandTimes.andThen(Objects.requireNonNull(receiver, "receiver"));
+    }
+
+    private <T> T timed(Supplier<T> command) {
+        long start = System.nanoTime();
+        try {
+            return command.get();
+        } finally {
+            commandTimes.accept(System.nanoTime() - start);
         }
     }
 
@@ -491,7 +514,7 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
         }
         CompletableFuture<T> pending;
         try {
-            pending = CompletableFuture.supplyAsync(() -> operation.apply(redis), commands);
+            pending = CompletableFuture.supplyAsync(() -> timed(() -> operation.apply(redis)), commands);
         } catch (RejectedExecutionException busy) {
             return new Attempt<>(null, false);
         }

@@ -3,14 +3,17 @@ package io.breaker.redis;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.MeterBinder;
 
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The store's meters, each tagged {@code store=redis}: {@code breaker.store.failures},
- * {@code breaker.store.timeouts}, {@code breaker.store.available} and {@code breaker.store.acting.alone}. They read the store when
- * scraped; nothing is recorded on the call path.
+ * {@code breaker.store.timeouts}, {@code breaker.store.available}, {@code breaker.store.acting.alone} and
+ * {@code breaker.store.latency}. The first four read the store when scraped; the latency timer is
+ * recorded by the store's command threads as each Redis command ends, never on the call path.
  */
 public final class RedisStoreMeters implements MeterBinder {
 
@@ -41,5 +44,11 @@ public final class RedisStoreMeters implements MeterBinder {
                         + "instance's breakers decide on its own calls only; 0 otherwise")
                 .tag("store", "redis")
                 .register(registry);
+        Timer latency = Timer.builder("breaker.store.latency")
+                .description("Duration of each Redis command of the shared breaker state, answered or failed, "
+                        + "including the ones a caller stopped waiting for")
+                .tag("store", "redis")
+                .register(registry);
+        store.onCommandTimed(nanos -> latency.record(nanos, TimeUnit.NANOSECONDS));
     }
 }

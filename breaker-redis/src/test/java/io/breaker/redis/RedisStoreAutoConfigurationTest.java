@@ -2,11 +2,13 @@ package io.breaker.redis;
 
 import io.breaker.BreakerConfig;
 import io.breaker.BreakerRegistry;
+import io.breaker.CircuitBreaker;
 import io.breaker.redis.test.RedisLine;
 import io.breaker.spi.StateStore;
 import io.breaker.spring.autoconfigure.BreakerAutoConfiguration;
 import io.breaker.spring.autoconfigure.BreakerFailureAnalyzer;
 import io.breaker.spring.test.BootLine;
+import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Tag;
@@ -17,7 +19,9 @@ import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
+import java.io.IOException;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -180,7 +184,7 @@ class RedisStoreAutoConfigurationTest {
     }
 
     @Test
-    void storeFailuresTimeoutsAvailabilityAndActingAloneAreExportedAsDescribedMeters() {
+    void storeFailuresTimeoutsAvailabilityActingAloneAndLatencyAreExportedAsDescribedMeters() {
         runner.withPropertyValues("breakers.store.type=redis").run(context -> {
             SimpleMeterRegistry meters = new SimpleMeterRegistry();
             context.getBean("breakerStateStoreMeterBinder", MeterBinder.class).bindTo(meters);
@@ -204,8 +208,20 @@ class RedisStoreAutoConfigurationTest {
                             .gauge()
                             .value())
                     .isZero();
+            CircuitBreaker breaker = context.getBean(BreakerRegistry.class).breaker("payments");
+            // The failure goes to Redis on a command thread, which records the command's duration
+            // when Redis answers; a bounded poll, as the caller may not wait for that answer.
+            breaker.onError(breaker.acquirePermit(), 1_000, new IOException("reset"));
+            Timer latency =
+                    meters.get("breaker.store.latency").tag("store", "redis").timer();
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (latency.count() == 0 && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertThat(latency.count()).isPositive();
+            assertThat(latency.max(TimeUnit.NANOSECONDS)).isPositive();
             assertThat(meters.getMeters())
-                    .hasSize(4)
+                    .hasSize(5)
                     .allSatisfy(
                             meter -> assertThat(meter.getId().getDescription()).isNotBlank());
         });

@@ -2,6 +2,7 @@ package io.breaker.sample;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.breaker.test.AutoConfigureBreakers;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.ActiveProfiles;
@@ -27,9 +28,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Starts the whole bookshop on a random port, its simulated wholesaler on a free port, and talks to
- * both over real HTTP, as a user with curl would. Every subclass shares one application context.
+ * both over real HTTP, as a user with curl would. Every subclass shares one application context, whose
+ * breakers run on the test kit's virtual clock and start each test CLOSED and fresh.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@AutoConfigureBreakers
 // Spring Boot's tests switch metrics export off unless asked, and /actuator/prometheus with it; each
 // line asks with a property of its own (Boot 3, Boot 4), and ignores the other's.
 @TestPropertySource(properties = {"spring.test.observability.auto-configure=true", "spring.test.metrics.export=true"})

@@ -1,16 +1,28 @@
 package io.breaker.sample;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.breaker.TransitionCause;
+import io.breaker.test.BreakerClock;
+import io.breaker.test.Breakers;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
-import java.util.function.Predicate;
-import java.util.function.Supplier;
-import java.util.stream.StreamSupport;
 
+import static io.breaker.State.CLOSED;
+import static io.breaker.State.FORCED_OPEN;
+import static io.breaker.State.HALF_OPEN;
+import static io.breaker.State.OPEN;
+import static io.breaker.TransitionCause.FAILURE_RATE;
+import static io.breaker.TransitionCause.PROBES_SUCCEEDED;
+import static io.breaker.TransitionCause.PROBE_FAILED;
+import static io.breaker.TransitionCause.WAIT_ELAPSED;
+import static io.breaker.test.assertj.BreakerAssertions.assertThatBreaker;
+import static io.breaker.test.assertj.BreakerAssertions.assertThatTransitions;
+import static io.breaker.test.assertj.BreakerAssertions.transition;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -19,19 +31,23 @@ import static org.assertj.core.api.Assertions.assertThat;
  * healthy: closed), then an operator forces it open and releases it.
  *
  * <p>The test profile's breaker: a window of the last 10 calls, a verdict from 5, trips at 50%,
- * waits 2 s. No assertion is about time; the waits are bounded polls.
+ * waits 2 s, on the test kit's virtual clock: the test moves time, it never waits for it.
  */
 class BreakerStoryTest extends BookshopHttpTest {
 
     private static final String EFFECTIVE_JAVA = "9780134685991"; // 2 days
     private static final String DESIGN_PATTERNS_ISBN_10 = "0-201-63361-2"; // 978-0-201-63361-0, 5 days
     private static final String UNKNOWN_BOOK = "9781234567897";
-    private static final Duration POLL_DEADLINE = Duration.ofSeconds(30);
+    private static final Duration WAIT = Duration.ofSeconds(2);
+
+    @Autowired
+    BreakerClock clock;
 
     @BeforeEach
-    void freshBreakerAndHealthyWholesaler() {
+    void healthyWholesalerAndFreshBreaker() {
         deliveryTime(EFFECTIVE_JAVA); // warms up both HTTP clients before the counted story starts
-        resetBreakerAndWholesaler();
+        switchWholesaler("healthy");
+        Breakers.reset();
     }
 
     @Test
@@ -47,7 +63,7 @@ class BreakerStoryTest extends BookshopHttpTest {
         assertThat(json(deliveryTime(DESIGN_PATTERNS_ISBN_10)).get("isbn").asText())
                 .as("an ISBN-10 is asked as its ISBN-13")
                 .isEqualTo("9780201633610");
-        assertThat(breaker("wholesaler").get("failedCalls").asInt()).isZero();
+        assertThatBreaker("wholesaler").hasFailedCalls(0);
 
         // A business answer: 404 passes through, served live, not counted, no fallback.
         long before404 = wholesalerRequests();
@@ -56,7 +72,7 @@ class BreakerStoryTest extends BookshopHttpTest {
         assertThat(servedBy(unknown)).isEqualTo("live");
         assertThat(unknown.body()).contains("does not know the book " + UNKNOWN_BOOK);
         assertThat(wholesalerRequests()).isEqualTo(before404 + 1);
-        assertThat(breaker("wholesaler").get("failedCalls").asInt()).isZero();
+        assertThatBreaker("wholesaler").hasFailedCalls(0);
 
         // Bad input never reaches the wholesaler.
         HttpResponse<String> invalid = deliveryTime("978-0-13-468599-2");
@@ -69,53 +85,52 @@ class BreakerStoryTest extends BookshopHttpTest {
         assertFailureCounted("failing", 1, true);
         assertFailureCounted("throttling", 2, true);
         assertFailureCounted("slow", 3, true);
-        assertThat(breakerState()).isEqualTo("CLOSED");
         assertFailureCounted("down", 4, false);
-        assertThat(breakerState()).isEqualTo("CLOSED");
+        assertThatBreaker("wholesaler").isClosed();
         // ... and a fifth failure makes 5 of 10: OPEN.
         assertFailureCounted("failing", 5, true);
+        assertThatBreaker("wholesaler").isOpen().hasFailureRate(50.0);
         JsonNode open = breaker("wholesaler");
-        assertThat(open.get("state").asText()).isEqualTo("OPEN");
         assertThat(open.get("lastFailureType").asText()).endsWith("WholesalerUnavailableException");
-        assertThat(open.get("nextProbeAt").isNull()).isFalse();
+        assertThat(open.get("nextProbeAt").asText())
+                .isEqualTo(clock.instant().plus(WAIT).toString());
 
-        // OPEN: answers come from the fallback and nothing reaches the wholesaler.
+        // OPEN: answers come from the fallback and nothing reaches the wholesaler, until the very end of the wait.
         long whileOpen = wholesalerRequests();
-        long rejectedBefore = open.get("rejectedCalls").asLong();
+        clock.advance(WAIT.minusMillis(1));
         HttpResponse<String> rejected = deliveryTime(EFFECTIVE_JAVA);
         assertThat(rejected.statusCode()).isEqualTo(200);
         assertThat(servedBy(rejected)).isEqualTo("fallback-open");
         assertThat(json(rejected).get("days").isNull()).isTrue();
         assertThat(json(rejected).get("note").asText()).contains("email");
         assertThat(wholesalerRequests()).isEqualTo(whileOpen);
-        assertThat(breaker("wholesaler").get("rejectedCalls").asLong()).isGreaterThan(rejectedBefore);
+        assertThatBreaker("wholesaler").rejected(1);
 
-        // After the wait, with the wholesaler slow, bursts of 5 concurrent calls: exactly one is the probe;
+        // After the wait, with the wholesaler slow, a burst of 5 concurrent calls: exactly one is the probe;
         // it times out, and the breaker opens again.
         switchWholesaler("slow");
-        List<HttpResponse<String>> burst = pollUntil(
-                () -> deliveryTimeBurst(EFFECTIVE_JAVA, 5),
-                answers -> answers.stream().anyMatch(answer -> !servedBy(answer).equals("fallback-open")));
+        clock.advance(Duration.ofMillis(1));
+        List<HttpResponse<String>> burst = deliveryTimeBurst(EFFECTIVE_JAVA, 5);
+        assertThat(burst).allSatisfy(answer -> assertThat(answer.statusCode()).isEqualTo(200));
         assertThat(burst)
                 .filteredOn(answer -> servedBy(answer).equals("fallback-failed"))
                 .hasSize(1);
-        assertThat(burst).allSatisfy(answer -> assertThat(answer.statusCode()).isEqualTo(200));
+        assertThat(burst)
+                .filteredOn(answer -> servedBy(answer).equals("fallback-open"))
+                .hasSize(4);
         assertThat(wholesalerRequests())
                 .as("exactly one probe reached the wholesaler")
                 .isEqualTo(whileOpen + 1);
-        assertThat(breakerState()).isEqualTo("OPEN");
-        assertThat(transitions()).startsWith("HALF_OPEN->OPEN");
+        assertThatBreaker("wholesaler").isOpen().hasTransitioned(HALF_OPEN, OPEN);
 
         // The wholesaler recovers; after the next wait one probe succeeds and closes the breaker.
         switchWholesaler("healthy");
-        long beforeSecondProbe = wholesalerRequests();
-        HttpResponse<String> probe = pollUntil(
-                () -> deliveryTime(EFFECTIVE_JAVA), answer -> !servedBy(answer).equals("fallback-open"));
+        clock.advance(WAIT);
+        HttpResponse<String> probe = deliveryTime(EFFECTIVE_JAVA);
         assertThat(servedBy(probe)).isEqualTo("live");
         assertThat(json(probe).get("days").asInt()).isEqualTo(2);
-        assertThat(wholesalerRequests()).isEqualTo(beforeSecondProbe + 1);
-        assertThat(breakerState()).isEqualTo("CLOSED");
-        assertThat(transitions()).startsWith("HALF_OPEN->CLOSED");
+        assertThat(wholesalerRequests()).isEqualTo(whileOpen + 2);
+        assertThatBreaker("wholesaler").isClosed();
 
         // The operator forces it OPEN: the healthy wholesaler is not asked ...
         HttpResponse<String> forced = postState("wholesaler", "{\"state\":\"OPEN\"}", OPERATOR, OPERATOR_PASSWORD);
@@ -125,15 +140,24 @@ class BreakerStoryTest extends BookshopHttpTest {
         long whileForced = wholesalerRequests();
         assertThat(servedBy(deliveryTime(EFFECTIVE_JAVA))).isEqualTo("fallback-open");
         assertThat(wholesalerRequests()).isEqualTo(whileForced);
-        assertThat(breakerState()).isEqualTo("FORCED_OPEN");
+        assertThatBreaker("wholesaler").isForcedOpen();
 
         // ... until released: CLOSED and live again.
         assertThat(postState("wholesaler", "{\"state\":\"AUTO\"}", OPERATOR, OPERATOR_PASSWORD)
                         .statusCode())
                 .isEqualTo(200);
-        assertThat(breakerState()).isEqualTo("CLOSED");
         assertThat(servedBy(deliveryTime(EFFECTIVE_JAVA))).isEqualTo("live");
         assertThat(wholesalerRequests()).isEqualTo(whileForced + 1);
+
+        assertThatTransitions()
+                .containsExactly(
+                        transition("wholesaler", CLOSED, OPEN, FAILURE_RATE),
+                        transition("wholesaler", OPEN, HALF_OPEN, WAIT_ELAPSED),
+                        transition("wholesaler", HALF_OPEN, OPEN, PROBE_FAILED),
+                        transition("wholesaler", OPEN, HALF_OPEN, WAIT_ELAPSED),
+                        transition("wholesaler", HALF_OPEN, CLOSED, PROBES_SUCCEEDED),
+                        transition("wholesaler", CLOSED, FORCED_OPEN, TransitionCause.OPERATOR),
+                        transition("wholesaler", FORCED_OPEN, CLOSED, TransitionCause.OPERATOR));
     }
 
     @Test
@@ -169,36 +193,6 @@ class BreakerStoryTest extends BookshopHttpTest {
         assertThat(wholesalerRequests())
                 .as("requests reaching a %s wholesaler", mode)
                 .isEqualTo(reachesWholesaler ? before + 1 : before);
-        assertThat(breaker("wholesaler").get("failedCalls").asInt())
-                .as("failed calls after a %s wholesaler", mode)
-                .isEqualTo(failedCallsAfter);
-    }
-
-    /** The breaker's transitions, newest first, as "FROM->TO". */
-    private List<String> transitions() {
-        return StreamSupport.stream(breaker("wholesaler").get("transitions").spliterator(), false)
-                .map(transition -> transition.get("from").asText() + "->"
-                        + transition.get("to").asText())
-                .toList();
-    }
-
-    /** Repeats the call until its answer passes the test, for at most {@link #POLL_DEADLINE}. */
-    private static <T> T pollUntil(Supplier<T> call, Predicate<T> done) {
-        long deadline = System.nanoTime() + POLL_DEADLINE.toNanos();
-        while (true) {
-            T answer = call.get();
-            if (done.test(answer)) {
-                return answer;
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("Still not done after " + POLL_DEADLINE + "; last answer: " + answer);
-            }
-            try {
-                Thread.sleep(100);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError(e);
-            }
-        }
+        assertThatBreaker("wholesaler").as("after a %s wholesaler", mode).hasFailedCalls(failedCallsAfter);
     }
 }

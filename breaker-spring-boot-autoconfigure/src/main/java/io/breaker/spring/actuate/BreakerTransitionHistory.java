@@ -82,6 +82,15 @@ public final class BreakerTransitionHistory implements TransitionListener {
         settingsChanges.computeIfAbsent(name, key -> new Ring<>(size)).add(change);
     }
 
+    /**
+     * Forgets every transition and settings change kept so far (the test kit does, so that a test
+     * sharing an application context with others sees only its own).
+     */
+    public void clear() {
+        transitions.clear();
+        settingsChanges.clear();
+    }
+
     /** The last transitions of the named breaker, newest first; empty for an unknown name. */
     public List<TransitionDescriptor> recent(String name) {
         Ring<TransitionDescriptor> ring = transitions.get(name);

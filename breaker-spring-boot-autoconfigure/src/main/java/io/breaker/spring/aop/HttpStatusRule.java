@@ -10,6 +10,7 @@ import org.springframework.util.ReflectionUtils;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.util.Optional;
 
 /**
  * The built-in {@code record-result.http-status} rule. A result carries an HTTP status when it is an
@@ -23,6 +24,14 @@ final class HttpStatusRule extends RecordedResults.Rule {
 
     /** Status codes are below this. */
     static final int CODES = 600;
+
+    /** The status getter of each result class met by {@link #forAnyResult}, or none. */
+    private static final ClassValue<Optional<Method>> STATUS_GETTERS = new ClassValue<>() {
+        @Override
+        protected Optional<Method> computeValue(Class<?> type) {
+            return Optional.ofNullable(statusGetter(type));
+        }
+    };
 
     private final boolean[] failing;
 
@@ -53,6 +62,25 @@ final class HttpStatusRule extends RecordedResults.Rule {
                             + " inherits with record-result.http-status: [])");
         }
         return result -> failing(codes, invoke(getter, result));
+    }
+
+    /**
+     * Any result: a {@link ResponseEntity}, an {@link HttpStatusCode}, or one whose class has the
+     * status getter (looked up once per class) is judged by its status; any other result is a success.
+     */
+    @Override
+    ResultPredicate forAnyResult() {
+        boolean[] codes = failing;
+        return result -> {
+            if (result instanceof ResponseEntity<?> entity) {
+                return failing(codes, entity.getStatusCode());
+            }
+            if (result instanceof HttpStatusCode status) {
+                return failing(codes, status);
+            }
+            Method getter = STATUS_GETTERS.get(result.getClass()).orElse(null);
+            return getter != null && failing(codes, invoke(getter, result));
+        };
     }
 
     private static boolean failing(boolean[] codes, @Nullable HttpStatusCode status) {

@@ -42,6 +42,20 @@ public final class RecordedResults {
         this.defaults = defaults;
     }
 
+    /**
+     * The check of results whose type is known only when they arrive, for the named breaker, or
+     * {@code null} when it records no result: for integrations that run any code through a breaker
+     * (Spring Cloud CircuitBreaker's {@code run(supplier)}), where no method's return type can be
+     * checked at start-up. {@code http-status} counts a result of any of the kinds it knows (an
+     * {@code HttpStatusCode}, or a class with a public {@code getStatusCode()} returning one) and
+     * takes any other result as a success; a {@code predicate} is asked only about results of its
+     * {@link ResultPredicate#resultType()}, the others are successes.
+     */
+    public @Nullable ResultPredicate forAnyResult(String breaker) {
+        Rule rule = of(breaker);
+        return rule == null ? null : rule.forAnyResult();
+    }
+
     /** The rule of the named breaker, or {@code null} when it records no result. */
     @Nullable
     Rule of(String breaker) {
@@ -143,6 +157,9 @@ public final class RecordedResults {
          */
         abstract ResultPredicate forMethod(String breaker, Class<?> targetClass, Method method, Class<?> resultType);
 
+        /** The check of results of any type, for calls whose type is known only at run time. */
+        abstract ResultPredicate forAnyResult();
+
         /** The start-up failure of a method whose result type does not fit this rule. */
         final InvalidCircuitProtectedException unfit(
                 String breaker, Class<?> targetClass, Method method, String problem, String remedy) {
@@ -164,6 +181,11 @@ public final class RecordedResults {
 
         @Override
         ResultPredicate forMethod(String breaker, Class<?> targetClass, Method method, Class<?> resultType) {
+            throw new IllegalStateException("a breaker that records no result has no check");
+        }
+
+        @Override
+        ResultPredicate forAnyResult() {
             throw new IllegalStateException("a breaker that records no result has no check");
         }
     }
@@ -196,6 +218,15 @@ public final class RecordedResults {
                                 + " checks no result or checks it with a predicate that takes it.");
             }
             return predicate;
+        }
+
+        @Override
+        ResultPredicate forAnyResult() {
+            ResultPredicate predicate = beans.getBean(beanName, ResultPredicate.class);
+            Class<?> accepted = predicate.resultType();
+            return accepted == Object.class
+                    ? predicate
+                    : result -> accepted.isInstance(result) && predicate.isFailure(result);
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.breaker.spring.metrics;
 
+import io.breaker.BreakerConfig;
 import io.breaker.BreakerRegistry;
 import io.breaker.CallOutcome;
 import io.breaker.CircuitBreaker;
@@ -27,6 +28,9 @@ import java.util.Objects;
  * <tr><td>{@value #FAILURE_RATE}</td><td>gauge, percent or -1</td><td>name</td></tr>
  * <tr><td>{@value #SLOW_CALL_RATE}</td><td>gauge, percent or -1</td><td>name</td></tr>
  * <tr><td>{@value #TRANSITIONS}</td><td>counter</td><td>name, from, to</td></tr>
+ * <tr><td>{@value #FAILURE_RATE_THRESHOLD}</td><td>gauge, percent</td><td>name</td></tr>
+ * <tr><td>{@value #SLOW_CALL_RATE_THRESHOLD}</td><td>gauge, percent or -1</td><td>name</td></tr>
+ * <tr><td>{@value #WAIT_REMAINING}</td><td>gauge, seconds or -1</td><td>name</td></tr>
  * </table>
  * Tag values are lower-case ({@code half_open}).
  */
@@ -44,6 +48,12 @@ public class BreakerMeterBinder implements MeterBinder {
     public static final String SLOW_CALL_RATE = "breaker.slow.call.rate";
     /** Counter of state changes, by from and to. */
     public static final String TRANSITIONS = "breaker.transitions";
+    /** Gauge of the failure rate at which the breaker trips, in percent. */
+    public static final String FAILURE_RATE_THRESHOLD = "breaker.failure.rate.threshold";
+    /** Gauge of the slow-call rate at which the breaker trips, in percent; -1 while slow-call detection is off. */
+    public static final String SLOW_CALL_RATE_THRESHOLD = "breaker.slow.call.rate.threshold";
+    /** Gauge of the time left until the next probe while OPEN, in seconds; -1 in the other states. */
+    public static final String WAIT_REMAINING = "breaker.wait.remaining";
 
     private final BreakerRegistry breakers;
 
@@ -78,7 +88,35 @@ public class BreakerMeterBinder implements MeterBinder {
                 .baseUnit("percent")
                 .tag("name", name)
                 .register(meters);
+        // The thresholds are read from the breaker's current settings, which can change at runtime.
+        Gauge.builder(FAILURE_RATE_THRESHOLD, breaker, b -> b.getConfig().getFailureRateThreshold())
+                .description("Failure rate in the breaker's window at which it trips, in percent")
+                .baseUnit("percent")
+                .tag("name", name)
+                .register(meters);
+        Gauge.builder(SLOW_CALL_RATE_THRESHOLD, breaker, BreakerMeterBinder::slowCallRateThreshold)
+                .description(
+                        "Slow-call rate in the breaker's window at which it trips, in percent; -1 while slow-call detection is off")
+                .baseUnit("percent")
+                .tag("name", name)
+                .register(meters);
+        Gauge.builder(WAIT_REMAINING, breaker, BreakerMeterBinder::waitRemainingSeconds)
+                .description(
+                        "Seconds left until the next call may probe the dependency while OPEN (0 once due); -1 in the other states")
+                .baseUnit("seconds")
+                .tag("name", name)
+                .register(meters);
         breaker.addListener(new BreakerMeters(breaker, meters));
+    }
+
+    private static double slowCallRateThreshold(CircuitBreaker breaker) {
+        BreakerConfig config = breaker.getConfig();
+        return config.getSlowCallDurationThreshold() == null ? -1 : config.getSlowCallRateThreshold();
+    }
+
+    private static double waitRemainingSeconds(CircuitBreaker breaker) {
+        long nanos = breaker.getRemainingWaitNanos();
+        return nanos < 0 ? -1 : nanos / 1e9;
     }
 
     static String tag(Enum<?> value) {

@@ -84,6 +84,43 @@ class BreakerMeterBinderTest {
     }
 
     @Test
+    void showsTheThresholdsAndTheTimeLeftUntilTheNextProbe() {
+        CircuitBreaker breaker = registry.breaker("wholesaler");
+        new BreakerMeterBinder(registry).bindTo(meters);
+
+        assertThat(gauge("breaker.failure.rate.threshold")).isEqualTo(50);
+        assertThat(gauge("breaker.slow.call.rate.threshold")).isEqualTo(100);
+        assertThat(gauge("breaker.wait.remaining")).isEqualTo(-1);
+
+        for (int i = 0; i < 5; i++) {
+            fail(breaker, 1, new IOException("reset"));
+        }
+        assertThat(breaker.getState()).isEqualTo(State.OPEN);
+        assertThat(gauge("breaker.wait.remaining")).isEqualTo(10);
+        nanos.addAndGet(Duration.ofMillis(7_500).toNanos());
+        assertThat(gauge("breaker.wait.remaining")).isEqualTo(2.5);
+        nanos.addAndGet(Duration.ofSeconds(5).toNanos());
+        assertThat(gauge("breaker.wait.remaining")).isZero();
+
+        breaker.reconfigure(BreakerConfig.builder()
+                .failureRateThreshold(30)
+                .slowCallDurationThreshold(Duration.ofMillis(100))
+                .slowCallRateThreshold(80)
+                .build());
+        assertThat(gauge("breaker.failure.rate.threshold")).isEqualTo(30);
+        assertThat(gauge("breaker.slow.call.rate.threshold")).isEqualTo(80);
+    }
+
+    @Test
+    void theSlowCallThresholdIsMinusOneWhileSlowCallDetectionIsOff() {
+        BreakerRegistry withoutSlowCallDetection = BreakerRegistry.ofDefaults();
+        withoutSlowCallDetection.breaker("wholesaler");
+        new BreakerMeterBinder(withoutSlowCallDetection).bindTo(meters);
+
+        assertThat(gauge("breaker.slow.call.rate.threshold")).isEqualTo(-1);
+    }
+
+    @Test
     void aBreakerCreatedAfterBindingGetsItsMetersAtCreation() {
         new BreakerMeterBinder(registry).bindTo(meters);
 
@@ -139,7 +176,10 @@ class BreakerMeterBinderTest {
                         "breaker.state",
                         "breaker.failure.rate",
                         "breaker.slow.call.rate",
-                        "breaker.transitions");
+                        "breaker.transitions",
+                        "breaker.failure.rate.threshold",
+                        "breaker.slow.call.rate.threshold",
+                        "breaker.wait.remaining");
     }
 
     private Timer timer(String outcome) {

@@ -3,6 +3,7 @@ package io.breaker.spring.cloud;
 import io.breaker.BreakerConfig;
 import io.breaker.BreakerRegistry;
 import io.breaker.CircuitBreaker;
+import io.breaker.spring.aop.RecordedResults;
 import io.breaker.spring.call.CallTimeouts;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
@@ -11,6 +12,7 @@ import org.springframework.cloud.client.circuitbreaker.observation.CircuitBreake
 import org.springframework.cloud.client.circuitbreaker.observation.ObservedCircuitBreaker;
 
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -43,6 +45,7 @@ public class BreakerCircuitBreakerFactory extends CircuitBreakerFactory<BreakerC
     private final CloudBreakers breakers;
     private final @Nullable ObservationRegistry observations;
     private final @Nullable CircuitBreakerObservationConvention convention;
+    private final RecordedResults recordedResults;
     private final CallTimeouts callTimeouts;
     private final Map<CircuitBreaker, org.springframework.cloud.client.circuitbreaker.CircuitBreaker> adapters =
             new ConcurrentHashMap<>();
@@ -53,22 +56,6 @@ public class BreakerCircuitBreakerFactory extends CircuitBreakerFactory<BreakerC
     }
 
     /**
-     * A factory whose calls are observed as {@link #BreakerCircuitBreakerFactory(BreakerRegistry,
-     * ObservationRegistry, CircuitBreakerObservationConvention)} says, and whose breakers with a
-     * {@code call-timeout} run their calls as {@code callTimeouts} says (executor, context).
-     */
-    public BreakerCircuitBreakerFactory(
-            BreakerRegistry registry,
-            @Nullable ObservationRegistry observations,
-            @Nullable CircuitBreakerObservationConvention convention,
-            CallTimeouts callTimeouts) {
-        this.breakers = new CloudBreakers(registry);
-        this.observations = observations == null || observations.isNoop() ? null : observations;
-        this.convention = convention;
-        this.callTimeouts = callTimeouts;
-    }
-
-    /**
      * A factory whose calls are observed in {@code observations}, unless it is {@code null} or
      * {@link ObservationRegistry#NOOP}, with {@code convention}'s names if it is not {@code null}.
      */
@@ -76,7 +63,46 @@ public class BreakerCircuitBreakerFactory extends CircuitBreakerFactory<BreakerC
             BreakerRegistry registry,
             @Nullable ObservationRegistry observations,
             @Nullable CircuitBreakerObservationConvention convention) {
-        this(registry, observations, convention, CallTimeouts.VIRTUAL_THREADS);
+        this(registry, observations, convention, RecordedResults.NONE, CallTimeouts.VIRTUAL_THREADS);
+    }
+
+    /**
+     * A factory observed as above, whose breakers count results as their {@code record-result} says
+     * ({@link RecordedResults#forAnyResult}): a returned value the rule counts is a failure for the
+     * breaker and still the caller's answer.
+     */
+    public BreakerCircuitBreakerFactory(
+            BreakerRegistry registry,
+            @Nullable ObservationRegistry observations,
+            @Nullable CircuitBreakerObservationConvention convention,
+            RecordedResults recordedResults) {
+        this(registry, observations, convention, recordedResults, CallTimeouts.VIRTUAL_THREADS);
+    }
+
+    /**
+     * A factory observed as above, whose breakers with a {@code call-timeout} run their calls as
+     * {@code callTimeouts} says (executor, context).
+     */
+    public BreakerCircuitBreakerFactory(
+            BreakerRegistry registry,
+            @Nullable ObservationRegistry observations,
+            @Nullable CircuitBreakerObservationConvention convention,
+            CallTimeouts callTimeouts) {
+        this(registry, observations, convention, RecordedResults.NONE, callTimeouts);
+    }
+
+    /** A factory observed as above, with {@code record-result} and {@code call-timeout} as given. */
+    public BreakerCircuitBreakerFactory(
+            BreakerRegistry registry,
+            @Nullable ObservationRegistry observations,
+            @Nullable CircuitBreakerObservationConvention convention,
+            RecordedResults recordedResults,
+            CallTimeouts callTimeouts) {
+        this.breakers = new CloudBreakers(registry);
+        this.observations = observations == null || observations.isNoop() ? null : observations;
+        this.convention = convention;
+        this.recordedResults = Objects.requireNonNull(recordedResults, "recordedResults");
+        this.callTimeouts = Objects.requireNonNull(callTimeouts, "callTimeouts");
     }
 
     @Override
@@ -96,7 +122,8 @@ public class BreakerCircuitBreakerFactory extends CircuitBreakerFactory<BreakerC
     }
 
     private org.springframework.cloud.client.circuitbreaker.CircuitBreaker newAdapter(CircuitBreaker breaker) {
-        CloudCircuitBreaker adapter = new CloudCircuitBreaker(breaker, callTimeouts.of(breaker));
+        CloudCircuitBreaker adapter = new CloudCircuitBreaker(
+                breaker, recordedResults.forAnyResult(breaker.getName()), callTimeouts.of(breaker));
         ObservationRegistry registry = observations;
         if (registry == null) {
             return adapter;

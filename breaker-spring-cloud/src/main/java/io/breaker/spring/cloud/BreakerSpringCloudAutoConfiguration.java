@@ -1,6 +1,7 @@
 package io.breaker.spring.cloud;
 
 import io.breaker.BreakerRegistry;
+import io.breaker.spring.aop.RecordedResults;
 import io.breaker.spring.autoconfigure.BreakerAutoConfiguration;
 import io.breaker.spring.call.CallTimeouts;
 import io.micrometer.observation.ObservationRegistry;
@@ -24,8 +25,9 @@ import org.springframework.core.env.Environment;
  * is there too. Each backs off when the application defines its own factory of that kind. Start-up
  * stops when resilience4j's implementation would be configured next to this one
  * ({@link SpringCloudImplementationCheck}). With an {@link ObservationRegistry} bean (Boot defines one
- * with the actuator), the blocking factory's calls are observed with Spring Cloud's observation names,
- * and a {@link CircuitBreakerObservationConvention} bean, if there is one, renames them.
+ * with the actuator), the calls of both factories are observed with Spring Cloud's observation names,
+ * and a {@link CircuitBreakerObservationConvention} bean, if there is one, renames them. Both apply each
+ * breaker's {@code record-result} ({@link RecordedResults}) to what a run returns.
  *
  * <p>It runs before Spring Cloud Commons' client auto-configuration, whose circuit breaker for HTTP
  * service client groups (Spring Framework 7) is defined only when a {@link CircuitBreakerFactory} bean
@@ -51,11 +53,13 @@ public class BreakerSpringCloudAutoConfiguration {
             ObjectProvider<Customizer<BreakerCircuitBreakerFactory>> customizers,
             ObjectProvider<ObservationRegistry> observations,
             ObjectProvider<CircuitBreakerObservationConvention> conventions,
+            ObjectProvider<RecordedResults> recordedResults,
             ObjectProvider<CallTimeouts> callTimeouts) {
         BreakerCircuitBreakerFactory factory = new BreakerCircuitBreakerFactory(
                 registry,
                 observations.getIfUnique(),
                 conventions.getIfUnique(),
+                recordedResults.getIfAvailable(() -> RecordedResults.NONE),
                 callTimeouts.getIfAvailable(() -> CallTimeouts.VIRTUAL_THREADS));
         customizers.orderedStream().forEach(customizer -> customizer.customize(factory));
         return factory;
@@ -69,8 +73,15 @@ public class BreakerSpringCloudAutoConfiguration {
         @ConditionalOnMissingBean(ReactiveCircuitBreakerFactory.class)
         ReactiveBreakerCircuitBreakerFactory reactiveBreakerCircuitBreakerFactory(
                 BreakerRegistry registry,
-                ObjectProvider<Customizer<ReactiveBreakerCircuitBreakerFactory>> customizers) {
-            ReactiveBreakerCircuitBreakerFactory factory = new ReactiveBreakerCircuitBreakerFactory(registry);
+                ObjectProvider<Customizer<ReactiveBreakerCircuitBreakerFactory>> customizers,
+                ObjectProvider<ObservationRegistry> observations,
+                ObjectProvider<CircuitBreakerObservationConvention> conventions,
+                ObjectProvider<RecordedResults> recordedResults) {
+            ReactiveBreakerCircuitBreakerFactory factory = new ReactiveBreakerCircuitBreakerFactory(
+                    registry,
+                    observations.getIfUnique(),
+                    conventions.getIfUnique(),
+                    recordedResults.getIfAvailable(() -> RecordedResults.NONE));
             customizers.orderedStream().forEach(customizer -> customizer.customize(factory));
             return factory;
         }

@@ -1,6 +1,7 @@
 package io.breaker.spring.cloud;
 
 import io.breaker.CallTimeout;
+import io.breaker.spring.ResultPredicate;
 import io.breaker.spring.call.BreakerCall;
 import org.jspecify.annotations.Nullable;
 import org.springframework.cloud.client.circuitbreaker.CircuitBreaker;
@@ -12,18 +13,29 @@ import java.util.function.Supplier;
  * Spring Cloud's blocking {@link CircuitBreaker} on one of our breakers, with the rules of
  * {@link BreakerCall}: a rejected call does not run and the fallback gets a
  * {@link io.breaker.CircuitOpenException}; an error the breaker counts as a failure goes to the
- * fallback; an ignored one is thrown to the caller unchanged. Nothing times the call out unless the
- * breaker has a {@code call-timeout}: then the supplier runs on the timeout's thread and, past it, the
- * fallback gets a {@link io.breaker.CallTimeoutException} (recorded as a failure) while the supplier's
- * thread is interrupted, as for a {@code @CircuitProtected} method ({@link CallTimeout}).
+ * fallback; an ignored one is thrown to the caller unchanged. With the breaker's {@code record-result},
+ * a returned value the rule counts is recorded as a failure and still returned, without the fallback;
+ * a predicate that throws ends the call as if the supplier had thrown. Nothing times the call out
+ * unless the breaker has a {@code call-timeout}: then the supplier runs on the timeout's thread and,
+ * past it, the fallback gets a {@link io.breaker.CallTimeoutException} (recorded as a failure) while
+ * the supplier's thread is interrupted, as for a {@code @CircuitProtected} method ({@link CallTimeout}).
  */
 final class CloudCircuitBreaker extends BreakerCall implements CircuitBreaker {
 
     /** The breaker's call timeout, or {@code null}: then {@code run} takes the untimed path. */
     private final @Nullable CallTimeout timeout;
 
-    CloudCircuitBreaker(io.breaker.CircuitBreaker breaker, @Nullable CallTimeout timeout) {
-        super(breaker);
+    CloudCircuitBreaker(io.breaker.CircuitBreaker breaker) {
+        this(breaker, null, null);
+    }
+
+    /**
+     * @param recordResult the breaker's {@code record-result} check, or {@code null}: results are not looked at
+     * @param timeout      the breaker's call timeout, or {@code null}: no call is cut
+     */
+    CloudCircuitBreaker(
+            io.breaker.CircuitBreaker breaker, @Nullable ResultPredicate recordResult, @Nullable CallTimeout timeout) {
+        super(breaker, recordResult);
         this.timeout = timeout;
     }
 
@@ -39,15 +51,21 @@ final class CloudCircuitBreaker extends BreakerCall implements CircuitBreaker {
         }
         long start = start();
         T result;
+        boolean failedResult;
         try {
             result = toRun.get();
+            failedResult = recordResult != null && isFailedResult(result);
         } catch (Throwable error) {
             if (recovers(error, failed(permit, start, error))) {
                 return fallback.apply(error);
             }
             throw CloudCircuitBreaker.<RuntimeException>rethrow(error);
         }
-        succeeded(permit, start);
+        if (failedResult) {
+            failedResult(permit, start, result);
+        } else {
+            succeeded(permit, start);
+        }
         return result;
     }
 
@@ -58,8 +76,10 @@ final class CloudCircuitBreaker extends BreakerCall implements CircuitBreaker {
         }
         long start = start();
         T result;
+        boolean failedResult;
         try {
             result = limit.run(toRun::get);
+            failedResult = recordResult != null && isFailedResult(result);
         } catch (Throwable error) {
             if (CallTimeout.callerInterrupted(error)) {
                 released(permit); // the caller gave up waiting: the call counts neither way
@@ -70,7 +90,11 @@ final class CloudCircuitBreaker extends BreakerCall implements CircuitBreaker {
             }
             throw CloudCircuitBreaker.<RuntimeException>rethrow(error);
         }
-        succeeded(permit, start);
+        if (failedResult) {
+            failedResult(permit, start, result);
+        } else {
+            succeeded(permit, start);
+        }
         return result;
     }
 

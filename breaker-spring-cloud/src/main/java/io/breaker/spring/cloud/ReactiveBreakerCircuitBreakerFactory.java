@@ -3,11 +3,15 @@ package io.breaker.spring.cloud;
 import io.breaker.BreakerConfig;
 import io.breaker.BreakerRegistry;
 import io.breaker.CircuitBreaker;
+import io.breaker.spring.aop.RecordedResults;
+import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 import org.springframework.cloud.client.circuitbreaker.ReactiveCircuitBreaker;
 import org.springframework.cloud.client.circuitbreaker.ReactiveCircuitBreakerFactory;
+import org.springframework.cloud.client.circuitbreaker.observation.CircuitBreakerObservationConvention;
 
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -24,15 +28,53 @@ import java.util.function.Function;
  * <p>{@link #configure} changes the settings of the named breakers at once, on top of what they have
  * ({@link CloudBreakerConfigBuilder}); a {@code Customizer<ReactiveBreakerCircuitBreakerFactory>} bean runs
  * when the factory is created, before any call.
+ *
+ * <p>Given an {@link ObservationRegistry} (other than the no-op one), each subscription to a {@code run} makes
+ * the observations of Spring Cloud's blocking {@code ObservedCircuitBreaker}, with the same names and
+ * key values: {@code spring.cloud.circuitbreaker}, tagged {@code spring.cloud.circuitbreaker.type=supplier}
+ * around the publisher (contextual name {@code circuit-breaker}) and {@code function} around the
+ * fallback's publisher ({@code circuit-breaker fallback}), or those of the
+ * {@link CircuitBreakerObservationConvention} given. A call the breaker rejects has only the fallback's.
  */
 public class ReactiveBreakerCircuitBreakerFactory
         extends ReactiveCircuitBreakerFactory<BreakerConfig, CloudBreakerConfigBuilder> {
 
     private final CloudBreakers breakers;
-    private final Map<CircuitBreaker, ReactiveCloudCircuitBreaker> adapters = new ConcurrentHashMap<>();
+    private final @Nullable ObservationRegistry observations;
+    private final @Nullable CircuitBreakerObservationConvention convention;
+    private final RecordedResults recordedResults;
+    private final Map<CircuitBreaker, ReactiveCircuitBreaker> adapters = new ConcurrentHashMap<>();
 
+    /** A factory whose calls make no observation. */
     public ReactiveBreakerCircuitBreakerFactory(BreakerRegistry registry) {
+        this(registry, null, null);
+    }
+
+    /**
+     * A factory whose calls are observed in {@code observations}, unless it is {@code null} or
+     * {@link ObservationRegistry#NOOP}, with {@code convention}'s names if it is not {@code null}.
+     */
+    public ReactiveBreakerCircuitBreakerFactory(
+            BreakerRegistry registry,
+            @Nullable ObservationRegistry observations,
+            @Nullable CircuitBreakerObservationConvention convention) {
+        this(registry, observations, convention, RecordedResults.NONE);
+    }
+
+    /**
+     * A factory observed as above, whose breakers count results as their {@code record-result} says
+     * ({@link RecordedResults#forAnyResult}): a returned value the rule counts is a failure for the
+     * breaker and still the caller's answer.
+     */
+    public ReactiveBreakerCircuitBreakerFactory(
+            BreakerRegistry registry,
+            @Nullable ObservationRegistry observations,
+            @Nullable CircuitBreakerObservationConvention convention,
+            RecordedResults recordedResults) {
         this.breakers = new CloudBreakers(registry);
+        this.observations = observations == null || observations.isNoop() ? null : observations;
+        this.convention = convention;
+        this.recordedResults = Objects.requireNonNull(recordedResults, "recordedResults");
     }
 
     @Override
@@ -45,9 +87,16 @@ public class ReactiveBreakerCircuitBreakerFactory
         return adapter(breakers.breaker(id, groupName));
     }
 
-    private ReactiveCloudCircuitBreaker adapter(CircuitBreaker breaker) {
-        ReactiveCloudCircuitBreaker adapter = adapters.get(breaker);
-        return adapter != null ? adapter : adapters.computeIfAbsent(breaker, ReactiveCloudCircuitBreaker::new);
+    private ReactiveCircuitBreaker adapter(CircuitBreaker breaker) {
+        ReactiveCircuitBreaker adapter = adapters.get(breaker);
+        return adapter != null ? adapter : adapters.computeIfAbsent(breaker, this::newAdapter);
+    }
+
+    private ReactiveCircuitBreaker newAdapter(CircuitBreaker breaker) {
+        ReactiveCloudCircuitBreaker adapter =
+                new ReactiveCloudCircuitBreaker(breaker, recordedResults.forAnyResult(breaker.getName()));
+        ObservationRegistry registry = observations;
+        return registry == null ? adapter : new ObservedReactiveCircuitBreaker(adapter, registry, convention);
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.breaker.spring.cloud;
 
+import io.breaker.spring.ResultPredicate;
 import io.breaker.spring.call.BreakerCall;
 import io.breaker.spring.call.ReactorCalls;
 import org.jspecify.annotations.Nullable;
@@ -15,13 +16,20 @@ import java.util.function.Function;
  * {@code @CircuitProtected} advice applies to {@code Mono} and {@code Flux} ({@link ReactorCalls}):
  * a permit per subscription; a Mono counts when it emits or completes; a Flux when it completes or is
  * cancelled after an element; a cancel before any element counts neither way unless the call already
- * ran past the slow-call threshold. Nothing times the call out: a caller's own {@code timeout()} does.
+ * ran past the slow-call threshold. With the breaker's {@code record-result}, a Mono's value, or the first
+ * element of a Flux, that the rule counts makes the call a failure; the values still reach the
+ * subscriber. Nothing times the call out: a caller's own {@code timeout()} does.
  */
 final class ReactiveCloudCircuitBreaker extends BreakerCall
         implements ReactiveCircuitBreaker, ReactorCalls.Steps<ReactiveCloudCircuitBreaker.Run> {
 
     ReactiveCloudCircuitBreaker(io.breaker.CircuitBreaker breaker) {
-        super(breaker);
+        this(breaker, null);
+    }
+
+    /** @param recordResult the breaker's {@code record-result} check, or {@code null}: results are not looked at */
+    ReactiveCloudCircuitBreaker(io.breaker.CircuitBreaker breaker, @Nullable ResultPredicate recordResult) {
+        super(breaker, recordResult);
     }
 
     /** One {@code run}: the publisher and its fallback. */

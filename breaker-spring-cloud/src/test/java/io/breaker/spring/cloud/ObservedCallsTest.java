@@ -14,8 +14,12 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.cloud.client.circuitbreaker.CircuitBreakerFactory;
+import org.springframework.cloud.client.circuitbreaker.ReactiveCircuitBreaker;
+import org.springframework.cloud.client.circuitbreaker.ReactiveCircuitBreakerFactory;
 import org.springframework.cloud.client.circuitbreaker.observation.CircuitBreakerObservationContext;
 import org.springframework.cloud.client.circuitbreaker.observation.DefaultCircuitBreakerObservationConvention;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 
 import java.time.Duration;
 import java.util.Map;
@@ -24,8 +28,9 @@ import static io.micrometer.observation.tck.TestObservationRegistryAssert.assert
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The blocking factory's calls as observations, with Spring Cloud's names: one around the supplier, one
- * around the fallback when it answers, none at all without an observation registry.
+ * The factories' calls as observations, with Spring Cloud's names: one around the supplier (or the
+ * publisher), one around the fallback when it answers, none at all without an observation registry.
+ * The reactive factory's have the names and key values of the blocking one's.
  */
 @Tag("boot-line")
 class ObservedCallsTest {
@@ -154,5 +159,99 @@ class ObservedCallsTest {
                     .hasNameEqualTo(NAME)
                     .hasLowCardinalityKeyValue(TYPE, "supplier");
         });
+    }
+
+    @Test
+    void aReactiveRunIsOneObservationOfThePublisherWithTheBlockingOnesNamesAndTags() {
+        ReactiveCircuitBreaker breaker =
+                new ReactiveBreakerCircuitBreakerFactory(registry, observations, null).create("x");
+
+        assertThat(breaker.run(Mono.just("live"), error -> Mono.just("fallback"))
+                        .block())
+                .isEqualTo("live");
+        assertThat(observations)
+                .hasSingleObservationThat()
+                .hasNameEqualTo(NAME)
+                .hasContextualNameEqualTo("circuit-breaker")
+                .hasLowCardinalityKeyValue(TYPE, "supplier")
+                .hasBeenStarted()
+                .hasBeenStopped()
+                .doesNotHaveError();
+        assertThat(registry.breaker("x").getMetrics().calls())
+                .as("the breaker named x counted the observed call")
+                .isEqualTo(1);
+
+        observations.clear();
+        assertThat(breaker.run(Flux.just("a", "b"), error -> Flux.just("fallback"))
+                        .collectList()
+                        .block())
+                .containsExactly("a", "b");
+        assertThat(observations)
+                .hasSingleObservationThat()
+                .hasNameEqualTo(NAME)
+                .hasLowCardinalityKeyValue(TYPE, "supplier")
+                .hasBeenStopped();
+        assertThat(registry.breaker("x").getMetrics().calls()).isEqualTo(2);
+    }
+
+    @Test
+    void aReactiveFailureIsThePublishersObservationWithItsErrorThenTheFallbacksAndARejectionOnlyTheFallbacks() {
+        ReactiveCircuitBreaker breaker =
+                new ReactiveBreakerCircuitBreakerFactory(registry, observations, null).create("x");
+        IllegalStateException outage = new IllegalStateException("backend down");
+
+        for (int i = 0; i < 2; i++) {
+            assertThat(breaker.run(Mono.<String>error(outage), error -> Mono.just("fallback"))
+                            .block())
+                    .isEqualTo("fallback");
+        }
+        assertThat(observations)
+                .hasNumberOfObservationsWithNameEqualTo(NAME, 4)
+                .hasAnObservation(observation ->
+                        observation.hasLowCardinalityKeyValue(TYPE, "supplier").hasError(outage))
+                .hasAnObservation(observation -> observation
+                        .hasContextualNameEqualTo("circuit-breaker fallback")
+                        .hasLowCardinalityKeyValue(TYPE, "function")
+                        .doesNotHaveError());
+
+        observations.clear();
+        Throwable[] received = new Throwable[1];
+        assertThat(breaker.run(Mono.just("not run"), error -> {
+                            received[0] = error;
+                            return Mono.just("fallback");
+                        })
+                        .block())
+                .isEqualTo("fallback");
+        assertThat(received[0]).isInstanceOf(CircuitOpenException.class);
+        assertThat(observations)
+                .hasSingleObservationThat()
+                .hasContextualNameEqualTo("circuit-breaker fallback")
+                .hasLowCardinalityKeyValue(TYPE, "function")
+                .hasBeenStopped();
+    }
+
+    @Test
+    void theReactiveFactoryGivesTheBreakerItselfWithoutARegistryAndObservesWithTheApplicationsOne() {
+        assertThat(new ReactiveBreakerCircuitBreakerFactory(registry).create("x"))
+                .isInstanceOf(ReactiveCloudCircuitBreaker.class);
+        assertThat(new ReactiveBreakerCircuitBreakerFactory(registry, ObservationRegistry.NOOP, null).create("x"))
+                .isInstanceOf(ReactiveCloudCircuitBreaker.class);
+
+        TestObservationRegistry applications = TestObservationRegistry.create();
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(
+                        BreakerAutoConfiguration.class, BreakerSpringCloudAutoConfiguration.class))
+                .withClassLoader(new FilteredClassLoader("org.springframework.cloud.circuitbreaker.resilience4j"))
+                .withBean(ObservationRegistry.class, () -> applications)
+                .run(context -> {
+                    context.getBean(ReactiveCircuitBreakerFactory.class)
+                            .create("x")
+                            .run(Mono.just("live"))
+                            .block();
+                    assertThat(applications)
+                            .hasSingleObservationThat()
+                            .hasNameEqualTo(NAME)
+                            .hasLowCardinalityKeyValue(TYPE, "supplier");
+                });
     }
 }

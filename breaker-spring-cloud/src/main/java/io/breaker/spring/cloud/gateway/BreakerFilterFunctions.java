@@ -42,7 +42,9 @@ import java.util.function.Consumer;
  *
  * <p>The backend's call counts as the breaker's rules say; an answer whose status is listed under
  * {@code statusCodes} counts as a failure. When the call failed or the breaker rejected it, the
- * {@code fallbackUri} ({@code forward:/path}, forwarded within this application) answers; without one, a
+ * {@code fallbackUri} ({@code forward:/path}, forwarded within this application; URI template variables
+ * in the path, {@code forward:/fallback/{segment}}, are expanded from the request's path variables, as
+ * Gateway's own filter does) answers; without one, a
  * rejected call gets 503 with {@code Retry-After} (whole seconds until the breaker lets a probe through,
  * when it knows), an answer counted by its status reaches the client as the backend gave it, and an
  * exception reaches Spring MVC's error handling unchanged.
@@ -85,11 +87,15 @@ public final class BreakerFilterFunctions {
         }
         Set<Integer> failureStatuses = StatusCodes.parse(config.getStatusCodes(), "circuitBreaker filter '" + id + "'");
         String fallbackPath = config.getFallbackPath();
+        boolean templated = fallbackPath != null && fallbackPath.indexOf('{') >= 0;
         return (request, next) -> {
             CircuitBreakerFactory<?, ?> factory =
                     MvcUtils.getApplicationContext(request).getBean(CircuitBreakerFactory.class);
             return factory.create(id)
-                    .run(() -> call(request, next, failureStatuses), error -> answer(request, error, fallbackPath));
+                    .run(
+                            () -> call(request, next, failureStatuses),
+                            error -> answer(
+                                    request, error, templated ? MvcUtils.expand(request, fallbackPath) : fallbackPath));
         };
     }
 
@@ -158,6 +164,8 @@ public final class BreakerFilterFunctions {
     /** The settings of one route's {@code circuitBreaker} filter. */
     public static class CircuitBreakerConfig {
 
+        private static final String FORWARD = "forward:";
+
         private @Nullable String id;
         private @Nullable String fallbackPath;
         private Set<String> statusCodes = new LinkedHashSet<>();
@@ -172,7 +180,11 @@ public final class BreakerFilterFunctions {
             return this;
         }
 
-        /** The path of this application that answers when the call failed or was rejected, or {@code null}. */
+        /**
+         * The path of this application that answers when the call failed or was rejected, or {@code null}.
+         * URI template variables in it ({@code /fallback/{segment}}) are expanded from the request's path
+         * variables: those of the route's {@code Path} predicate, or of the Java DSL's request predicate.
+         */
         public @Nullable String getFallbackPath() {
             return fallbackPath;
         }
@@ -186,9 +198,20 @@ public final class BreakerFilterFunctions {
             return this;
         }
 
-        /** The fallback as {@code forward:/path}. */
-        public CircuitBreakerConfig setFallbackUri(String fallbackUri) {
-            return setFallbackUri(URI.create(fallbackUri));
+        /**
+         * The fallback as {@code forward:/path}; the path may hold URI template variables
+         * ({@code forward:/fallback/{segment}}), expanded at each call from the request's path variables.
+         */
+        public CircuitBreakerConfig setFallbackUri(@Nullable String fallbackUri) {
+            if (fallbackUri != null && fallbackUri.indexOf('{') >= 0) {
+                // No URI holds a template: read the scheme and the path from the text.
+                if (!fallbackUri.regionMatches(true, 0, FORWARD, 0, FORWARD.length())) {
+                    throw new IllegalArgumentException("circuitBreaker filter: fallbackUri '" + fallbackUri
+                            + "' is no forward:/path; Server MVC forwards a fallback within the application");
+                }
+                return setFallbackPath(fallbackUri.substring(FORWARD.length()));
+            }
+            return setFallbackUri(fallbackUri == null ? null : URI.create(fallbackUri));
         }
 
         /** The fallback as {@code forward:/path}. */

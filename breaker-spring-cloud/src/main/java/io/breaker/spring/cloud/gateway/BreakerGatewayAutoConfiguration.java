@@ -8,6 +8,8 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.cloud.gateway.config.conditional.ConditionalOnEnabledFilter;
+import org.springframework.cloud.gateway.filter.factory.FallbackHeadersGatewayFilterFactory;
 import org.springframework.cloud.gateway.filter.factory.SpringCloudCircuitBreakerFilterFactory;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -16,8 +18,9 @@ import org.springframework.web.reactive.DispatcherHandler;
 /**
  * Spring Cloud Gateway's circuit-breaker filter on breaker's breakers: on WebFlux, the route filter
  * {@code CircuitBreaker} ({@link BreakerGatewayFilterFactory}) when the reactive factory of
- * {@link BreakerSpringCloudAutoConfiguration} is there, unless the application defines its own; on
- * Server MVC, the filter functions of {@link BreakerFilterFunctions} for routes in properties.
+ * {@link BreakerSpringCloudAutoConfiguration} is there, unless the application defines its own, and
+ * Gateway's {@code FallbackHeaders} filter, which Gateway itself registers only next to resilience4j;
+ * on Server MVC, the filter functions of {@link BreakerFilterFunctions} for routes in properties.
  */
 @AutoConfiguration(after = BreakerSpringCloudAutoConfiguration.class)
 public class BreakerGatewayAutoConfiguration {
@@ -37,6 +40,19 @@ public class BreakerGatewayAutoConfiguration {
         BreakerGatewayFilterFactory breakerGatewayFilterFactory(
                 ReactiveBreakerCircuitBreakerFactory factory, ObjectProvider<DispatcherHandler> dispatcherHandler) {
             return new BreakerGatewayFilterFactory(factory, dispatcherHandler);
+        }
+
+        /**
+         * The route filter {@code FallbackHeaders}: on the route a {@code fallbackUri} forwards to, it adds
+         * the failure the breaker's filter saw to the forwarded request's headers. Gateway defines it
+         * only with resilience4j; {@code spring.cloud.gateway.server.webflux.filter.fallback-headers.enabled=false}
+         * turns it off, as Gateway's own.
+         */
+        @Bean
+        @ConditionalOnMissingBean
+        @ConditionalOnEnabledFilter
+        FallbackHeadersGatewayFilterFactory fallbackHeadersGatewayFilterFactory() {
+            return new FallbackHeadersGatewayFilterFactory();
         }
     }
 

@@ -1,5 +1,6 @@
 package io.breaker.spring.cloud.gateway;
 
+import com.sun.net.httpserver.Headers;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 
@@ -19,7 +20,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * The backend behind a test Gateway, on a free port of 127.0.0.1: it answers each path with the status
  * set for its first segment ({@code /orders/1} with that of {@code orders}, 200 unless set), or does not
- * answer until it is closed ({@link #hang}), and counts the requests that arrive per first segment.
+ * answer until it is closed ({@link #hang}), and counts the requests that arrive per first segment and
+ * keeps the headers of the last one.
  */
 final class Backend implements AutoCloseable {
 
@@ -28,6 +30,7 @@ final class Backend implements AutoCloseable {
     private final HttpServer server;
     private final Map<String, Integer> statuses = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> arrivals = new ConcurrentHashMap<>();
+    private final Map<String, Headers> lastHeaders = new ConcurrentHashMap<>();
     private final CountDownLatch closed = new CountDownLatch(1);
     private final ExecutorService executor = Executors.newCachedThreadPool();
 
@@ -62,9 +65,16 @@ final class Backend implements AutoCloseable {
         return count == null ? 0 : count.get();
     }
 
+    /** The value of header {@code name} in the last request under {@code /segment}, or {@code null}. */
+    String lastHeader(String segment, String name) {
+        Headers headers = lastHeaders.get(segment);
+        return headers == null ? null : headers.getFirst(name);
+    }
+
     private void answer(HttpExchange exchange) throws IOException {
         String path = exchange.getRequestURI().getPath();
         String segment = path.split("/", 3).length > 1 ? path.split("/", 3)[1] : "";
+        lastHeaders.put(segment, exchange.getRequestHeaders());
         arrivals.computeIfAbsent(segment, key -> new AtomicInteger()).incrementAndGet();
         int status = statuses.getOrDefault(segment, 200);
         if (status == HANG) {

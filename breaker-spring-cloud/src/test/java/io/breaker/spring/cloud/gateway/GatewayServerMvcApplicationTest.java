@@ -1,25 +1,17 @@
 package io.breaker.spring.cloud.gateway;
 
-import io.breaker.spring.cloud.TestClock;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
-import org.springframework.web.bind.annotation.RequestMapping;
-import org.springframework.web.bind.annotation.RestController;
+import org.springframework.context.annotation.Import;
 import org.springframework.web.servlet.function.RouterFunction;
 import org.springframework.web.servlet.function.ServerResponse;
 
 import java.net.http.HttpResponse;
-import java.time.Duration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.springframework.cloud.gateway.server.mvc.filter.BeforeFilterFunctions.uri;
@@ -27,13 +19,11 @@ import static org.springframework.cloud.gateway.server.mvc.handler.GatewayRouter
 import static org.springframework.cloud.gateway.server.mvc.handler.HandlerFunctions.http;
 
 /**
- * Spring Cloud Gateway Server MVC in front of a real HTTP backend on a free port, with routes in
- * properties ({@code - name: CircuitBreaker}, which finds {@link BreakerFilterFunctions} before Gateway's
- * own filter) and one in the Java DSL: a backend status listed under {@code statusCodes} counts as a
- * failure and reaches the client as the backend gave it, the tripped route answers 503 with
- * {@code Retry-After} (whole seconds until the probe, rounded up) without calling the backend, a
- * fallback answers failures and rejections, and forcing the breaker open over the actuator stops the
- * traffic.
+ * Spring Cloud Gateway Server MVC with routes in properties ({@code - name: CircuitBreaker}, which finds
+ * {@link BreakerFilterFunctions} before Gateway's own filter) and in the Java DSL: the
+ * {@link GatewayRouteContract} both servers keep (a counted status reaches the client as the backend
+ * gave it), a Java DSL route falling back like a properties one, a fallback URI's template variables
+ * expanded from the request's path, and a backend that hangs past the read timeout.
  */
 @Tag("boot-line")
 @SpringBootTest(
@@ -71,71 +61,26 @@ import static org.springframework.cloud.gateway.server.mvc.handler.HandlerFuncti
             "spring.cloud.gateway.server.webmvc.routes[3].predicates[0]=Path=/payments/**",
             "spring.cloud.gateway.server.webmvc.routes[3].filters[0]=CircuitBreaker=payments",
             "breakers.instances.payments.failure-rate-threshold=50",
+            "spring.cloud.gateway.server.webmvc.routes[4].id=shelves",
+            "spring.cloud.gateway.server.webmvc.routes[4].uri=${backend.url}",
+            "spring.cloud.gateway.server.webmvc.routes[4].predicates[0]=Path=/shelves/{shelf}",
+            "spring.cloud.gateway.server.webmvc.routes[4].filters[0].name=CircuitBreaker",
+            "spring.cloud.gateway.server.webmvc.routes[4].filters[0].args.id=shelves",
+            "spring.cloud.gateway.server.webmvc.routes[4].filters[0].args.fallbackUri=forward:/fallback/{shelf}",
+            "spring.cloud.gateway.server.webmvc.routes[4].filters[0].args.statusCodes[0]=500",
+            "breakers.instances.shelves.failure-rate-threshold=50",
+            "breakers.instances.racks.failure-rate-threshold=50",
             // Gateway Server MVC's HTTP client is Boot's: its read timeout is spring.http.client.* on Boot 3.5,
             // spring.http.clients.* on Boot 4 (each line ignores the other's key).
             "spring.http.client.read-timeout=1s",
             "spring.http.clients.read-timeout=1s"
         })
-class GatewayServerMvcApplicationTest {
+class GatewayServerMvcApplicationTest extends GatewayRouteContract {
 
-    private static final Backend BACKEND = new Backend();
-
-    @Autowired
-    TestClock clock;
-
-    /** The server's port (LocalServerPort moved package in Boot 4; the property did not). */
-    @Value("${local.server.port}")
-    int port;
-
-    Http http;
-
-    @DynamicPropertySource
-    static void backendUrl(DynamicPropertyRegistry registry) {
-        registry.add("backend.url", BACKEND::url);
-    }
-
-    @AfterAll
-    static void stopBackend() {
-        BACKEND.close();
-    }
-
-    @BeforeEach
-    void client() {
-        http = new Http(port);
-    }
-
-    @Test
-    void aTrippedRouteAnswers503WithRetryAfterUntilOneProbeClosesIt() throws Exception {
-        for (int status : new int[] {500, 502}) {
-            BACKEND.answer("inventory", status);
-            HttpResponse<String> failed = http.get("/inventory/42");
-            assertThat(failed.statusCode()).isEqualTo(status);
-            assertThat(failed.body()).as("the backend's own answer").isEqualTo("backend " + status);
-        }
-        assertThat(BACKEND.arrivals("inventory")).isEqualTo(2);
-        assertThat(breaker("inventory")).contains("\"state\":\"OPEN\"").contains("\"failedCalls\":2");
-
-        HttpResponse<String> rejected = http.get("/inventory/42");
-        assertThat(rejected.statusCode()).isEqualTo(503);
-        assertThat(rejected.headers().firstValue("Retry-After")).hasValue("30");
-        clock.advance(Duration.ofMillis(10_500));
-        assertThat(http.get("/inventory/42").headers().firstValue("Retry-After"))
-                .as("19.5 s rounded up")
-                .hasValue("20");
-        assertThat(BACKEND.arrivals("inventory")).as("not called while open").isEqualTo(2);
-
-        BACKEND.answer("inventory", 200);
-        clock.advance(Duration.ofSeconds(20));
-        HttpResponse<String> probe = http.get("/inventory/42");
-        assertThat(probe.statusCode()).isEqualTo(200);
-        assertThat(probe.body()).isEqualTo("backend 200");
-        assertThat(BACKEND.arrivals("inventory")).as("exactly one probe").isEqualTo(3);
-        assertThat(breaker("inventory")).contains("\"state\":\"CLOSED\"");
-    }
-
-    @Test
-    void theFallbackUriAnswersCountedStatusesAndRejections() throws Exception {
-        assertFallbackAnswers("catalogue");
+    @Override
+    void assertCountedAnswer(HttpResponse<String> response, int status) {
+        assertThat(response.statusCode()).isEqualTo(status);
+        assertThat(response.body()).as("the backend's own answer").isEqualTo("backend " + status);
     }
 
     @Test
@@ -143,21 +88,27 @@ class GatewayServerMvcApplicationTest {
         assertFallbackAnswers("reviews");
     }
 
-    private void assertFallbackAnswers(String segment) throws Exception {
-        BACKEND.answer(segment, 500);
-        for (int i = 0; i < 2; i++) {
-            HttpResponse<String> response = http.get("/" + segment + "/7");
-            assertThat(response.statusCode()).isEqualTo(200);
-            assertThat(response.body()).isEqualTo("fallback");
-        }
-        assertThat(BACKEND.arrivals(segment)).isEqualTo(2);
-        assertThat(breaker(segment)).contains("\"state\":\"OPEN\"").contains("\"failedCalls\":2");
+    @Test
+    void aFallbackUriWithTemplateVariablesIsExpandedFromThePathPredicate() throws Exception {
+        assertTemplatedFallbackAnswers("shelves");
+    }
 
-        HttpResponse<String> rejected = http.get("/" + segment + "/7");
-        assertThat(rejected.statusCode()).isEqualTo(200);
-        assertThat(rejected.body()).isEqualTo("fallback");
+    @Test
+    void aJavaDslFallbackUriWithTemplateVariablesIsExpandedFromTheRequestPredicate() throws Exception {
+        assertTemplatedFallbackAnswers("racks");
+    }
+
+    private void assertTemplatedFallbackAnswers(String segment) throws Exception {
+        BACKEND.answer(segment, 500);
+        for (String name : new String[] {"poetry", "history"}) {
+            HttpResponse<String> response = http.get("/" + segment + "/" + name);
+            assertThat(response.statusCode()).isEqualTo(200);
+            assertThat(response.body()).isEqualTo("fallback for " + name);
+        }
+        assertThat(breaker(segment)).contains("\"state\":\"OPEN\"");
+        HttpResponse<String> rejected = http.get("/" + segment + "/maps");
+        assertThat(rejected.body()).as("a rejection forwards the same way").isEqualTo("fallback for maps");
         assertThat(BACKEND.arrivals(segment)).as("not called while open").isEqualTo(2);
-        assertThat(breaker(segment)).contains("\"rejectedCalls\":1");
     }
 
     @Test
@@ -177,48 +128,10 @@ class GatewayServerMvcApplicationTest {
         assertThat(BACKEND.arrivals("payments")).as("not called while open").isEqualTo(2);
     }
 
-    @Test
-    void forcingTheBreakerOpenOverTheActuatorStopsTheTraffic() throws Exception {
-        assertThat(http.get("/orders/1").statusCode()).isEqualTo(200);
-        assertThat(BACKEND.arrivals("orders")).isEqualTo(1);
-
-        assertThat(http.post("/actuator/breakers/orders", "{\"state\":\"OPEN\"}")
-                        .statusCode())
-                .isEqualTo(200);
-        HttpResponse<String> rejected = http.get("/orders/1");
-        assertThat(rejected.statusCode()).isEqualTo(503);
-        assertThat(rejected.headers().firstValue("Retry-After"))
-                .as("no wait is known while an operator holds it open")
-                .isEmpty();
-        assertThat(BACKEND.arrivals("orders")).isEqualTo(1);
-
-        assertThat(http.post("/actuator/breakers/orders", "{\"state\":\"AUTO\"}")
-                        .statusCode())
-                .isEqualTo(200);
-        assertThat(http.get("/orders/1").statusCode()).isEqualTo(200);
-        assertThat(BACKEND.arrivals("orders")).isEqualTo(2);
-    }
-
-    private String breaker(String name) throws Exception {
-        HttpResponse<String> response = http.get("/actuator/breakers/" + name);
-        assertThat(response.statusCode()).isEqualTo(200);
-        return response.body();
-    }
-
     @Configuration(proxyBeanMethods = false)
     @EnableAutoConfiguration
+    @Import(GatewayRouteContract.TestBeans.class)
     static class Application {
-
-        /** The breakers' clock (a {@code NanoClock} bean replaces the system's): the test moves it. */
-        @Bean
-        TestClock testClock() {
-            return new TestClock();
-        }
-
-        @Bean
-        FallbackController fallbackController() {
-            return new FallbackController();
-        }
 
         @Bean
         RouterFunction<ServerResponse> reviews(@Value("${backend.url}") String backendUrl) {
@@ -230,14 +143,16 @@ class GatewayServerMvcApplicationTest {
                             .setStatusCodes("500")))
                     .build();
         }
-    }
 
-    @RestController
-    static class FallbackController {
-
-        @RequestMapping("/fallback")
-        String fallback() {
-            return "fallback";
+        @Bean
+        RouterFunction<ServerResponse> racks(@Value("${backend.url}") String backendUrl) {
+            return route("racks")
+                    .GET("/racks/{rack}", http())
+                    .before(uri(backendUrl))
+                    .filter(BreakerFilterFunctions.circuitBreaker(config -> config.setId("racks")
+                            .setFallbackUri("forward:/fallback/{rack}")
+                            .setStatusCodes("500")))
+                    .build();
         }
     }
 }

@@ -1,33 +1,25 @@
 package io.breaker.spring.cloud.gateway;
 
-import io.breaker.spring.cloud.TestClock;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeEach;
+import io.breaker.CircuitOpenException;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.cloud.gateway.filter.factory.SpringCloudCircuitBreakerFilterFactory;
-import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
-import org.springframework.web.bind.annotation.RequestMapping;
-import org.springframework.web.bind.annotation.RestController;
+import org.springframework.context.annotation.Import;
 
 import java.net.http.HttpResponse;
-import java.time.Duration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Spring Cloud Gateway on WebFlux with routes in properties through the {@code CircuitBreaker} filter,
- * as users write them, in front of a real HTTP backend on a free port: a backend status listed under
- * {@code statusCodes} counts as a failure, the tripped route answers 503 with {@code Retry-After} (whole
- * seconds until the probe, rounded up) without calling the backend, a {@code fallbackUri} answers
- * failures and rejections, and forcing the breaker open over the actuator stops the traffic.
+ * as users write them: the {@link GatewayRouteContract} both servers keep (a counted status reaches the
+ * client with Gateway's error body), a fallback route with Gateway's {@code FallbackHeaders} filter
+ * receiving the failure in headers without resilience4j, and a backend that hangs past the route's
+ * timeout.
  */
 @Tag("boot-line")
 @SpringBootTest(
@@ -65,37 +57,30 @@ import static org.assertj.core.api.Assertions.assertThat;
             "spring.cloud.gateway.server.webflux.routes[3].predicates[0]=Path=/payments/**",
             "spring.cloud.gateway.server.webflux.routes[3].filters[0]=CircuitBreaker=payments",
             "spring.cloud.gateway.server.webflux.routes[3].metadata.response-timeout=300",
-            "breakers.instances.payments.failure-rate-threshold=50"
+            "breakers.instances.payments.failure-rate-threshold=50",
+            "spring.cloud.gateway.server.webflux.routes[4].id=shelves",
+            "spring.cloud.gateway.server.webflux.routes[4].uri=${backend.url}",
+            "spring.cloud.gateway.server.webflux.routes[4].predicates[0]=Path=/shelves/**",
+            "spring.cloud.gateway.server.webflux.routes[4].filters[0].name=CircuitBreaker",
+            "spring.cloud.gateway.server.webflux.routes[4].filters[0].args.name=shelves",
+            "spring.cloud.gateway.server.webflux.routes[4].filters[0].args.fallbackUri=forward:/shelves-fallback",
+            "spring.cloud.gateway.server.webflux.routes[4].filters[0].args.statusCodes[0]=500",
+            "spring.cloud.gateway.server.webflux.routes[5].id=shelves-fallback",
+            "spring.cloud.gateway.server.webflux.routes[5].uri=${backend.url}",
+            "spring.cloud.gateway.server.webflux.routes[5].predicates[0]=Path=/shelves-fallback",
+            "spring.cloud.gateway.server.webflux.routes[5].filters[0]=FallbackHeaders",
+            "breakers.instances.shelves.failure-rate-threshold=50"
         })
-class GatewayWebFluxApplicationTest {
-
-    private static final Backend BACKEND = new Backend();
-
-    @Autowired
-    TestClock clock;
+class GatewayWebFluxApplicationTest extends GatewayRouteContract {
 
     @Autowired
     SpringCloudCircuitBreakerFilterFactory filterFactory;
 
-    /** The server's port (LocalServerPort moved package in Boot 4; the property did not). */
-    @Value("${local.server.port}")
-    int port;
-
-    Http http;
-
-    @DynamicPropertySource
-    static void backendUrl(DynamicPropertyRegistry registry) {
-        registry.add("backend.url", BACKEND::url);
-    }
-
-    @AfterAll
-    static void stopBackend() {
-        BACKEND.close();
-    }
-
-    @BeforeEach
-    void client() {
-        http = new Http(port);
+    @Override
+    void assertCountedAnswer(HttpResponse<String> response, int status) {
+        assertThat(response.statusCode())
+                .as("a counted status reaches the client")
+                .isEqualTo(status);
     }
 
     @Test
@@ -104,50 +89,28 @@ class GatewayWebFluxApplicationTest {
     }
 
     @Test
-    void aTrippedRouteAnswers503WithRetryAfterUntilOneProbeClosesIt() throws Exception {
-        for (int status : new int[] {500, 502}) {
-            BACKEND.answer("inventory", status);
-            assertThat(http.get("/inventory/42").statusCode())
-                    .as("a counted status reaches the client")
-                    .isEqualTo(status);
-        }
-        assertThat(BACKEND.arrivals("inventory")).isEqualTo(2);
-        assertThat(breaker("inventory")).contains("\"state\":\"OPEN\"").contains("\"failedCalls\":2");
-
-        HttpResponse<String> rejected = http.get("/inventory/42");
-        assertThat(rejected.statusCode()).isEqualTo(503);
-        assertThat(rejected.headers().firstValue("Retry-After")).hasValue("30");
-        clock.advance(Duration.ofMillis(10_500));
-        assertThat(http.get("/inventory/42").headers().firstValue("Retry-After"))
-                .as("19.5 s rounded up")
-                .hasValue("20");
-        assertThat(BACKEND.arrivals("inventory")).as("not called while open").isEqualTo(2);
-
-        BACKEND.answer("inventory", 200);
-        clock.advance(Duration.ofSeconds(20));
-        HttpResponse<String> probe = http.get("/inventory/42");
-        assertThat(probe.statusCode()).isEqualTo(200);
-        assertThat(probe.body()).isEqualTo("backend 200");
-        assertThat(BACKEND.arrivals("inventory")).as("exactly one probe").isEqualTo(3);
-        assertThat(breaker("inventory")).contains("\"state\":\"CLOSED\"");
-    }
-
-    @Test
-    void theFallbackUriAnswersCountedStatusesAndRejections() throws Exception {
-        BACKEND.answer("catalogue", 500);
+    void aFallbackRouteWithFallbackHeadersReceivesTheFailureAndTheRejection() throws Exception {
+        BACKEND.answer("shelves", 500);
         for (int i = 0; i < 2; i++) {
-            HttpResponse<String> response = http.get("/catalogue/7");
+            HttpResponse<String> response = http.get("/shelves/5");
             assertThat(response.statusCode()).isEqualTo(200);
-            assertThat(response.body()).isEqualTo("fallback");
+            assertThat(response.body()).as("the fallback route's backend").isEqualTo("backend 200");
+            assertThat(BACKEND.lastHeader("shelves-fallback", "Execution-Exception-Type"))
+                    .as("the counted status, as the fallback saw it")
+                    .endsWith("CircuitBreakerStatusCodeException");
+            assertThat(BACKEND.lastHeader("shelves-fallback", "Execution-Exception-Message"))
+                    .contains("500");
         }
-        assertThat(BACKEND.arrivals("catalogue")).isEqualTo(2);
-        assertThat(breaker("catalogue")).contains("\"state\":\"OPEN\"").contains("\"failedCalls\":2");
+        assertThat(breaker("shelves")).contains("\"state\":\"OPEN\"");
 
-        HttpResponse<String> rejected = http.get("/catalogue/7");
+        HttpResponse<String> rejected = http.get("/shelves/5");
         assertThat(rejected.statusCode()).isEqualTo(200);
-        assertThat(rejected.body()).isEqualTo("fallback");
-        assertThat(BACKEND.arrivals("catalogue")).as("not called while open").isEqualTo(2);
-        assertThat(breaker("catalogue")).contains("\"rejectedCalls\":1");
+        assertThat(BACKEND.arrivals("shelves")).as("not called while open").isEqualTo(2);
+        assertThat(BACKEND.arrivals("shelves-fallback")).isEqualTo(3);
+        assertThat(BACKEND.lastHeader("shelves-fallback", "Execution-Exception-Type"))
+                .isEqualTo(CircuitOpenException.class.getName());
+        assertThat(BACKEND.lastHeader("shelves-fallback", "Execution-Exception-Message"))
+                .contains("shelves");
     }
 
     @Test
@@ -166,56 +129,8 @@ class GatewayWebFluxApplicationTest {
         assertThat(BACKEND.arrivals("payments")).as("not called while open").isEqualTo(2);
     }
 
-    @Test
-    void forcingTheBreakerOpenOverTheActuatorStopsTheTraffic() throws Exception {
-        assertThat(http.get("/orders/1").statusCode()).isEqualTo(200);
-        assertThat(BACKEND.arrivals("orders")).isEqualTo(1);
-
-        assertThat(http.post("/actuator/breakers/orders", "{\"state\":\"OPEN\"}")
-                        .statusCode())
-                .isEqualTo(200);
-        HttpResponse<String> rejected = http.get("/orders/1");
-        assertThat(rejected.statusCode()).isEqualTo(503);
-        assertThat(rejected.headers().firstValue("Retry-After"))
-                .as("no wait is known while an operator holds it open")
-                .isEmpty();
-        assertThat(BACKEND.arrivals("orders")).isEqualTo(1);
-
-        assertThat(http.post("/actuator/breakers/orders", "{\"state\":\"AUTO\"}")
-                        .statusCode())
-                .isEqualTo(200);
-        assertThat(http.get("/orders/1").statusCode()).isEqualTo(200);
-        assertThat(BACKEND.arrivals("orders")).isEqualTo(2);
-    }
-
-    private String breaker(String name) throws Exception {
-        HttpResponse<String> response = http.get("/actuator/breakers/" + name);
-        assertThat(response.statusCode()).isEqualTo(200);
-        return response.body();
-    }
-
     @Configuration(proxyBeanMethods = false)
     @EnableAutoConfiguration
-    static class Application {
-
-        /** The breakers' clock (a {@code NanoClock} bean replaces the system's): the test moves it. */
-        @Bean
-        TestClock testClock() {
-            return new TestClock();
-        }
-
-        @Bean
-        FallbackController fallbackController() {
-            return new FallbackController();
-        }
-    }
-
-    @RestController
-    static class FallbackController {
-
-        @RequestMapping("/fallback")
-        String fallback() {
-            return "fallback";
-        }
-    }
+    @Import(GatewayRouteContract.TestBeans.class)
+    static class Application {}
 }

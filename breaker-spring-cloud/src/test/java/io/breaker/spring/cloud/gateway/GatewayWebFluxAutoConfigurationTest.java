@@ -10,6 +10,7 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.context.runner.ReactiveWebApplicationContextRunner;
+import org.springframework.cloud.gateway.filter.factory.FallbackHeadersGatewayFilterFactory;
 import org.springframework.cloud.gateway.filter.factory.SpringCloudCircuitBreakerFilterFactory;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -35,6 +36,16 @@ class GatewayWebFluxAutoConfigurationTest {
         runner.run(context -> assertThat(context)
                 .getBean(SpringCloudCircuitBreakerFilterFactory.class)
                 .isInstanceOf(BreakerGatewayFilterFactory.class));
+    }
+
+    @Test
+    void gatewaysFallbackHeadersFilterIsThereWithoutResilience4jUnlessTurnedOff() {
+        runner.run(context -> assertThat(context).hasSingleBean(FallbackHeadersGatewayFilterFactory.class));
+        runner.withPropertyValues("spring.cloud.gateway.server.webflux.filter.fallback-headers.enabled=false")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context).doesNotHaveBean(FallbackHeadersGatewayFilterFactory.class);
+                });
     }
 
     @Test
