@@ -10,6 +10,7 @@ import io.breaker.spring.call.CallTimeouts;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 import org.springframework.aop.support.AopUtils;
+import org.springframework.core.KotlinDetector;
 import org.springframework.core.ResolvableType;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.core.annotation.AnnotationUtils;
@@ -41,6 +42,15 @@ public final class ProtectedMethods {
 
     private static final boolean REACTOR_PRESENT =
             ClassUtils.isPresent("reactor.core.publisher.Mono", ProtectedMethods.class.getClassLoader());
+    /** Kotlin's Flow type, by name: no Kotlin class is loaded unless the application is written in Kotlin. */
+    private static final String FLOW = "kotlinx.coroutines.flow.Flow";
+    /**
+     * What a suspend fun or a Flow needs: Spring's AOP calls a suspend fun through kotlinx-coroutines-reactor
+     * (which brings Reactor), and by kotlin-reflect.
+     */
+    private static final boolean COROUTINES_PRESENT = REACTOR_PRESENT
+            && KotlinDetector.isKotlinReflectPresent()
+            && ClassUtils.isPresent("kotlinx.coroutines.reactor.MonoKt", ProtectedMethods.class.getClassLoader());
 
     private final Supplier<BreakerRegistry> registry;
     private final Supplier<RecordedResults> recordedResults;
@@ -211,6 +221,17 @@ public final class ProtectedMethods {
                     "Name the breaker with " + BreakerNames.RULE + ", in @CircuitProtected(name = ...)"
                             + " as under breakers.instances.");
         }
+        boolean kotlin = KotlinDetector.isSuspendingFunction(method) || isFlow(method.getReturnType());
+        if (kotlin && !COROUTINES_PRESENT) {
+            throw new InvalidCircuitProtectedException(
+                    targetClass.getName(),
+                    FallbackResolver.describe(method),
+                    (KotlinDetector.isSuspendingFunction(method) ? "a suspend fun" : "a method returning Flow")
+                            + " needs kotlinx-coroutines-reactor and kotlin-reflect on the class path",
+                    List.of(),
+                    "Add org.jetbrains.kotlinx:kotlinx-coroutines-reactor and org.jetbrains.kotlin:kotlin-reflect"
+                            + " to the application's dependencies.");
+        }
         Fallback fallback = annotation.fallbackMethod().isEmpty()
                 ? null
                 : FallbackResolver.resolve(targetClass, method, annotation.fallbackMethod());
@@ -234,6 +255,19 @@ public final class ProtectedMethods {
         @Nullable CallTimeout timeout = callTimeouts.get().of(breaker);
         if (CompletionStage.class.isAssignableFrom(returnType)) {
             return new CompletionStageCall(breaker, fallback, recordResult, timeout);
+        }
+        if (kotlin) {
+            if (timeout != null) {
+                throw new InvalidCircuitProtectedException(
+                        targetClass.getName(),
+                        FallbackResolver.describe(method),
+                        "its breaker '" + annotation.name() + "' has a call-timeout, which does not apply to a"
+                                + " suspend fun or a Flow",
+                        List.of(),
+                        "Remove call-timeout from the breaker '" + annotation.name() + "' and bound the call with"
+                                + " kotlinx.coroutines' withTimeout (or Flow's timeout) inside the method.");
+            }
+            return KotlinCalls.forMethod(method, breaker, fallback, recordResult);
         }
         ProtectedCall reactive = REACTOR_PRESENT
                 ? ReactorCalls.forReturnType(returnType, breaker, fallback, recordResult, timeout)
@@ -264,11 +298,19 @@ public final class ProtectedMethods {
     /**
      * What {@code record-result} gets to see of a method's results: its return type (primitives boxed,
      * {@code void} as it is), or the element type of its {@code CompletionStage}, {@code Mono} or
-     * {@code Flux} ({@code Object} when a type variable or a raw type leaves it open).
+     * {@code Flux}, or Kotlin's {@code Flow}; of a suspend fun, its declared return type ({@code Object}
+     * when a type variable or a raw type leaves it open).
      */
     static Class<?> resultType(Class<?> targetClass, Method method) {
-        Class<?> returnType = method.getReturnType();
         ResolvableType declared = ResolvableType.forMethodReturnType(method, targetClass);
+        // Of a suspend fun, Spring reads the type Kotlin declares, not the JVM's Object.
+        Class<?> returnType = KotlinDetector.isSuspendingFunction(method) ? declared.toClass() : method.getReturnType();
+        if (isFlow(returnType)) {
+            return declared.getGeneric(0).toClass();
+        }
+        if (returnType.getName().equals("kotlin.Unit")) {
+            return void.class;
+        }
         if (CompletionStage.class.isAssignableFrom(returnType)) {
             return declared.as(CompletionStage.class).getGeneric(0).toClass();
         }
@@ -293,6 +335,11 @@ public final class ProtectedMethods {
             }
         }
         return false;
+    }
+
+    /** Whether {@code type} is Kotlin's {@code Flow}, checked by name. */
+    private static boolean isFlow(Class<?> type) {
+        return type.getName().equals(FLOW);
     }
 
     /** Throws {@code error}, checked or not, from a method that declares none. */

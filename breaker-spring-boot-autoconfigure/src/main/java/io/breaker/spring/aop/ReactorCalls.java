@@ -61,7 +61,7 @@ final class ReactorCalls {
      * Runs the method once more: each subscription is a new call. Spring's own invocations can be
      * cloned and proceeded any number of times; any other runs once.
      */
-    private static @Nullable Object proceed(MethodInvocation invocation) throws Throwable {
+    static @Nullable Object proceed(MethodInvocation invocation) throws Throwable {
         return invocation instanceof ProxyMethodInvocation proxied
                 ? proxied.invocableClone().proceed()
                 : invocation.proceed();
