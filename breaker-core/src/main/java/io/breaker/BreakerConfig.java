@@ -208,6 +208,23 @@ public final class BreakerConfig {
             BreakerConfig::getIgnoreExceptions,
             Builder::ignoreExceptions);
 
+    /**
+     * How long a protected call may run before it is given up; none (the default) never cuts a call.
+     * Read by the integrations that run calls with {@link CallTimeout} (the Spring annotation, the
+     * Spring Cloud factories); {@link CircuitBreaker#execute} never times a call out. Fixed when the
+     * breaker is built.
+     */
+    public static final Setting<@Nullable Duration> CALL_TIMEOUT = new Setting<>(
+            "callTimeout",
+            Duration.class,
+            null,
+            DURATION + ", or none for no timeout",
+            "How long a protected call may run before the caller gets a CallTimeoutException (a failure) and the"
+                    + " call's thread is interrupted; unset, no call is ever cut.",
+            timeout -> timeout == null || isDuration(timeout),
+            BreakerConfig::getCallTimeout,
+            Builder::callTimeout);
+
     private static final List<Setting<?>> SETTINGS = List.of(
             SLIDING_WINDOW_TYPE,
             SLIDING_WINDOW_SIZE,
@@ -222,7 +239,8 @@ public final class BreakerConfig {
             PERMITTED_CALLS_IN_HALF_OPEN_STATE,
             PROBE_LEASE,
             RECORD_EXCEPTIONS,
-            IGNORE_EXCEPTIONS);
+            IGNORE_EXCEPTIONS,
+            CALL_TIMEOUT);
 
     private static final BreakerConfig DEFAULTS = new Builder().build();
 
@@ -241,6 +259,7 @@ public final class BreakerConfig {
     private final Duration probeLease;
     private final List<Class<? extends Throwable>> recordExceptions;
     private final List<Class<? extends Throwable>> ignoreExceptions;
+    private final @Nullable Duration callTimeout;
     private final @Nullable Predicate<Throwable> recordFailurePredicate;
     private final @Nullable RetryAfterResolver retryAfterResolver;
 
@@ -260,6 +279,7 @@ public final class BreakerConfig {
         this.probeLease = b.probeLease;
         this.recordExceptions = List.copyOf(b.recordExceptions);
         this.ignoreExceptions = List.copyOf(b.ignoreExceptions);
+        this.callTimeout = b.callTimeout;
         this.recordFailurePredicate = b.recordFailurePredicate;
         this.retryAfterResolver = b.retryAfterResolver;
     }
@@ -384,6 +404,14 @@ public final class BreakerConfig {
         return ignoreExceptions;
     }
 
+    /**
+     * How long a protected call may run before it is given up, or {@code null} (the default) for no
+     * timeout; see {@link #CALL_TIMEOUT} and {@link CallTimeout}.
+     */
+    public @Nullable Duration getCallTimeout() {
+        return callTimeout;
+    }
+
     /** Extra test deciding that an exception counts as a failure, or {@code null}. */
     public @Nullable Predicate<Throwable> getRecordFailurePredicate() {
         return recordFailurePredicate;
@@ -395,7 +423,8 @@ public final class BreakerConfig {
     }
 
     /**
-     * Whether the exception counts as a failure. Ignored exceptions never do. Otherwise, with neither
+     * Whether the exception counts as a failure. Ignored exceptions never do. A
+     * {@link CallTimeoutException} that is not ignored always does. Otherwise, with neither
      * record exceptions nor a predicate configured, every exception does; with either configured, an
      * exception counts when it matches a record exception or the predicate accepts it, and is ignored
      * otherwise. A predicate that throws counts the exception as a failure, and its own exception is
@@ -407,7 +436,7 @@ public final class BreakerConfig {
                 return false;
             }
         }
-        if (recordExceptions.isEmpty() && recordFailurePredicate == null) {
+        if (error instanceof CallTimeoutException || (recordExceptions.isEmpty() && recordFailurePredicate == null)) {
             return true;
         }
         for (Class<? extends Throwable> type : recordExceptions) {
@@ -439,7 +468,8 @@ public final class BreakerConfig {
                 + ", maxWaitDurationInOpenState=" + maxWaitDurationInOpenState
                 + ", waitMultiplier=" + waitMultiplier + ", waitJitter=" + waitJitter
                 + ", permittedCallsInHalfOpenState=" + permittedCallsInHalfOpenState + ", probeLease=" + probeLease
-                + ", recordExceptions=" + recordExceptions + ", ignoreExceptions=" + ignoreExceptions + "}";
+                + ", recordExceptions=" + recordExceptions + ", ignoreExceptions=" + ignoreExceptions
+                + ", callTimeout=" + callTimeout + "}";
     }
 
     /** Builds a {@link BreakerConfig}; each setter validates its argument at once. */
@@ -460,6 +490,7 @@ public final class BreakerConfig {
         private Duration probeLease = PROBE_LEASE.defaultValue();
         private List<Class<? extends Throwable>> recordExceptions = RECORD_EXCEPTIONS.defaultValue();
         private List<Class<? extends Throwable>> ignoreExceptions = IGNORE_EXCEPTIONS.defaultValue();
+        private @Nullable Duration callTimeout = CALL_TIMEOUT.defaultValue();
         private @Nullable Predicate<Throwable> recordFailurePredicate;
         private @Nullable RetryAfterResolver retryAfterResolver;
 
@@ -481,6 +512,7 @@ public final class BreakerConfig {
             this.probeLease = c.probeLease;
             this.recordExceptions = c.recordExceptions;
             this.ignoreExceptions = c.ignoreExceptions;
+            this.callTimeout = c.callTimeout;
             this.recordFailurePredicate = c.recordFailurePredicate;
             this.retryAfterResolver = c.retryAfterResolver;
         }
@@ -614,6 +646,15 @@ public final class BreakerConfig {
         /** Exceptions that count neither as success nor as failure (subclasses match). */
         public Builder ignoreExceptions(List<Class<? extends Throwable>> types) {
             this.ignoreExceptions = List.copyOf(IGNORE_EXCEPTIONS.check(types));
+            return this;
+        }
+
+        /**
+         * How long a protected call may run before it is given up (positive, at most
+         * {@link #MAX_DURATION}), or {@code null} (the default) for no timeout; see {@link CallTimeout}.
+         */
+        public Builder callTimeout(@Nullable Duration timeout) {
+            this.callTimeout = CALL_TIMEOUT.check(timeout);
             return this;
         }
 

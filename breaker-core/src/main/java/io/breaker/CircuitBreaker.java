@@ -200,7 +200,7 @@ public final class CircuitBreaker extends CallPath {
 
     /**
      * Replaces the breaker's settings while it runs (an operator's change; never on the call path).
-     * The sliding-window type cannot change (a breaker is built for one); everything else can:
+     * The sliding-window type and the call timeout cannot change (a breaker is built for them); everything else can:
      * <ul>
      * <li>CLOSED or FORCED_CLOSED: a fresh window with the new size, minimum and thresholds, at once
      *     (calls admitted before count nowhere, as after any new episode);</li>
@@ -213,7 +213,7 @@ public final class CircuitBreaker extends CallPath {
      * The call path pays nothing for this: it reads the same plain fields as before. Listeners are
      * not told (the state does not change); a shared store is given the new settings.
      *
-     * @throws IllegalArgumentException if {@code newConfig} has another sliding-window type
+     * @throws IllegalArgumentException if {@code newConfig} has another sliding-window type or call timeout
      * @throws IllegalStateException    if another reconfiguration of this breaker is under way (changes
      *                                  are made one at a time; nothing waits)
      */

@@ -16,7 +16,8 @@ import java.util.Objects;
  *   still use an old value once.
  * - One reconfiguration of a breaker at a time: the breaker's `reconfiguring` flag is taken by a CAS,
  *   and a second reconfiguration that finds it taken is refused, never waited for.
- * - The sliding-window type never changes: a breaker is built for one.
+ * - The sliding-window type never changes: a breaker is built for one. Nor does the call timeout: the
+ *   integrations choose a timed or an untimed call path once, when they first meet the breaker.
  * - The state never changes, so listeners are not told (swapSilently): CLOSED and FORCED_CLOSED get
  *   a fresh window with the new settings at once; OPEN in memory gets the trip time plus the new
  *   wait (grown by the backoff for its failed probes, without jitter) as its probe time (a wait a
@@ -58,6 +59,10 @@ final class Reconfiguration {
         if (newConfig.getSlidingWindowType() != config.getSlidingWindowType()) {
             throw new IllegalArgumentException("slidingWindowType cannot change on a running breaker (it is "
                     + config.getSlidingWindowType() + "); restart with the new type");
+        }
+        if (!Objects.equals(newConfig.getCallTimeout(), config.getCallTimeout())) {
+            throw new IllegalArgumentException("callTimeout cannot change on a running breaker (it is "
+                    + config.getCallTimeout() + "); restart with the new timeout");
         }
         if (!RECONFIGURING.compareAndSet(breaker, 0, 1)) {
             throw new IllegalStateException(

@@ -28,6 +28,7 @@ import java.util.List;
  * @param recordExceptions              class names of exceptions that count as failures (empty: all that are not ignored)
  * @param ignoreExceptions              class names of exceptions that count neither way
  * @param recordFailurePredicate        whether a predicate in code also decides what counts as a failure
+ * @param callTimeout                   how long a protected call may run before it is given up, or {@code null} for no timeout
  */
 public record BreakerConfigDescriptor(
         SlidingWindowType slidingWindowType,
@@ -44,7 +45,8 @@ public record BreakerConfigDescriptor(
         Duration probeLease,
         List<String> recordExceptions,
         List<String> ignoreExceptions,
-        boolean recordFailurePredicate) {
+        boolean recordFailurePredicate,
+        @Nullable Duration callTimeout) {
 
     static BreakerConfigDescriptor of(BreakerConfig config) {
         return new BreakerConfigDescriptor(
@@ -62,7 +64,8 @@ public record BreakerConfigDescriptor(
                 config.getProbeLease(),
                 names(config.getRecordExceptions()),
                 names(config.getIgnoreExceptions()),
-                config.getRecordFailurePredicate() != null);
+                config.getRecordFailurePredicate() != null,
+                config.getCallTimeout());
     }
 
     private static List<String> names(List<Class<? extends Throwable>> types) {

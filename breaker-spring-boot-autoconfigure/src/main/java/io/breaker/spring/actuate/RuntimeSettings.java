@@ -468,12 +468,24 @@ public final class RuntimeSettings {
         return value;
     }
 
-    /** The settings that can change at runtime, by YAML name: all but the sliding-window type. */
+    /** The settings that can change at runtime, by YAML name: all but the sliding-window type and the call timeout. */
     static List<String> changeable() {
         return BreakerConfig.settings().stream()
-                .filter(setting -> setting != BreakerConfig.SLIDING_WINDOW_TYPE)
+                .filter(setting -> startUpOnly(setting) == null)
                 .map(Setting::propertyName)
                 .toList();
+    }
+
+    /** Why a running breaker keeps {@code setting} as it started with, or {@code null} when it can change. */
+    private static @Nullable String startUpOnly(Setting<?> setting) {
+        if (setting == BreakerConfig.SLIDING_WINDOW_TYPE) {
+            return "a running breaker keeps its window type; restart with the new one";
+        }
+        if (setting == BreakerConfig.CALL_TIMEOUT) {
+            return "a running breaker keeps its call timeout (its calls chose their timed or untimed path at"
+                    + " start-up); restart with the new one";
+        }
+        return null;
     }
 
     private static String path(String name, String property) {
@@ -483,13 +495,10 @@ public final class RuntimeSettings {
     private static Setting<?> setting(String name, String property) {
         for (Setting<?> setting : BreakerConfig.settings()) {
             if (setting.propertyName().equals(property)) {
-                if (setting == BreakerConfig.SLIDING_WINDOW_TYPE) {
+                String fixed = startUpOnly(setting);
+                if (fixed != null) {
                     throw new InvalidBreakerPropertyException(
-                            path(name, property),
-                            "",
-                            "a running breaker keeps its" + " window type; restart with the new one",
-                            "one of " + String.join(", ", changeable()),
-                            null);
+                            path(name, property), "", fixed, "one of " + String.join(", ", changeable()), null);
                 }
                 return setting;
             }

@@ -120,6 +120,19 @@ public class BreakerProperties {
         private @Nullable List<String> ignoreExceptions;
 
         /**
+         * How long a protected call may run before the caller gets a CallTimeoutException (a failure) and the
+         * call's thread is interrupted; unset, no call is ever cut.
+         */
+        private @Nullable Duration callTimeout;
+
+        /**
+         * Name of the java.util.concurrent.Executor bean that runs the calls of a breaker with call-timeout;
+         * unset, each call gets a new virtual thread (Java 21 and later; on Java 17 start-up fails). Read at
+         * start-up only.
+         */
+        private @Nullable String callTimeoutExecutor;
+
+        /**
          * Results of @CircuitProtected methods that count as failures, by HTTP status or by a
          * ResultPredicate bean; unset, no result counts. Read by the advice, not by the breaker: set at
          * start-up only.
@@ -236,6 +249,22 @@ public class BreakerProperties {
 
         public void setIgnoreExceptions(@Nullable List<String> ignoreExceptions) {
             this.ignoreExceptions = ignoreExceptions;
+        }
+
+        public @Nullable Duration getCallTimeout() {
+            return callTimeout;
+        }
+
+        public void setCallTimeout(@Nullable Duration callTimeout) {
+            this.callTimeout = callTimeout;
+        }
+
+        public @Nullable String getCallTimeoutExecutor() {
+            return callTimeoutExecutor;
+        }
+
+        public void setCallTimeoutExecutor(@Nullable String callTimeoutExecutor) {
+            this.callTimeoutExecutor = callTimeoutExecutor;
         }
 
         public RecordResult getRecordResult() {

@@ -4,6 +4,7 @@ import io.breaker.BreakerConfig;
 import io.breaker.spring.config.ConfiguredSettings;
 import io.breaker.spring.config.MappedSettings;
 
+import static io.breaker.BreakerConfig.CALL_TIMEOUT;
 import static io.breaker.BreakerConfig.FAILURE_RATE_THRESHOLD;
 import static io.breaker.BreakerConfig.IGNORE_EXCEPTIONS;
 import static io.breaker.BreakerConfig.MAX_WAIT_DURATION_IN_OPEN_STATE;
@@ -47,6 +48,7 @@ final class BreakerSettingsMapping {
             map.from(settings::getProbeLease).to(PROBE_LEASE);
             map.fromClassNames(settings::getRecordExceptions).to(RECORD_EXCEPTIONS);
             map.fromClassNames(settings::getIgnoreExceptions).to(IGNORE_EXCEPTIONS);
+            map.from(settings::getCallTimeout).to(CALL_TIMEOUT);
         });
     }
 

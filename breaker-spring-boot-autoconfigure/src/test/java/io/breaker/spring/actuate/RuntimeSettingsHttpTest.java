@@ -39,6 +39,8 @@ import static org.assertj.core.api.Assertions.assertThat;
             "breakers.instances.wholesaler.sliding-window-size=4",
             "breakers.instances.wholesaler.minimum-number-of-calls=4",
             "breakers.instances.wholesaler.failure-rate-threshold=50",
+            "breakers.instances.catalogue.call-timeout=2s",
+            "breakers.instances.catalogue.call-timeout-executor=applicationTaskExecutor",
             "spring.jackson.property-naming-strategy=SNAKE_CASE"
         })
 @ExtendWith(OutputCaptureExtension.class)
@@ -250,6 +252,24 @@ class RuntimeSettingsHttpTest {
         assertThat(response.statusCode()).isEqualTo(400);
         assertThat(response.body())
                 .contains("breakers.instances.wholesaler.minimum-number-of-calls must be", "sliding-window-size (4)");
+    }
+
+    @Test
+    void theCallTimeoutIsShownAndFixedAtStartUp() throws Exception {
+        String catalogue = "/actuator/breakers/catalogue";
+
+        assertThat(send("GET", catalogue, null, null).body()).contains("\"callTimeout\":\"PT2S\"");
+        assertThat(send("GET", catalogue + "/config", null, null).body())
+                .contains("\"call-timeout\":{\"value\":\"PT2S\",\"source\":\"YAML\",\"configured\":\"PT2S\"}");
+        assertThat(send("GET", CONFIG, null, null).body()).contains("\"call-timeout\":{\"source\":\"DEFAULT\"}");
+
+        HttpResponse<String> change = send("POST", catalogue + "/config", "{\"call-timeout\": \"5s\"}", null);
+
+        assertThat(change.statusCode()).isEqualTo(400);
+        assertThat(change.body())
+                .contains("breakers.instances.catalogue.call-timeout must be one of sliding-window-size")
+                .contains("a running breaker keeps its call timeout");
+        assertThat(registry.breaker("catalogue").getConfig().getCallTimeout()).isEqualTo(Duration.ofSeconds(2));
     }
 
     @Test
