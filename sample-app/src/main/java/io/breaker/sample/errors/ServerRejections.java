@@ -4,6 +4,7 @@ import jakarta.servlet.ServletException;
 import org.apache.catalina.connector.Request;
 import org.apache.catalina.connector.Response;
 import org.apache.catalina.valves.ValveBase;
+import org.springframework.http.HttpStatus;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -14,7 +15,8 @@ import java.nio.charset.StandardCharsets;
  * application (an encoded {@code /} or {@code \}, a raw {@code \}, {@code %00}, a malformed escape or
  * invalid UTF-8 in the path, a request line longer than the server reads), with a problem instead of
  * Tomcat's HTML error page. Tomcat runs the engine's pipeline for such a request only to render its
- * error, with the error already set: every other request passes through untouched.
+ * error, with the error already set and no application mapped: every other request, including an
+ * asynchronous request dispatched again after an error, passes through untouched.
  */
 class ServerRejections extends ValveBase {
 
@@ -24,7 +26,7 @@ class ServerRejections extends ValveBase {
 
     @Override
     public void invoke(Request request, Response response) throws IOException, ServletException {
-        if (!response.isError()) {
+        if (!response.isError() || request.getContext() != null) {
             getNext().invoke(request, response);
             return;
         }
@@ -37,7 +39,8 @@ class ServerRejections extends ValveBase {
         response.setCharacterEncoding(StandardCharsets.UTF_8.name());
         PrintWriter writer = response.getReporter();
         if (writer != null) {
-            Problems.write(writer, status, status == 400 ? "Bad Request" : "Error", detail(status));
+            HttpStatus known = HttpStatus.resolve(status);
+            Problems.write(writer, status, known == null ? "Error" : known.getReasonPhrase(), detail(status));
             response.finishResponse();
         }
     }
