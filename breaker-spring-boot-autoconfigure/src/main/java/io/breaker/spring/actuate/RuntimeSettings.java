@@ -497,22 +497,17 @@ public final class RuntimeSettings {
         return null;
     }
 
+    /** The setting named {@code property} for a value read from the store (refused as a change through the endpoint is). */
     private static Setting<?> setting(String name, String property) {
-        for (Setting<?> setting : BreakerConfig.settings()) {
-            if (setting.propertyName().equals(property)) {
-                if (setting == BreakerConfig.SLIDING_WINDOW_TYPE) {
-                    throw new InvalidBreakerPropertyException(
-                            path(name, property),
-                            "",
-                            "a running breaker keeps its" + " window type; restart with the new one",
-                            "one of " + String.join(", ", changeable()),
-                            null);
-                }
-                return setting;
-            }
+        Setting<?> setting = known(property);
+        if (setting == null || setting == BreakerConfig.SLIDING_WINDOW_TYPE) {
+            String why = setting == null
+                    ? "no such setting"
+                    : "a running breaker keeps its window type; restart with the new one";
+            throw new InvalidBreakerPropertyException(
+                    path(name, property), "", why, "one of " + String.join(", ", changeable()), null);
         }
-        throw new InvalidBreakerPropertyException(
-                path(name, property), "", "no such setting", "one of " + String.join(", ", changeable()), null);
+        return setting;
     }
 
     private @Nullable Object parse(String name, Setting<?> setting, Object raw) {
