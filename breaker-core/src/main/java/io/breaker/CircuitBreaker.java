@@ -547,7 +547,6 @@ public final class CircuitBreaker extends CallPath {
     }
 
     // ---------------------------------------------------------------- observation
-
     /** The breaker's current numbers. In OPEN and HALF_OPEN they are those of the window that tripped. */
     public BreakerMetrics getMetrics() {
         return Readings.metrics(this, phase);
@@ -566,6 +565,11 @@ public final class CircuitBreaker extends CallPath {
     /** Nanoseconds left until a probe is allowed while OPEN (0 once due), or -1 in any other state. */
     public long getRemainingWaitNanos() {
         return Readings.remainingWaitNanos(phase, clock);
+    }
+
+    /** While OPEN, the wall-clock time a probe is or became allowed (the trip plus the wait); else {@code null}. */
+    public @Nullable Instant getNextProbeAt() {
+        return Readings.nextProbeAt(phase);
     }
 
     /** Why the breaker waits as long as it does while OPEN (see {@link WaitReason}); {@code null} in other states. */

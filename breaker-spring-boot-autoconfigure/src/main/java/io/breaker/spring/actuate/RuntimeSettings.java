@@ -20,12 +20,13 @@ import org.springframework.core.convert.ConversionException;
 import org.springframework.core.convert.ConversionService;
 
 import java.time.Clock;
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -114,8 +115,15 @@ public final class RuntimeSettings {
         Map<String, String> changes = new LinkedHashMap<>();
         try {
             for (Map.Entry<String, Object> change : body.entrySet()) {
-                Setting<?> setting = setting(name, change.getKey());
+                Setting<?> setting = known(change.getKey());
                 Object value = change.getValue();
+                if (setting == null) {
+                    return new Result.Refused(SettingKeys.unknown(change.getKey(), value, changeable()));
+                }
+                String fixed = startUpOnly(setting);
+                if (fixed != null) {
+                    return new Result.Refused(SettingKeys.kept(path(name, change.getKey()), fixed, changeable()));
+                }
                 changes.put(
                         setting.propertyName(), value == null ? null : PropertyValues.of(parse(name, setting, value)));
             }
@@ -376,7 +384,7 @@ public final class RuntimeSettings {
         history.record(
                 breaker.getName(),
                 new SettingsChangeDescriptor(
-                        wallClock.instant(),
+                        wallClock.instant().truncatedTo(ChronoUnit.MILLIS),
                         principal,
                         changes.isEmpty()
                                 ? Map.of()
@@ -492,52 +500,53 @@ public final class RuntimeSettings {
         return "breakers.instances." + BreakerNames.propertyKey(name) + "." + property;
     }
 
-    private static Setting<?> setting(String name, String property) {
+    /** The setting named {@code property} (as in YAML), or {@code null}. */
+    private static @Nullable Setting<?> known(String property) {
         for (Setting<?> setting : BreakerConfig.settings()) {
             if (setting.propertyName().equals(property)) {
-                String fixed = startUpOnly(setting);
-                if (fixed != null) {
-                    throw new InvalidBreakerPropertyException(
-                            path(name, property), "", fixed, "one of " + String.join(", ", changeable()), null);
-                }
                 return setting;
             }
         }
-        throw new InvalidBreakerPropertyException(
-                path(name, property), "", "no such setting", "one of " + String.join(", ", changeable()), null);
+        return null;
+    }
+
+    /** The setting named {@code property} for a value read from the store (refused as a change through the endpoint is). */
+    private static Setting<?> setting(String name, String property) {
+        Setting<?> setting = known(property);
+        String why = setting == null ? "no such setting" : startUpOnly(setting);
+        if (why != null) {
+            throw new InvalidBreakerPropertyException(
+                    path(name, property), "", why, "one of " + String.join(", ", changeable()), null);
+        }
+        return setting;
     }
 
     private @Nullable Object parse(String name, Setting<?> setting, Object raw) {
         String path = path(name, setting.propertyName());
         if (setting.type() == List.class) {
+            // As in YAML: a comma-separated text, blanks around names left out; "" or [] is no class at all.
             List<?> names = raw instanceof List<?> list
                     ? list
-                    : Arrays.asList(String.valueOf(raw).split(","));
+                    : Arrays.stream(String.valueOf(raw).split(","))
+                            .map(String::trim)
+                            .filter(className -> !className.isEmpty())
+                            .toList();
             return ExceptionClasses.load(path, names, classLoader);
         }
-        String allowed = PropertyValues.inPropertyTerms(setting.allowed());
+        String allowed = PropertyValues.inPropertyTerms(setting.allowed())
+                + (setting.type() == Duration.class ? ", such as 800ms or 30s" : "");
         if (raw instanceof Map<?, ?>
                 || raw instanceof List<?>
                 || (setting.type() == Integer.class
                         && raw instanceof Number number
                         && number.doubleValue() != Math.rint(number.doubleValue()))) {
-            throw new InvalidBreakerPropertyException(
-                    path,
-                    String.valueOf(raw),
-                    "it is not a " + setting.type().getSimpleName().toLowerCase(Locale.ROOT),
-                    allowed,
-                    null);
+            throw new InvalidBreakerPropertyException(path, sent(raw), notA(setting.type()), allowed, null);
         }
         Object value;
         try {
             value = conversion.convert(raw, setting.type());
         } catch (ConversionException unreadable) {
-            throw new InvalidBreakerPropertyException(
-                    path,
-                    String.valueOf(raw),
-                    "it cannot be read as a " + setting.type().getSimpleName().toLowerCase(Locale.ROOT),
-                    allowed,
-                    unreadable);
+            throw new InvalidBreakerPropertyException(path, sent(raw), notA(setting.type()), allowed, unreadable);
         }
         try {
             setting.applyTo(BreakerConfig.builder(), value); // the setting's own check, alone
@@ -545,6 +554,30 @@ public final class RuntimeSettings {
             throw InvalidBreakerPropertyException.of(path, invalid);
         }
         return value;
+    }
+
+    /** A value sent, as a message repeats it: cut when long. */
+    private static String sent(Object raw) {
+        return ErrorDescriptor.cut(String.valueOf(raw), SettingKeys.SHOWN);
+    }
+
+    /** Why a value is not of {@code type}, in the words of start-up. */
+    private static String notA(Class<?> type) {
+        if (type == Integer.class || type == Long.class) {
+            return "it is not a whole number";
+        }
+        if (type == Float.class || type == Double.class) {
+            return "it is not a number";
+        }
+        if (type == Duration.class) {
+            return "it is not a duration (or one too long to hold)";
+        }
+        if (type == Boolean.class) {
+            return "it is not a boolean";
+        }
+        return type.isEnum()
+                ? "it is not one of the allowed values"
+                : "it cannot be converted to " + type.getSimpleName();
     }
 
     /** The configured settings with the written ones applied; each value checked as at start-up. */

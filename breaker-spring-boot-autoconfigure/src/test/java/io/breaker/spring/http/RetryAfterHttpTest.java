@@ -93,8 +93,7 @@ class RetryAfterHttpTest {
 
     /** The breaker as the {@code breakers} endpoint describes it, with the application's wall clock. */
     private BreakerDescriptor described(String breaker) {
-        BreakerOperations operations =
-                new BreakerOperations(registry, BreakerTransitionHistory.bind(registry, 10), registry.getWallClock());
+        BreakerOperations operations = new BreakerOperations(registry, BreakerTransitionHistory.bind(registry, 10));
         return operations.describe(breaker).orElseThrow();
     }
 
