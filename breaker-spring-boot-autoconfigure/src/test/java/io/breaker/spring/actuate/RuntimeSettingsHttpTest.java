@@ -267,8 +267,10 @@ class RuntimeSettingsHttpTest {
 
         assertThat(change.statusCode()).isEqualTo(400);
         assertThat(change.body())
-                .contains("breakers.instances.catalogue.call-timeout must be one of sliding-window-size")
-                .contains("a running breaker keeps its call timeout");
+                .contains("breakers.instances.catalogue.call-timeout cannot change here: "
+                        + "a running breaker keeps its call timeout")
+                .contains("\"allowedKeys\":[\"sliding-window-size\"")
+                .doesNotContain("\"call-timeout\",", "\"sliding-window-type\",");
         assertThat(registry.breaker("catalogue").getConfig().getCallTimeout()).isEqualTo(Duration.ofSeconds(2));
     }
 
