@@ -9,9 +9,12 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.diagnostics.FailureAnalyzer;
 import org.springframework.core.Ordered;
+import org.springframework.core.env.Environment;
 import org.springframework.util.ClassUtils;
 
 import java.math.BigDecimal;
@@ -32,6 +35,22 @@ public class BreakerFailureAnalyzer implements FailureAnalyzer, Ordered {
     private static final ConfigurationPropertyName DEFAULTS = ConfigurationPropertyName.of("breakers.defaults");
     private static final ConfigurationPropertyName INSTANCES = ConfigurationPropertyName.of("breakers.instances");
 
+    /** Where a value refused after binding came from; {@code null} when not known. */
+    private final @Nullable Environment environment;
+
+    /** An analyzer that cannot tell where a value refused after binding came from. */
+    public BreakerFailureAnalyzer() {
+        this(null);
+    }
+
+    /**
+     * @param environment the failed application's environment, to name the environment variable a
+     *     refused value came from; {@code null} when not known
+     */
+    public BreakerFailureAnalyzer(@Nullable Environment environment) {
+        this.environment = environment;
+    }
+
     @Override
     public @Nullable FailureAnalysis analyze(Throwable failure) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
@@ -39,12 +58,14 @@ public class BreakerFailureAnalyzer implements FailureAnalyzer, Ordered {
                 return unknown(unknown);
             }
             if (cause instanceof InvalidBreakerPropertyException invalid) {
+                String variable = environmentVariable(invalid.getProperty());
                 return analysis(
                         invalid.getProperty(),
                         invalid.getValue(),
-                        "",
+                        variable == null ? "" : " (from the environment variable " + variable + ")",
                         invalid.getProblem(),
-                        invalid.getAllowed(),
+                        invalid.getAllowed()
+                                + (variable == null ? "" : " (in the environment variable " + variable + ")"),
                         cause);
             }
             if (cause instanceof InvalidCircuitProtectedException invalid) {
@@ -52,6 +73,21 @@ public class BreakerFailureAnalyzer implements FailureAnalyzer, Ordered {
             }
             if (cause instanceof BindException bind && BREAKERS.isAncestorOf(bind.getName())) {
                 return binding(bind);
+            }
+        }
+        return null;
+    }
+
+    /** The environment variable that holds the winning value of {@code property}, or {@code null}. */
+    private @Nullable String environmentVariable(String property) {
+        if (environment == null || !ConfigurationPropertyName.isValid(property)) {
+            return null;
+        }
+        ConfigurationPropertyName name = ConfigurationPropertyName.of(property);
+        for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
+            ConfigurationProperty value = source.getConfigurationProperty(name);
+            if (value != null) {
+                return BreakerPropertiesCheck.environmentVariable(value);
             }
         }
         return null;

@@ -14,6 +14,7 @@ import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
 
 import java.util.Map;
@@ -82,6 +83,32 @@ class StrictPropertiesTest {
         assertThat(analysis.getDescription()).contains("BREAKERS_DEFAULTS_FAILURE_RATE_THRESHOLD");
         assertThat(analysis.getAction())
                 .contains("BREAKERS_DEFAULTS_FAILURERATETHRESHOLD", "'breakers.defaults.failure-rate-threshold'");
+    }
+
+    @Test
+    void aValueFromAnEnvironmentVariableThatFailsARangeCheckNamesTheVariable() {
+        FailureAnalysis analysis = failureWithEnvironment(Map.of("BREAKERS_INSTANCES_DEP_FAILURERATETHRESHOLD", "150"));
+        assertThat(analysis.getDescription())
+                .contains("'breakers.instances.dep.failure-rate-threshold'", "'150'")
+                .contains("from the environment variable BREAKERS_INSTANCES_DEP_FAILURERATETHRESHOLD");
+        assertThat(analysis.getAction())
+                .contains(
+                        "a number in (0, 100]",
+                        "in the environment variable BREAKERS_INSTANCES_DEP_FAILURERATETHRESHOLD");
+    }
+
+    @Test
+    void anInheritedDefaultFromAnEnvironmentVariableNamesTheVariableOfTheDefaults() {
+        FailureAnalysis analysis = failureWithEnvironment(Map.of("BREAKERS_DEFAULTS_PROBELEASE", "0"));
+        assertThat(analysis.getDescription())
+                .contains("'breakers.defaults.probe-lease'", "BREAKERS_DEFAULTS_PROBELEASE");
+    }
+
+    @Test
+    void aRangeFailureFromAPropertyFileNamesNoVariable() {
+        assertThat(failureFor("breakers.instances.dep.failure-rate-threshold=150")
+                        .getDescription())
+                .doesNotContain("environment variable");
     }
 
     @Test
@@ -190,10 +217,12 @@ class StrictPropertiesTest {
 
     private static FailureAnalysis failure(ApplicationContextRunner runner) {
         AtomicReference<FailureAnalysis> analysis = new AtomicReference<>();
-        runner.run(context -> {
-            assertThat(context).hasFailed();
-            analysis.set(new BreakerFailureAnalyzer().analyze(context.getStartupFailure()));
-        });
+        AtomicReference<Environment> environment = new AtomicReference<>();
+        runner.withInitializer(context -> environment.set(context.getEnvironment()))
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    analysis.set(new BreakerFailureAnalyzer(environment.get()).analyze(context.getStartupFailure()));
+                });
         assertThat(analysis.get()).as("a breaker-specific analysis").isNotNull();
         return analysis.get();
     }
