@@ -6,19 +6,23 @@ import io.breaker.spring.aop.InvalidCircuitProtectedException;
 import io.breaker.spring.config.InvalidBreakerPropertyException;
 import io.breaker.spring.config.PropertyValues;
 import org.jspecify.annotations.Nullable;
+import org.springframework.beans.BeanUtils;
 import org.springframework.boot.context.properties.bind.BindException;
+import org.springframework.boot.context.properties.bind.UnboundConfigurationPropertiesException;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.diagnostics.FailureAnalyzer;
+import org.springframework.core.NestedExceptionUtils;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.Environment;
 import org.springframework.util.ClassUtils;
 
 import java.math.BigDecimal;
 import java.time.Duration;
+import java.util.Collection;
 
 /**
  * Explains every start-up failure caused by breaker configuration, for all breaker modules: a key no
@@ -80,17 +84,7 @@ public class BreakerFailureAnalyzer implements FailureAnalyzer, Ordered {
 
     /** The environment variable that holds the winning value of {@code property}, or {@code null}. */
     private @Nullable String environmentVariable(String property) {
-        if (environment == null || !ConfigurationPropertyName.isValid(property)) {
-            return null;
-        }
-        ConfigurationPropertyName name = ConfigurationPropertyName.of(property);
-        for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
-            ConfigurationProperty value = source.getConfigurationProperty(name);
-            if (value != null) {
-                return BreakerPropertiesCheck.environmentVariable(value);
-            }
-        }
-        return null;
+        return BreakerPropertiesCheck.environmentVariable(property(property));
     }
 
     private static FailureAnalysis analysis(
@@ -121,8 +115,14 @@ public class BreakerFailureAnalyzer implements FailureAnalyzer, Ordered {
         return new FailureAnalysis(description, action, unknown);
     }
 
-    private static FailureAnalysis binding(BindException bind) {
-        ConfigurationProperty property = bind.getProperty();
+    private FailureAnalysis binding(BindException bind) {
+        if (bind.getCause() instanceof UnboundConfigurationPropertiesException unbound
+                && !unbound.getUnboundProperties().isEmpty()) {
+            return unbound(bind, unbound);
+        }
+        ConfigurationProperty property = bind.getProperty() != null
+                ? bind.getProperty()
+                : property(bind.getName().toString());
         String value = property == null ? "" : String.valueOf(property.getValue());
         String variable = BreakerPropertiesCheck.environmentVariable(property);
         String origin = variable != null
@@ -159,14 +159,56 @@ public class BreakerFailureAnalyzer implements FailureAnalyzer, Ordered {
         } else if (type == Boolean.class) {
             problem = "it is not a boolean";
             allowed = "true or false";
-        } else {
-            problem = "it cannot be converted to " + type.getSimpleName();
+        } else if (BeanUtils.isSimpleValueType(type) || Collection.class.isAssignableFrom(type)) {
+            problem = "it cannot be converted to " + type.getSimpleName() + " ("
+                    + NestedExceptionUtils.getMostSpecificCause(bind).getMessage() + ")";
             allowed = range != null ? range : "a valid " + type.getSimpleName();
+        } else {
+            problem = "it is a section of keys, not a single value";
+            allowed = "nothing: set the keys under it instead, such as " + bind.getName()
+                    + (type == BreakerProperties.Settings.class ? ".failure-rate-threshold" : ".<key>");
         }
         if (variable != null) {
             allowed += " (in the environment variable " + variable + ")";
         }
         return analysis(bind.getName().toString(), value, origin, problem, allowed, bind);
+    }
+
+    /**
+     * Elements of a list that Spring Boot left unbound: their indexes do not start at 0 or have a gap
+     * ({@code record-exceptions[5]} alone), so the list stops before them.
+     */
+    private FailureAnalysis unbound(BindException bind, UnboundConfigurationPropertiesException unbound) {
+        ConfigurationProperty first = unbound.getUnboundProperties().iterator().next();
+        String variable = BreakerPropertiesCheck.environmentVariable(first);
+        String origin = variable != null
+                ? " (from the environment variable " + variable + ")"
+                : first.getOrigin() == null ? "" : " (from " + first.getOrigin() + ")";
+        return analysis(
+                first.getName().toString(),
+                String.valueOf(first.getValue()),
+                origin,
+                "Spring Boot left it unbound (" + unbound.getMessage() + "): the elements of a list are read from [0]"
+                        + " up to the first missing index",
+                "an element of '" + bind.getName() + "' numbered from [0] without gaps ("
+                        + bind.getName() + "[0], " + bind.getName() + "[1], ...), or write the list as one"
+                        + " comma-separated value of '" + bind.getName() + "'",
+                bind);
+    }
+
+    /** The winning property of that name in the environment, or {@code null}. */
+    private @Nullable ConfigurationProperty property(String property) {
+        if (environment == null || !ConfigurationPropertyName.isValid(property)) {
+            return null;
+        }
+        ConfigurationPropertyName name = ConfigurationPropertyName.of(property);
+        for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
+            ConfigurationProperty value = source.getConfigurationProperty(name);
+            if (value != null) {
+                return value;
+            }
+        }
+        return null;
     }
 
     /** The breaker setting {@code name} binds to, under {@code breakers.defaults} or {@code breakers.instances.<name>}. */
