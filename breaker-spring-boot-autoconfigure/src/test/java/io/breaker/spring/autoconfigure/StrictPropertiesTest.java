@@ -5,6 +5,7 @@ import io.breaker.spring.aop.CircuitProtectedAdvisor;
 import io.breaker.spring.test.BootLine;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.beans.factory.config.BeanPostProcessor;
@@ -12,6 +13,8 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
@@ -26,6 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** Input that used to slip through: every key under breakers. is read by some module, and every value is checked. */
 @Tag(BootLine.TAG)
+@ExtendWith(OutputCaptureExtension.class)
 class StrictPropertiesTest {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
@@ -140,6 +144,41 @@ class StrictPropertiesTest {
                         .hasNotFailed()
                         .doesNotHaveBean(BreakerRegistry.class)
                         .doesNotHaveBean(CircuitProtectedAdvisor.class));
+    }
+
+    @Test
+    void withBreakersOffEveryKeyAndValueIsStillCheckedAndOneInfoLineSaysSo(CapturedOutput output) {
+        ApplicationContextRunner off = runner.withConfiguration(
+                        AutoConfigurations.of(BreakersOffAutoConfiguration.class))
+                .withPropertyValues("breakers.enabled=false");
+        assertThat(failure(off.withPropertyValues("breakers.default.failure-rate-threshold=30"))
+                        .getAction())
+                .contains("'breakers.defaults.failure-rate-threshold'");
+        assertThat(failure(off.withPropertyValues("breakers.instances.dep.failure-rate-threshold=150"))
+                        .getDescription())
+                .contains("'breakers.instances.dep.failure-rate-threshold'", "'150'");
+        assertThat(failure(off.withPropertyValues("breakers.defaults.sliding-window-type=COUNTED"))
+                        .getAction())
+                .contains("one of count-based, time-based");
+        assertThat(failure(off.withPropertyValues("breakers.console.enabled=maybe"))
+                        .getAction())
+                .contains("true or false");
+        off.withPropertyValues("breakers.instances.dep.failure-rate-threshold=30", "breakers.health.down-when-open=dep")
+                .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(BreakerRegistry.class));
+        assertThat(output.getAll().lines().filter(line -> line.contains("Breakers are off")))
+                .hasSize(1)
+                .allMatch(line -> line.contains("INFO") && line.contains("breakers.enabled"));
+    }
+
+    @Test
+    void aFeaturesValuesAreCheckedWhileTheFeatureIsOff() {
+        // No endpoint and no health contributor in this context: their properties are checked all the same.
+        assertThat(failureFor("breakers.console.enabled=maybe").getDescription())
+                .contains("'breakers.console.enabled'", "'maybe'");
+        FailureAnalysis analysis =
+                failureFor("breakers.instances.dep.failure-rate-threshold=30", "breakers.health.down-when-open=nobody");
+        assertThat(analysis.getDescription()).contains("'breakers.health.down-when-open'", "'nobody'");
+        assertThat(analysis.getAction()).contains("'dep'");
     }
 
     @Test
