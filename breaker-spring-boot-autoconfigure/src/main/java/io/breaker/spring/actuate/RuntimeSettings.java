@@ -55,6 +55,9 @@ public final class RuntimeSettings {
     /** Epochs of the fleet's settings an instance remembers having left: a late read of one is not adopted. */
     private static final int LEFT_EPOCHS = 8;
 
+    /** The value that turns off a setting without a default, as the allowed values offer it. */
+    private static final String NONE = "none";
+
     private final BreakerRegistry registry;
     private final @Nullable ConfiguredSettings yaml;
     private final BreakerTransitionHistory history;
@@ -116,8 +119,7 @@ public final class RuntimeSettings {
             for (Map.Entry<String, Object> change : body.entrySet()) {
                 Setting<?> setting = setting(name, change.getKey());
                 Object value = change.getValue();
-                changes.put(
-                        setting.propertyName(), value == null ? null : PropertyValues.of(parse(name, setting, value)));
+                changes.put(setting.propertyName(), value == null ? null : written(parse(name, setting, value)));
             }
         } catch (InvalidBreakerPropertyException invalid) {
             return new Result.Refused(ErrorDescriptor.badRequest(invalid.getMessage()));
@@ -320,7 +322,7 @@ public final class RuntimeSettings {
             Map<String, String> overrides = new LinkedHashMap<>();
             for (Map.Entry<String, String> override : fleet.overrides().entrySet()) {
                 Setting<?> setting = setting(name, override.getKey());
-                overrides.put(setting.propertyName(), PropertyValues.of(parse(name, setting, override.getValue())));
+                overrides.put(setting.propertyName(), written(parse(name, setting, override.getValue())));
             }
             config = build(name, entry.configured, overrides);
             String refusal = sharedSettings.refusal(name, config);
@@ -498,8 +500,20 @@ public final class RuntimeSettings {
                 path(name, property), "", "no such setting", "one of " + String.join(", ", changeable()), null);
     }
 
+    /** A parsed value as written: {@code none} for a setting turned off. */
+    private static String written(@Nullable Object value) {
+        return value == null ? NONE : PropertyValues.of(value);
+    }
+
+    /**
+     * The value {@code raw} sets, or {@code null} for {@code none} on a setting that can be off (one
+     * without a default: {@code slow-call-duration-threshold}, {@code max-wait-duration-in-open-state}).
+     */
     private @Nullable Object parse(String name, Setting<?> setting, Object raw) {
         String path = path(name, setting.propertyName());
+        if (setting.defaultValue() == null && raw instanceof String text && NONE.equalsIgnoreCase(text.trim())) {
+            return null;
+        }
         if (setting.type() == List.class) {
             List<?> names = raw instanceof List<?> list
                     ? list
