@@ -29,6 +29,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -306,15 +307,21 @@ class CircuitProtectedAspectTest {
     @Test
     void anInstanceWrittenAsAnEmptySectionInYamlIsNotReportedAsNamedOnlyInTheAnnotation(CapturedOutput output)
             throws IOException {
-        // YAML drops an empty section, so "{}" leaves no trace: the log says what it knows and names that case.
+        // Spring Boot 3.5's YAML loader drops an empty section, so "{}" leaves no trace and the breaker is
+        // listed with the empty-section case named; 4.1's keeps it, and the breaker is a configured one.
+        AtomicBoolean configured = new AtomicBoolean();
         runWithYaml(
                 "breakers:\n  instances:\n    typo-wholesailer: {}\n",
-                context -> assertThat(context.getBean(BreakerRegistry.class).configuredNames())
-                        .doesNotContain("typo-wholesailer"));
-        assertThat(output.getAll())
-                .doesNotContain("named only in @CircuitProtected")
-                .contains("without settings of their own use breakers.defaults: ")
-                .contains("an empty section such as ");
+                context -> configured.set(
+                        context.getBean(BreakerRegistry.class).configuredNames().contains("typo-wholesailer")));
+        assertThat(output.getAll()).doesNotContain("named only in @CircuitProtected");
+        if (configured.get()) {
+            assertThat(output.getAll()).doesNotContain("typo-wholesailer");
+        } else {
+            assertThat(output.getAll())
+                    .containsPattern("without settings of their own use breakers\\.defaults: [^(]*typo-wholesailer")
+                    .contains("an empty section such as ");
+        }
     }
 
     private void runWithYaml(String yaml, ContextConsumer<AssertableApplicationContext> check) throws IOException {
