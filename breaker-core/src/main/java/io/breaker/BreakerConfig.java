@@ -5,6 +5,7 @@ import org.jspecify.annotations.Nullable;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.DoubleSupplier;
 import java.util.function.Predicate;
 
 /**
@@ -33,6 +34,9 @@ public final class BreakerConfig {
 
     /** Longest duration a setting accepts: about 292 years, the most a {@code long} of nanoseconds holds. */
     public static final Duration MAX_DURATION = Duration.ofDays(106_751);
+
+    /** The cap of a wait in OPEN when maxWaitDurationInOpenState is unset (unless the wait is longer). */
+    private static final Duration DEFAULT_MAX_WAIT = Duration.ofMinutes(10);
 
     private static final String DURATION = "a positive duration of at most 106751d (about 292 years)";
 
@@ -117,7 +121,8 @@ public final class BreakerConfig {
             Builder::waitDurationInOpenState);
 
     /**
-     * The longest a dependency's Retry-After may keep the breaker OPEN; unset: ten minutes, or
+     * The longest a dependency's Retry-After, or the backoff of failed probes, may keep the breaker
+     * OPEN; unset: ten minutes, or
      * {@link #WAIT_DURATION_IN_OPEN_STATE} if that is longer.
      */
     public static final Setting<@Nullable Duration> MAX_WAIT_DURATION_IN_OPEN_STATE = new Setting<>(
@@ -126,11 +131,38 @@ public final class BreakerConfig {
             null,
             DURATION + ", at least waitDurationInOpenState; or none for 10 minutes (or waitDurationInOpenState if"
                     + " longer)",
-            "The longest a failure's Retry-After may keep the breaker open; unset means 10 minutes, or the wait in"
-                    + " open state if that is longer.",
+            "The longest a failure's Retry-After or the backoff of failed probes may keep the breaker open; unset"
+                    + " means 10 minutes, or the wait in open state if that is longer.",
             max -> max == null || isDuration(max),
             BreakerConfig::getMaxWaitDurationInOpenState,
             Builder::maxWaitDurationInOpenState);
+
+    /** Largest {@link #WAIT_MULTIPLIER}. */
+    public static final float MAX_WAIT_MULTIPLIER = 100f;
+
+    /** What each failed probe multiplies the next wait in OPEN by; 1 keeps every wait the same. */
+    public static final Setting<Float> WAIT_MULTIPLIER = new Setting<>(
+            "waitMultiplier",
+            Float.class,
+            1f,
+            "a number in [1, " + (int) MAX_WAIT_MULTIPLIER + "]",
+            "What each failed probe multiplies the next wait in open state by, up to the max wait; a close resets"
+                    + " it (1: every wait is the same).",
+            multiplier -> multiplier >= 1f && multiplier <= MAX_WAIT_MULTIPLIER,
+            BreakerConfig::getWaitMultiplier,
+            Builder::waitMultiplier);
+
+    /** The share of each wait in OPEN taken off at random, so breakers that opened together spread out. */
+    public static final Setting<Float> WAIT_JITTER = new Setting<>(
+            "waitJitter",
+            Float.class,
+            0f,
+            "a number in [0, 1]",
+            "Share of each wait in open state taken off at random (the wait lies between (1 - jitter) times"
+                    + " and once the wait), so breakers that opened together probe at different times.",
+            jitter -> jitter >= 0f && jitter <= 1f,
+            BreakerConfig::getWaitJitter,
+            Builder::waitJitter);
 
     /** Probes let through in HALF_OPEN. */
     public static final Setting<Integer> PERMITTED_CALLS_IN_HALF_OPEN_STATE = new Setting<>(
@@ -176,6 +208,23 @@ public final class BreakerConfig {
             BreakerConfig::getIgnoreExceptions,
             Builder::ignoreExceptions);
 
+    /**
+     * How long a protected call may run before it is given up; none (the default) never cuts a call.
+     * Read by the integrations that run calls with {@link CallTimeout} (the Spring annotation, the
+     * Spring Cloud factories); {@link CircuitBreaker#execute} never times a call out. Fixed when the
+     * breaker is built.
+     */
+    public static final Setting<@Nullable Duration> CALL_TIMEOUT = new Setting<>(
+            "callTimeout",
+            Duration.class,
+            null,
+            DURATION + ", or none for no timeout",
+            "How long a protected call may run before the caller gets a CallTimeoutException (a failure) and the"
+                    + " call's thread is interrupted; unset, no call is ever cut.",
+            timeout -> timeout == null || isDuration(timeout),
+            BreakerConfig::getCallTimeout,
+            Builder::callTimeout);
+
     private static final List<Setting<?>> SETTINGS = List.of(
             SLIDING_WINDOW_TYPE,
             SLIDING_WINDOW_SIZE,
@@ -185,10 +234,13 @@ public final class BreakerConfig {
             SLOW_CALL_DURATION_THRESHOLD,
             WAIT_DURATION_IN_OPEN_STATE,
             MAX_WAIT_DURATION_IN_OPEN_STATE,
+            WAIT_MULTIPLIER,
+            WAIT_JITTER,
             PERMITTED_CALLS_IN_HALF_OPEN_STATE,
             PROBE_LEASE,
             RECORD_EXCEPTIONS,
-            IGNORE_EXCEPTIONS);
+            IGNORE_EXCEPTIONS,
+            CALL_TIMEOUT);
 
     private static final BreakerConfig DEFAULTS = new Builder().build();
 
@@ -200,10 +252,14 @@ public final class BreakerConfig {
     private final @Nullable Duration slowCallDurationThreshold;
     private final Duration waitDurationInOpenState;
     private final @Nullable Duration maxWaitDurationInOpenState;
+    private final float waitMultiplier;
+    private final float waitJitter;
+    private final @Nullable DoubleSupplier jitterSource;
     private final int permittedCallsInHalfOpenState;
     private final Duration probeLease;
     private final List<Class<? extends Throwable>> recordExceptions;
     private final List<Class<? extends Throwable>> ignoreExceptions;
+    private final @Nullable Duration callTimeout;
     private final @Nullable Predicate<Throwable> recordFailurePredicate;
     private final @Nullable RetryAfterResolver retryAfterResolver;
 
@@ -216,10 +272,14 @@ public final class BreakerConfig {
         this.slowCallDurationThreshold = b.slowCallDurationThreshold;
         this.waitDurationInOpenState = b.waitDurationInOpenState;
         this.maxWaitDurationInOpenState = b.maxWaitDurationInOpenState;
+        this.waitMultiplier = b.waitMultiplier;
+        this.waitJitter = b.waitJitter;
+        this.jitterSource = b.jitterSource;
         this.permittedCallsInHalfOpenState = b.permittedCallsInHalfOpenState;
         this.probeLease = b.probeLease;
         this.recordExceptions = List.copyOf(b.recordExceptions);
         this.ignoreExceptions = List.copyOf(b.ignoreExceptions);
+        this.callTimeout = b.callTimeout;
         this.recordFailurePredicate = b.recordFailurePredicate;
         this.retryAfterResolver = b.retryAfterResolver;
     }
@@ -231,8 +291,9 @@ public final class BreakerConfig {
 
     /**
      * Every setting a configuration source may set, in a stable order. The failure predicate
-     * ({@link Builder#recordFailurePredicate}) and the Retry-After resolver
-     * ({@link Builder#retryAfterResolver}) are code, not settings, and are not among them.
+     * ({@link Builder#recordFailurePredicate}), the Retry-After resolver
+     * ({@link Builder#retryAfterResolver}) and the jitter's random source ({@link Builder#jitterSource})
+     * are code, not settings, and are not among them.
      */
     public static List<Setting<?>> settings() {
         return SETTINGS;
@@ -289,11 +350,38 @@ public final class BreakerConfig {
     }
 
     /**
-     * The longest a failure's Retry-After (see {@link RetryAfterAware}) may keep the breaker OPEN, or
+     * The longest a failure's Retry-After (see {@link RetryAfterAware}), or the backoff of failed
+     * probes ({@link #getWaitMultiplier()}), may keep the breaker OPEN, or
      * {@code null} when unset: then ten minutes, or {@link #getWaitDurationInOpenState()} if longer.
      */
     public @Nullable Duration getMaxWaitDurationInOpenState() {
         return maxWaitDurationInOpenState;
+    }
+
+    /**
+     * The longest the breaker stays OPEN, whatever a Retry-After or the backoff asks:
+     * {@link #getMaxWaitDurationInOpenState()}, or when unset ten minutes, or the wait if longer.
+     */
+    public Duration longestWaitInOpenState() {
+        if (maxWaitDurationInOpenState != null) {
+            return maxWaitDurationInOpenState;
+        }
+        return waitDurationInOpenState.compareTo(DEFAULT_MAX_WAIT) > 0 ? waitDurationInOpenState : DEFAULT_MAX_WAIT;
+    }
+
+    /** What each failed probe multiplies the next wait in OPEN by (1: no backoff); a close starts again. */
+    public float getWaitMultiplier() {
+        return waitMultiplier;
+    }
+
+    /** The share, in [0, 1], of each wait in OPEN taken off at random (0: no jitter). */
+    public float getWaitJitter() {
+        return waitJitter;
+    }
+
+    /** Where the jitter's random numbers in [0, 1) come from, or {@code null} for {@link java.util.concurrent.ThreadLocalRandom}. */
+    public @Nullable DoubleSupplier getJitterSource() {
+        return jitterSource;
     }
 
     /** Probes let through in HALF_OPEN; all of them must succeed to close the breaker. */
@@ -316,6 +404,14 @@ public final class BreakerConfig {
         return ignoreExceptions;
     }
 
+    /**
+     * How long a protected call may run before it is given up, or {@code null} (the default) for no
+     * timeout; see {@link #CALL_TIMEOUT} and {@link CallTimeout}.
+     */
+    public @Nullable Duration getCallTimeout() {
+        return callTimeout;
+    }
+
     /** Extra test deciding that an exception counts as a failure, or {@code null}. */
     public @Nullable Predicate<Throwable> getRecordFailurePredicate() {
         return recordFailurePredicate;
@@ -327,7 +423,8 @@ public final class BreakerConfig {
     }
 
     /**
-     * Whether the exception counts as a failure. Ignored exceptions never do. Otherwise, with neither
+     * Whether the exception counts as a failure. Ignored exceptions never do. A
+     * {@link CallTimeoutException} that is not ignored always does. Otherwise, with neither
      * record exceptions nor a predicate configured, every exception does; with either configured, an
      * exception counts when it matches a record exception or the predicate accepts it, and is ignored
      * otherwise. A predicate that throws counts the exception as a failure, and its own exception is
@@ -339,7 +436,7 @@ public final class BreakerConfig {
                 return false;
             }
         }
-        if (recordExceptions.isEmpty() && recordFailurePredicate == null) {
+        if (error instanceof CallTimeoutException || (recordExceptions.isEmpty() && recordFailurePredicate == null)) {
             return true;
         }
         for (Class<? extends Throwable> type : recordExceptions) {
@@ -369,8 +466,10 @@ public final class BreakerConfig {
                 + ", slowCallRateThreshold=" + slowCallRateThreshold + ", slowCallDurationThreshold="
                 + slowCallDurationThreshold + ", waitDurationInOpenState=" + waitDurationInOpenState
                 + ", maxWaitDurationInOpenState=" + maxWaitDurationInOpenState
+                + ", waitMultiplier=" + waitMultiplier + ", waitJitter=" + waitJitter
                 + ", permittedCallsInHalfOpenState=" + permittedCallsInHalfOpenState + ", probeLease=" + probeLease
-                + ", recordExceptions=" + recordExceptions + ", ignoreExceptions=" + ignoreExceptions + "}";
+                + ", recordExceptions=" + recordExceptions + ", ignoreExceptions=" + ignoreExceptions
+                + ", callTimeout=" + callTimeout + "}";
     }
 
     /** Builds a {@link BreakerConfig}; each setter validates its argument at once. */
@@ -384,10 +483,14 @@ public final class BreakerConfig {
         private @Nullable Duration slowCallDurationThreshold = SLOW_CALL_DURATION_THRESHOLD.defaultValue();
         private Duration waitDurationInOpenState = WAIT_DURATION_IN_OPEN_STATE.defaultValue();
         private @Nullable Duration maxWaitDurationInOpenState = MAX_WAIT_DURATION_IN_OPEN_STATE.defaultValue();
+        private float waitMultiplier = WAIT_MULTIPLIER.defaultValue();
+        private float waitJitter = WAIT_JITTER.defaultValue();
+        private @Nullable DoubleSupplier jitterSource;
         private int permittedCallsInHalfOpenState = PERMITTED_CALLS_IN_HALF_OPEN_STATE.defaultValue();
         private Duration probeLease = PROBE_LEASE.defaultValue();
         private List<Class<? extends Throwable>> recordExceptions = RECORD_EXCEPTIONS.defaultValue();
         private List<Class<? extends Throwable>> ignoreExceptions = IGNORE_EXCEPTIONS.defaultValue();
+        private @Nullable Duration callTimeout = CALL_TIMEOUT.defaultValue();
         private @Nullable Predicate<Throwable> recordFailurePredicate;
         private @Nullable RetryAfterResolver retryAfterResolver;
 
@@ -402,10 +505,14 @@ public final class BreakerConfig {
             this.slowCallDurationThreshold = c.slowCallDurationThreshold;
             this.waitDurationInOpenState = c.waitDurationInOpenState;
             this.maxWaitDurationInOpenState = c.maxWaitDurationInOpenState;
+            this.waitMultiplier = c.waitMultiplier;
+            this.waitJitter = c.waitJitter;
+            this.jitterSource = c.jitterSource;
             this.permittedCallsInHalfOpenState = c.permittedCallsInHalfOpenState;
             this.probeLease = c.probeLease;
             this.recordExceptions = c.recordExceptions;
             this.ignoreExceptions = c.ignoreExceptions;
+            this.callTimeout = c.callTimeout;
             this.recordFailurePredicate = c.recordFailurePredicate;
             this.retryAfterResolver = c.retryAfterResolver;
         }
@@ -479,6 +586,33 @@ public final class BreakerConfig {
             return this;
         }
 
+        /**
+         * What each failed probe multiplies the next wait in OPEN by, in [1, 100]: after n failed probes
+         * in a row the wait is {@code wait * multiplier^n}, capped by the max wait; a close starts again.
+         */
+        public Builder waitMultiplier(float multiplier) {
+            this.waitMultiplier = WAIT_MULTIPLIER.check(multiplier);
+            return this;
+        }
+
+        /**
+         * The share of each wait in OPEN taken off at random, in [0, 1]: the wait lies between
+         * {@code (1 - jitter) * wait} and {@code wait} (a Retry-After is never shortened).
+         */
+        public Builder waitJitter(float jitter) {
+            this.waitJitter = WAIT_JITTER.check(jitter);
+            return this;
+        }
+
+        /**
+         * Where the jitter's random numbers come from: each call returns a number in [0, 1) (tests give
+         * a fixed or seeded sequence); {@code null} for {@link java.util.concurrent.ThreadLocalRandom}.
+         */
+        public Builder jitterSource(@Nullable DoubleSupplier source) {
+            this.jitterSource = source;
+            return this;
+        }
+
         /** Probes let through in HALF_OPEN: 1 to 1,000. */
         public Builder permittedCallsInHalfOpenState(int probes) {
             this.permittedCallsInHalfOpenState = PERMITTED_CALLS_IN_HALF_OPEN_STATE.check(probes);
@@ -512,6 +646,15 @@ public final class BreakerConfig {
         /** Exceptions that count neither as success nor as failure (subclasses match). */
         public Builder ignoreExceptions(List<Class<? extends Throwable>> types) {
             this.ignoreExceptions = List.copyOf(IGNORE_EXCEPTIONS.check(types));
+            return this;
+        }
+
+        /**
+         * How long a protected call may run before it is given up (positive, at most
+         * {@link #MAX_DURATION}), or {@code null} (the default) for no timeout; see {@link CallTimeout}.
+         */
+        public Builder callTimeout(@Nullable Duration timeout) {
+            this.callTimeout = CALL_TIMEOUT.check(timeout);
             return this;
         }
 

@@ -200,7 +200,7 @@ public final class CircuitBreaker extends CallPath {
 
     /**
      * Replaces the breaker's settings while it runs (an operator's change; never on the call path).
-     * The sliding-window type cannot change (a breaker is built for one); everything else can:
+     * The sliding-window type and the call timeout cannot change (a breaker is built for them); everything else can:
      * <ul>
      * <li>CLOSED or FORCED_CLOSED: a fresh window with the new size, minimum and thresholds, at once
      *     (calls admitted before count nowhere, as after any new episode);</li>
@@ -213,7 +213,7 @@ public final class CircuitBreaker extends CallPath {
      * The call path pays nothing for this: it reads the same plain fields as before. Listeners are
      * not told (the state does not change); a shared store is given the new settings.
      *
-     * @throws IllegalArgumentException if {@code newConfig} has another sliding-window type
+     * @throws IllegalArgumentException if {@code newConfig} has another sliding-window type or call timeout
      * @throws IllegalStateException    if another reconfiguration of this breaker is under way (changes
      *                                  are made one at a time; nothing waits)
      */
@@ -427,7 +427,7 @@ public final class CircuitBreaker extends CallPath {
             boolean changed = current.window.record(bits, nowNanos);
             FleetProtocol fleet = shared; // one read of the field: null in memory
             if (fleet != null) {
-                fleet.recorded(current.state, outcome);
+                fleet.recorded(current.state, outcome, failure);
             }
             // A shared breaker asks its local window after every failed or slow call, changed or not:
             // while the store decides, a full window of failures changes no slot, and it must still
@@ -546,7 +546,6 @@ public final class CircuitBreaker extends CallPath {
     }
 
     // ---------------------------------------------------------------- observation
-
     /** The breaker's current numbers. In OPEN and HALF_OPEN they are those of the window that tripped. */
     public BreakerMetrics getMetrics() {
         return Readings.metrics(this, phase);
@@ -565,6 +564,11 @@ public final class CircuitBreaker extends CallPath {
     /** Nanoseconds left until a probe is allowed while OPEN (0 once due), or -1 in any other state. */
     public long getRemainingWaitNanos() {
         return Readings.remainingWaitNanos(phase, clock);
+    }
+
+    /** While OPEN, the wall-clock time a probe is or became allowed (the trip plus the wait); else {@code null}. */
+    public @Nullable Instant getNextProbeAt() {
+        return Readings.nextProbeAt(phase);
     }
 
     /** Why the breaker waits as long as it does while OPEN (see {@link WaitReason}); {@code null} in other states. */

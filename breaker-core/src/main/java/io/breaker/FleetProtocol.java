@@ -27,6 +27,11 @@ import java.time.Clock;
  *   lease ahead (startProbing); the other local callers meanwhile are rejected.
  * - A HALF_OPEN phase entered under the fleet's lease takes no new probe once that lease ends: the
  *   next caller moves it to a due OPEN (PROBE_LEASE_EXPIRED), which asks the fleet again.
+ * - The count of failed probes since the trip (the backoff's, see Waits) is the fleet's: every
+ *   phase adopted from a verdict that says it takes it, and the instance that fails a probe passes
+ *   the store that count plus one with the wait it computed from it; the store keeps both, so every
+ *   instance waits for the same reopen time. A trip reported through recordFailure passes the wait
+ *   its failure would open for (a Retry-After included), for the store to use if the fleet trips.
  * - An OPEN phase adopted from the fleet keeps callers out at least MIN_SHARED_WAIT_NANOS, so no
  *   caller spins on the store. Its window is the fleet's counts as the fleet tripped, when the store
  *   says them, otherwise the local window as it is at the adoption.
@@ -85,10 +90,11 @@ final class FleetProtocol {
 
     /**
      * An outcome counted in the current episode ({@code state} CLOSED or FORCED_CLOSED): in CLOSED it
-     * is reported to the fleet (a failed or slow call's answer is adopted at once); in FORCED_CLOSED
-     * it only touches the store, since the fleet may have changed meanwhile.
+     * is reported to the fleet (a failed or slow call's answer is adopted at once, and the call's
+     * {@code failure} decides the wait the fleet opens for if it trips); in FORCED_CLOSED it only
+     * touches the store, since the fleet may have changed meanwhile.
      */
-    void recorded(State state, CallOutcome outcome) {
+    void recorded(State state, CallOutcome outcome, @Nullable Object failure) {
         if (state != State.CLOSED) {
             link.touch();
             return;
@@ -97,7 +103,9 @@ final class FleetProtocol {
             link.recordSuccess();
             return;
         }
-        SharedVerdict verdict = link.recordFailure(outcome);
+        // The wait this failure would open the fleet for, should it trip it there (see Waits).
+        Waits.Wait wait = Waits.after(breaker.getConfig(), 0, failure);
+        SharedVerdict verdict = link.recordFailure(outcome, wait.nanos(), wait.reason());
         if (verdict != null) {
             adopt(verdict);
         }
@@ -118,6 +126,8 @@ final class FleetProtocol {
                 now + breaker.leaseNanos(),
                 open.sinceEpochMillis,
                 open.openedAtEpochMillis);
+        asking.failedProbes = open.failedProbes; // plain writes before the CAS that publishes it
+        asking.waitReason = open.waitReason;
         if (!Transitions.swapSilently(breaker, open, asking)) {
             return null;
         }
@@ -133,6 +143,7 @@ final class FleetProtocol {
                     leased,
                     leaseEnd,
                     wallClock.millis());
+            halfOpen.failedProbes = failedProbes(verdict, open);
             return Transitions.transition(breaker, asking, halfOpen, TransitionCause.WAIT_ELAPSED) ? halfOpen : null;
         }
         adopt(verdict);
@@ -156,14 +167,18 @@ final class FleetProtocol {
                 now,
                 wallClock.millis(),
                 halfOpen.openedAtEpochMillis);
+        due.failedProbes = halfOpen.failedProbes;
         return Transitions.transition(breaker, halfOpen, due, TransitionCause.PROBE_LEASE_EXPIRED)
                 ? due
                 : breaker.phase();
     }
 
-    /** A probe failed: reopens for the fleet. Returns false when the store gave no answer (reopen locally). */
-    boolean probeFailed() {
-        return adoptAnswer(link.probeFailed());
+    /**
+     * A probe failed, the {@code failedProbes}-th since the trip: reopens the fleet for {@code wait}.
+     * Returns false when the store gave no answer (reopen locally).
+     */
+    boolean probeFailed(int failedProbes, Waits.Wait wait) {
+        return adoptAnswer(link.probeFailed(failedProbes, wait.nanos(), wait.reason()));
     }
 
     /** Enough probes succeeded: closes for the fleet. Returns false when the store gave no answer (close locally). */
@@ -186,6 +201,13 @@ final class FleetProtocol {
         }
         adopt(verdict);
         return true;
+    }
+
+    /** The fleet's count of failed probes when the verdict says it, else the one {@code local} holds. */
+    private static int failedProbes(@Nullable SharedVerdict verdict, Phase local) {
+        return verdict != null && verdict.failedProbes() != SharedVerdict.UNKNOWN
+                ? verdict.failedProbes()
+                : local.failedProbes;
     }
 
     /** What is left of the fleet's probe lease a verdict grants (the whole lease when it does not say). */
@@ -219,6 +241,8 @@ final class FleetProtocol {
                             probeAt,
                             current.sinceEpochMillis,
                             current.openedAtEpochMillis);
+                    retimed.failedProbes = failedProbes(verdict, current);
+                    retimed.waitReason = verdict.waitReason() != null ? verdict.waitReason() : current.waitReason;
                     if (Transitions.swapSilently(breaker, current, retimed)) {
                         return false;
                     }
@@ -230,6 +254,8 @@ final class FleetProtocol {
                         ? TrippedWindow.of(current.window, now, config)
                         : TrippedWindow.of(verdict.tripped(), config);
                 next = Phase.open(tripped, now, probeAt, wallClock.millis());
+                next.failedProbes = failedProbes(verdict, current);
+                next.waitReason = verdict.waitReason();
             } else if (target == State.HALF_OPEN) {
                 if (current.state != State.OPEN) {
                     return false; // already probing here, or a state the lease no longer matters to
@@ -245,6 +271,7 @@ final class FleetProtocol {
                         true,
                         now + fleetLease(verdict),
                         wallClock.millis());
+                next.failedProbes = failedProbes(verdict, current);
             } else if (target == current.state) {
                 return false;
             } else if (target == State.FORCED_OPEN) {

@@ -2,6 +2,7 @@ package io.breaker;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.Objects;
@@ -84,19 +85,22 @@ final class Listeners {
      * builds what listeners are told of it, links it, and tells what is not told yet, in order. The
      * transition carries the numbers of the phase left; into OPEN, those of the new phase, which
      * holds the window as it tripped (its own, or the fleet's when a shared breaker adopts the
-     * fleet's trip; on a reopening, the same window).
+     * fleet's trip; on a reopening, the same window), and into OPEN, the new phase's wait and its reason.
      */
     void swapped(CircuitBreaker breaker, Phase left, Phase next, TransitionCause cause) {
         try {
             if (any()) {
+                boolean open = next.state == State.OPEN;
                 next.arrival = new Transition(
                         breaker.getName(),
                         left.state,
                         next.state,
                         cause,
                         Instant.ofEpochMilli(next.sinceEpochMillis),
-                        Readings.metrics(breaker, next.state == State.OPEN ? next : left),
-                        breaker.getLastFailureType());
+                        Readings.metrics(breaker, open ? next : left),
+                        breaker.getLastFailureType(),
+                        open ? Duration.ofNanos(Math.max(0L, next.probeAtNanos - next.openedAtNanos)) : null,
+                        open ? Readings.waitReason(breaker, next) : null);
             }
         } finally {
             // After `arrival` (the volatile write publishes it), and whatever happens: an unlinked

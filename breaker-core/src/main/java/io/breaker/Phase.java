@@ -53,10 +53,16 @@ final class Phase {
     @SuppressWarnings("unused")
     private volatile @Nullable Probes probes;
     /**
-     * OPEN only: whether the wait is longer than configured because the failure that opened it carried
-     * a Retry-After (see Waits). Written before the CAS that publishes the phase, which orders it.
+     * OPEN only: why the wait is as long as it is (see Waits); null reads CONFIGURED. Written before the
+     * CAS that publishes the phase, which orders it.
      */
-    boolean waitsForRetryAfter;
+    @Nullable
+    WaitReason waitReason;
+    /**
+     * OPEN and HALF_OPEN: probes that failed since the trip (0 after the trip itself), which the backoff
+     * multiplies the wait by (see Waits). Written before the CAS that publishes the phase, which orders it.
+     */
+    int failedProbes;
     /**
      * The exception every call this phase rejects gets, made by the first rejection (a rejected
      * call allocates nothing after it); volatile, since Throwable's fields are not final.

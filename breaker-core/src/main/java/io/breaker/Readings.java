@@ -77,7 +77,21 @@ final class Readings {
         if (current.state != State.OPEN) {
             return null;
         }
-        return current.waitsForRetryAfter ? WaitReason.RETRY_AFTER : WaitReason.CONFIGURED;
+        WaitReason reason = current.waitReason;
+        return reason != null ? reason : WaitReason.CONFIGURED;
+    }
+
+    /**
+     * When a probe is or became allowed if {@code current} is OPEN, otherwise null: its trip's wall-clock
+     * time plus the nanoseconds from the trip to the probe time, so the answer stays the same once the
+     * wait has elapsed, and agrees with {@link #openedAt}.
+     */
+    static @Nullable Instant nextProbeAt(Phase current) {
+        if (current.state != State.OPEN) {
+            return null;
+        }
+        long waitMillis = Math.floorDiv(current.probeAtNanos - current.openedAtNanos, 1_000_000L);
+        return Instant.ofEpochMilli(current.openedAtEpochMillis + waitMillis);
     }
 
     /** Nanoseconds left until a probe is allowed if {@code current} is OPEN (0 once due), otherwise -1. */

@@ -16,11 +16,12 @@ import java.util.Objects;
  *   still use an old value once.
  * - One reconfiguration of a breaker at a time: the breaker's `reconfiguring` flag is taken by a CAS,
  *   and a second reconfiguration that finds it taken is refused, never waited for.
- * - The sliding-window type never changes: a breaker is built for one.
+ * - The sliding-window type never changes: a breaker is built for one. Nor does the call timeout: the
+ *   integrations choose a timed or an untimed call path once, when they first meet the breaker.
  * - The state never changes, so listeners are not told (swapSilently): CLOSED and FORCED_CLOSED get
  *   a fresh window with the new settings at once; OPEN in memory gets the trip time plus the new
- *   wait as its probe time (a wait a Retry-After made longer is kept, within the new wait and the
- *   new cap: see Waits); a shared breaker's OPEN keeps the fleet's probe time, and HALF_OPEN and
+ *   wait (grown by the backoff for its failed probes, without jitter) as its probe time (a wait a
+ *   Retry-After made longer is kept, within that wait and the new cap: see Waits); a shared breaker's OPEN keeps the fleet's probe time, and HALF_OPEN and
  *   FORCED_OPEN keep their phase (the new settings apply to what they do next).
  *
  * Races tolerated:
@@ -59,6 +60,10 @@ final class Reconfiguration {
             throw new IllegalArgumentException("slidingWindowType cannot change on a running breaker (it is "
                     + config.getSlidingWindowType() + "); restart with the new type");
         }
+        if (!Objects.equals(newConfig.getCallTimeout(), config.getCallTimeout())) {
+            throw new IllegalArgumentException("callTimeout cannot change on a running breaker (it is "
+                    + config.getCallTimeout() + "); restart with the new timeout");
+        }
         if (!RECONFIGURING.compareAndSet(breaker, 0, 1)) {
             throw new IllegalStateException(
                     "another reconfiguration of circuit breaker '" + breaker.getName() + "' is under way");
@@ -82,8 +87,15 @@ final class Reconfiguration {
                             current.openedAtNanos + Waits.retimedNanos(newConfig, current),
                             current.sinceEpochMillis,
                             current.openedAtEpochMillis);
-                    // Still longer than the new wait only if a Retry-After made it so (see Waits).
-                    next.waitsForRetryAfter = next.probeAtNanos - next.openedAtNanos > Waits.configuredNanos(newConfig);
+                    // The same failed probes; why it waits that long, under the new settings (see Waits).
+                    next.failedProbes = current.failedProbes;
+                    next.waitReason = current.waitReason == WaitReason.RETRY_AFTER
+                                    && next.probeAtNanos - next.openedAtNanos
+                                            > Waits.backoffNanos(newConfig, current.failedProbes)
+                            ? WaitReason.RETRY_AFTER
+                            : next.probeAtNanos - next.openedAtNanos > Waits.configuredNanos(newConfig)
+                                    ? WaitReason.BACKOFF
+                                    : WaitReason.CONFIGURED;
                 } else {
                     return;
                 }

@@ -24,9 +24,12 @@ import java.lang.invoke.VarHandle;
  * - The first trip fixes the wait. A late failure (a call admitted before the trip) either reads the
  *   OPEN phase and is not counted, or read the old CLOSED phase, whose CAS then fails: it never
  *   replaces an OPEN phase, so it never pushes the probe time back.
- * - How long an OPEN phase waits is decided once, when it is built here: the configured wait, or
- *   longer when the failure that made the transition (handed down by the record that reached the
- *   threshold, or by the failed probe) carries a Retry-After (see Waits).
+ * - How long an OPEN phase waits is decided once, when it is built here: the configured wait, grown
+ *   by the backoff for each probe failed since the trip (counted on the phases, Phase.failedProbes:
+ *   0 on a trip, one more on each reopening, and a close starts a phase without any), less its
+ *   jitter, or longer when the failure that made the transition (handed down by the record that
+ *   reached the threshold, or by the failed probe) carries a Retry-After (see Waits). The phase
+ *   carries the reason with it (Phase.waitReason), and so does the Transition told of it.
  * - OPEN -> HALF_OPEN happens on a calling thread that finds the probe time passed; no thread, timer
  *   or executor exists anywhere in this module.
  * - A new CLOSED or FORCED_CLOSED phase always gets a fresh window (here on close; OperatorChanges,
@@ -76,10 +79,13 @@ final class Transitions {
             return; // the fleet's window decides
         }
         long now = breaker.clock().nanoTime();
-        long wait = Waits.afterNanos(breaker.config, failure);
+        Waits.Wait wait = Waits.after(breaker.config, 0, failure);
         Phase open = Phase.open(
-                TrippedWindow.of(closed.window, now, breaker.config), now, now + wait, breaker.wallClock.millis());
-        open.waitsForRetryAfter = wait > Waits.configuredNanos(breaker.config);
+                TrippedWindow.of(closed.window, now, breaker.config),
+                now,
+                now + wait.nanos(),
+                breaker.wallClock.millis());
+        open.waitReason = wait.reason();
         transition(breaker, closed, open, cause);
     }
 
@@ -95,22 +101,26 @@ final class Transitions {
                 open.openedAtEpochMillis,
                 now + breaker.leaseNanos(),
                 breaker.wallClock.millis());
+        halfOpen.failedProbes = open.failedProbes; // plain write before the CAS that publishes it
         return transition(breaker, open, halfOpen, TransitionCause.WAIT_ELAPSED) ? halfOpen : null;
     }
 
     /**
      * HALF_OPEN -> OPEN: a probe failed with {@code failure} (null for a slow success); the wait starts
-     * again, with the window that tripped, and as long as the failure's Retry-After asks (see Waits).
+     * again, with the window that tripped, one failed probe longer (the backoff), and as long as the
+     * failure's Retry-After asks (see Waits).
      */
     static void reopen(CircuitBreaker breaker, Phase halfOpen, @Nullable Object failure) {
         FleetProtocol shared = breaker.shared;
-        if (shared != null && shared.probeFailed()) {
+        int failedProbes = halfOpen.failedProbes + 1;
+        Waits.Wait wait = Waits.after(breaker.config, failedProbes, failure);
+        if (shared != null && shared.probeFailed(failedProbes, wait)) {
             return; // the fleet answered, and its state was adopted
         }
         long now = breaker.clock().nanoTime();
-        long wait = Waits.afterNanos(breaker.config, failure);
-        Phase open = Phase.open(halfOpen.window, now, now + wait, breaker.wallClock.millis());
-        open.waitsForRetryAfter = wait > Waits.configuredNanos(breaker.config);
+        Phase open = Phase.open(halfOpen.window, now, now + wait.nanos(), breaker.wallClock.millis());
+        open.waitReason = wait.reason();
+        open.failedProbes = failedProbes;
         transition(breaker, halfOpen, open, TransitionCause.PROBE_FAILED);
     }
 

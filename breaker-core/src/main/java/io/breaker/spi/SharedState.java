@@ -5,6 +5,7 @@ import io.breaker.CallOutcome;
 import io.breaker.CircuitBreaker;
 import io.breaker.NanoClock;
 import io.breaker.State;
+import io.breaker.WaitReason;
 import org.jspecify.annotations.Nullable;
 
 import java.util.function.Consumer;
@@ -65,6 +66,15 @@ public interface SharedState {
     @Nullable
     SharedVerdict recordFailure(CallOutcome outcome);
 
+    /**
+     * {@link #recordFailure(CallOutcome)}, with the wait this instance would open the breaker for if
+     * this failure trips the fleet (its Retry-After and jitter included) and why: a store that decides
+     * the trip itself opens the fleet for that long. By default the wait is not passed on.
+     */
+    default @Nullable SharedVerdict recordFailure(CallOutcome outcome, long waitNanos, WaitReason waitReason) {
+        return recordFailure(outcome);
+    }
+
     /** Whether the local window's verdict may trip the breaker now (typically: the store is unreachable). */
     boolean allowsLocalTrip();
 
@@ -78,6 +88,15 @@ public interface SharedState {
     /** A probe failed: reopen for the fleet. Returns the fleet's state, or {@code null}. */
     @Nullable
     SharedVerdict probeFailed();
+
+    /**
+     * {@link #probeFailed()}, with the fleet's count of failed probes once this one is counted and
+     * the wait this instance computed for it (the backoff, its jitter and the failure's Retry-After)
+     * and why: a store reopens the fleet for that long. By default they are not passed on.
+     */
+    default @Nullable SharedVerdict probeFailed(int failedProbes, long waitNanos, WaitReason waitReason) {
+        return probeFailed();
+    }
 
     /** Enough probes succeeded: close for the fleet. Returns the fleet's state, or {@code null}. */
     @Nullable

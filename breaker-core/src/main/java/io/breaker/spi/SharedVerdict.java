@@ -2,6 +2,7 @@ package io.breaker.spi;
 
 import io.breaker.State;
 import io.breaker.TransitionCause;
+import io.breaker.WaitReason;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -21,12 +22,22 @@ import org.jspecify.annotations.Nullable;
  *                       numbers (its own window saw only its own calls); {@code null} when the store
  *                       does not know them (a state put back after the store lost it, or a verdict
  *                       the store made up, such as OPEN while it is unreachable)
+ * @param failedProbes   for {@link State#OPEN} and {@link State#HALF_OPEN}: probes of the fleet that failed
+ *                       since it tripped (the backoff's count, which the instance's next failed probe
+ *                       grows); {@link #UNKNOWN} when the store does not say
+ * @param waitReason     for {@link State#OPEN}: why the fleet's wait is as long as it is, or {@code null}
+ *                       when the store does not say
  */
 public record SharedVerdict(
         State state,
         long remainingNanos,
         TransitionCause cause,
-        @Nullable Counts tripped) {
+        @Nullable Counts tripped,
+        int failedProbes,
+        @Nullable WaitReason waitReason) {
+
+    /** {@link #failedProbes()} when the store does not say: the instance keeps its own count. */
+    public static final int UNKNOWN = -1;
 
     public SharedVerdict {
         if (state == null) {
@@ -38,6 +49,19 @@ public record SharedVerdict(
         if (remainingNanos < 0) {
             throw new IllegalArgumentException("remainingNanos must be >= 0, was " + remainingNanos);
         }
+        if (failedProbes < UNKNOWN) {
+            throw new IllegalArgumentException("failedProbes must be >= 0 or UNKNOWN (-1), was " + failedProbes);
+        }
+    }
+
+    /** A verdict that does not say how many probes failed, nor why the fleet waits as it does. */
+    public SharedVerdict(State state, long remainingNanos, TransitionCause cause, @Nullable Counts tripped) {
+        this(state, remainingNanos, cause, tripped, UNKNOWN, null);
+    }
+
+    /** This verdict with another state and time left, saying the same about the fleet's trip and wait. */
+    public SharedVerdict with(State otherState, long otherRemainingNanos) {
+        return new SharedVerdict(otherState, otherRemainingNanos, cause, tripped, failedProbes, waitReason);
     }
 
     /** A verdict that does not say how the fleet's window tripped. */

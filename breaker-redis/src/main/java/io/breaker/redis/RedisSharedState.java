@@ -6,6 +6,7 @@ import io.breaker.NanoClock;
 import io.breaker.SlidingWindowType;
 import io.breaker.State;
 import io.breaker.TransitionCause;
+import io.breaker.WaitReason;
 import io.breaker.spi.OutcomeBits;
 import io.breaker.spi.SharedState;
 import io.breaker.spi.SharedVerdict;
@@ -54,6 +55,8 @@ final class RedisSharedState implements SharedState {
     private static final Log LOG = LogFactory.getLog(RedisStateStore.class);
     /** Reports kept for sending again at most; beyond that the oldest are dropped (Redis is very slow). */
     private static final int MAX_UNACKED = 256;
+    /** Where ARGV[7], the wait in OPEN, is in the arguments of a script (see common.lua). */
+    private static final int WAIT_ARG = 6;
     /** Values per report in report.lua's arguments. */
     private static final int REPORT_ARGS = 8;
 
@@ -145,8 +148,25 @@ final class RedisSharedState implements SharedState {
             Float.toString(config.getSlowCallRateThreshold()),
             Long.toString(config.getWaitDurationInOpenState().toMillis()),
             Long.toString(config.getProbeLease().toMillis()),
-            Long.toString(store.keyExpiryMillis())
+            Long.toString(keyExpiryMillis(config))
         };
+    }
+
+    /**
+     * The keys' expiry: the store's, or if the breaker may stay OPEN longer (its longest wait, which a
+     * Retry-After or the backoff may reach, plus a probe lease), that long, so an OPEN fleet nobody
+     * calls is never cleaned up before its probe is due.
+     */
+    private long keyExpiryMillis(BreakerConfig config) {
+        long longest;
+        try {
+            longest = Math.addExact(
+                    config.longestWaitInOpenState().toMillis(),
+                    config.getProbeLease().toMillis());
+        } catch (ArithmeticException beyondALong) {
+            longest = Long.MAX_VALUE;
+        }
+        return Math.max(store.keyExpiryMillis(), longest);
     }
 
     /** Connects, then syncs once at once: a new breaker learns the fleet's state without waiting for a call. */
@@ -212,11 +232,20 @@ final class RedisSharedState implements SharedState {
 
     @Override
     public @Nullable SharedVerdict recordFailure(CallOutcome outcome) {
+        return recordFailure(outcome, -1L, WaitReason.CONFIGURED);
+    }
+
+    /**
+     * Reports the failure; should it trip the fleet, Redis opens it for {@code waitNanos} (the wait
+     * this instance computed for it: jitter, Retry-After), or the configured wait when negative.
+     */
+    @Override
+    public @Nullable SharedVerdict recordFailure(CallOutcome outcome, long waitNanos, WaitReason waitReason) {
         int bits = outcome == CallOutcome.SUCCESS ? 0 : OutcomeBits.of(outcome); // 0: nothing to report
         if (bits == 0 || !store.isAvailable()) {
             return store.isAvailable() ? null : store.unavailable();
         }
-        String[] args = reportArgs(bits);
+        String[] args = withWait(reportArgs(bits), waitNanos, waitReason);
         if (EventLoops.isCurrent()) {
             send(scripts.report, args, true);
             return null;
@@ -255,13 +284,24 @@ final class RedisSharedState implements SharedState {
     @Override
     public @Nullable SharedVerdict probeFailed() {
         spendLease();
-        return transition(scripts.probeFailed);
+        return transition(scripts.probeFailed, args());
+    }
+
+    /**
+     * Reopens the fleet for {@code waitNanos}, the wait this instance computed from the fleet's count
+     * of failed probes (this one included): Redis counts the failed probe and keeps that wait, so every
+     * instance waits for the same reopen time.
+     */
+    @Override
+    public @Nullable SharedVerdict probeFailed(int failedProbes, long waitNanos, WaitReason waitReason) {
+        spendLease();
+        return transition(scripts.probeFailed, withWait(args(), waitNanos, waitReason));
     }
 
     @Override
     public @Nullable SharedVerdict probesSucceeded() {
         spendLease();
-        return transition(scripts.close);
+        return transition(scripts.close, args());
     }
 
     /** The probe under this instance's lease ended: the lease admits no other probe. */
@@ -323,15 +363,15 @@ final class RedisSharedState implements SharedState {
     }
 
     /** A probe's outcome: waits for the fleet's answer, unless on an event loop (then the local breaker decides now). */
-    private @Nullable SharedVerdict transition(RedisScript<List> script) {
+    private @Nullable SharedVerdict transition(RedisScript<List> script, String[] args) {
         if (!store.isAvailable()) {
             return store.unavailable();
         }
         if (EventLoops.isCurrent()) {
-            send(script, args(), true);
+            send(script, args, true);
             return null;
         }
-        return send(script, args(), false);
+        return send(script, args, false);
     }
 
     /** OPEN for one store timeout: the caller is rejected and the next one asks again. */
@@ -468,27 +508,16 @@ final class RedisSharedState implements SharedState {
                 }
                 if (isSpent(applying)) {
                     // This instance's probe under that lease has ended: nobody probes until the lease runs out.
-                    return new SharedVerdict(
-                            State.OPEN,
-                            applying.verdict().remainingNanos(),
-                            applying.verdict().cause(),
-                            applying.verdict().tripped());
+                    return applying.verdict()
+                            .with(State.OPEN, applying.verdict().remainingNanos());
                 }
                 if (applying.verdict().state() == State.HALF_OPEN) {
                     // The lease's time left, counted from when the request was sent: an answer delivered
                     // late must not extend it (its lease may have run out, and another instance may hold the next).
                     long left = applying.verdict().remainingNanos() - (clock.nanoTime() - sentAtNanos);
                     return left > 0
-                            ? new SharedVerdict(
-                                    State.HALF_OPEN,
-                                    left,
-                                    applying.verdict().cause(),
-                                    applying.verdict().tripped())
-                            : new SharedVerdict(
-                                    State.OPEN,
-                                    0L,
-                                    applying.verdict().cause(),
-                                    applying.verdict().tripped());
+                            ? applying.verdict().with(State.HALF_OPEN, left)
+                            : applying.verdict().with(State.OPEN, 0L);
                 }
                 return applying.verdict();
             }
@@ -625,6 +654,17 @@ final class RedisSharedState implements SharedState {
                     : Long.toString(report.reportedIn().epoch());
         }
         return args(own);
+    }
+
+    /**
+     * {@code args} with ARGV[7], the wait the script opens the fleet for if it opens it, set to
+     * {@code waitNanos} (in ms, at least 1) and its reason (see common.lua); negative keeps the configured wait.
+     */
+    private static String[] withWait(String[] args, long waitNanos, WaitReason reason) {
+        if (waitNanos >= 0) {
+            args[WAIT_ARG] = Math.max(1L, TimeUnit.NANOSECONDS.toMillis(waitNanos)) + ":" + reason.name();
+        }
+        return args;
     }
 
     private String[] args(String... own) {

@@ -3,6 +3,7 @@ package io.breaker.redis;
 import io.breaker.BreakerConfig;
 import io.breaker.State;
 import io.breaker.TransitionCause;
+import io.breaker.WaitReason;
 import io.breaker.spi.SharedState;
 import io.breaker.spi.SharedVerdict;
 import io.breaker.spi.StateStore;
@@ -391,7 +392,13 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
         long remainingMillis = Long.parseLong(String.valueOf(answer.get(1)));
         TransitionCause cause = TransitionCause.valueOf(String.valueOf(answer.get(2)));
         return new Answer(
-                new SharedVerdict(state, remainingMillis * 1_000_000L, cause, tripped(answer)),
+                new SharedVerdict(
+                        state,
+                        remainingMillis * 1_000_000L,
+                        cause,
+                        tripped(answer),
+                        failedProbes(answer),
+                        waitReason(answer)),
                 Long.parseLong(String.valueOf(answer.get(5))),
                 String.valueOf(answer.get(6)),
                 Long.parseLong(String.valueOf(answer.get(7))),
@@ -400,6 +407,18 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
                 Long.parseLong(String.valueOf(answer.get(10))),
                 "1".equals(String.valueOf(answer.get(11))),
                 "1".equals(String.valueOf(answer.get(3))));
+    }
+
+    /** The fleet's failed probes since its trip, if the answer says them (OPEN and HALF_OPEN). */
+    private static int failedProbes(List<?> answer) {
+        String text = answer.size() > 13 ? String.valueOf(answer.get(13)) : "";
+        return text.isEmpty() ? SharedVerdict.UNKNOWN : Integer.parseInt(text);
+    }
+
+    /** Why the fleet's OPEN waits as long as it does, if the answer says it. */
+    private static @Nullable WaitReason waitReason(List<?> answer) {
+        String text = answer.size() > 14 ? String.valueOf(answer.get(14)) : "";
+        return text.isEmpty() ? null : WaitReason.valueOf(text);
     }
 
     /** The counts of the fleet's window when it tripped, if the answer has them ('calls,failed,slow'). */

@@ -17,6 +17,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.List;
 
 import static io.breaker.redis.Fleet.await;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -111,6 +112,39 @@ class BreakersEndpointWithRedisTest {
                         && breaker().contains("\"reachable\":true")
                         && breaker().contains("\"state\":\"CLOSED\""));
         assertThat(breaker()).doesNotContain("FAILURE_RATE");
+    }
+
+    @Test
+    void aSettingsWriteThatChangesNothingChangesNothingInTheFleetEither() {
+        Dependency.FAILING.set(false);
+        await(
+                Duration.ofSeconds(20),
+                () -> get("/days").statusCode() == 200 && breaker().contains("\"reachable\":true"));
+        assertThat(config("POST", "{\"failure-rate-threshold\": 40}"))
+                .contains("\"changed\":true", "\"fleetChanged\":true");
+        String reset = config("DELETE", null);
+        assertThat(reset).contains("\"changed\":true", "\"fleetChanged\":true");
+        String version = reset.replaceAll("(?s).*?(\"version\":\\d+).*", "$1");
+        String changes = breaker().replaceAll("(?s).*\"settingsChanges\":", "");
+
+        String resetAgain = config("DELETE", null);
+        String backToConfigured = config("POST", "{\"slow-call-rate-threshold\": null}");
+
+        for (String answer : List.of(resetAgain, backToConfigured)) {
+            assertThat(answer).contains("\"changed\":false", "\"fleetChanged\":false", version);
+        }
+        assertThat(breaker().replaceAll("(?s).*\"settingsChanges\":", "")).isEqualTo(changes);
+    }
+
+    private static String config(String method, String body) {
+        HttpRequest.Builder request = request("/actuator/breakers/wholesaler/config")
+                .method(
+                        method,
+                        body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        if (body != null) {
+            request.header("Content-Type", "application/json");
+        }
+        return send(request.build()).body();
     }
 
     private static String breaker() {

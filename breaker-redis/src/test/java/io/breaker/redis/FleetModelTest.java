@@ -157,6 +157,26 @@ class FleetModelTest {
         assertHolds(explore("failing dependency", Rules.failingDependency(2), List.of(), SYNCED, depth(6)));
     }
 
+    /**
+     * With wait-multiplier 2 (200 ms, then 400 ms, the cap), from a probe in flight: whatever fails,
+     * times out or is lost, every reopening waits the fleet's grown wait, and nobody probes before it.
+     */
+    @Test
+    void everyInterleavingOfABackingOffFleet() {
+        assertHolds(explore("backoff, a probe in flight", Rules.all(2).withBackoff(), List.of(), PROBING, depth(3)));
+    }
+
+    /**
+     * ... and with the dependency failing every call, from that probe on: it fails, and nobody probes
+     * before the grown wait (two time steps) is over (depth 5, the next probe's failure at the cap, took
+     * 31 s: a deep run's business).
+     */
+    @Test
+    void aFailingDependencyIsProbedOncePerGrowingWait() {
+        assertHolds(explore(
+                "backoff, failing dependency", Rules.failingDependency(2).withBackoff(), List.of(), PROBING, depth(4)));
+    }
+
     /** The fingerprint (which prunes worlds seen before) reads every field that decides what happens next. */
     @Test
     void theFingerprintKnowsEveryFieldOfTheRealClasses() throws ClassNotFoundException {
@@ -183,7 +203,12 @@ class FleetModelTest {
     // ---------------------------------------------------------------- the model catches broken scripts
 
     static void assertCaught(String title, List<Op> start, int depth, String invariants, Mutation... mutation) {
-        FleetExplorer explorer = explore("mutant: " + title, Rules.all(2), List.of(mutation), start, depth);
+        assertCaught(title, Rules.all(2), start, depth, invariants, mutation);
+    }
+
+    static void assertCaught(
+            String title, Rules rules, List<Op> start, int depth, String invariants, Mutation... mutation) {
+        FleetExplorer explorer = explore("mutant: " + title, rules, List.of(mutation), start, depth);
         assertThat(explorer.failingTrace)
                 .as("the mutant %s must break an invariant", title)
                 .isNotNull();
@@ -203,6 +228,29 @@ class FleetModelTest {
                         "acquire-probe",
                         "local due = st.state == 'OPEN' and NOW >= st.probe_at",
                         "local due = st.state == 'OPEN'"));
+    }
+
+    @Test
+    void catchesAFailedProbeThatDoesNotCountForTheBackoff() {
+        assertCaught(
+                "probe-failed.lua that does not count the failed probe",
+                Rules.all(2).withBackoff(),
+                PROBING,
+                3,
+                "backoff-wait",
+                new Mutation("probe-failed", "reopen_at(st, st.attempts + 1)", "reopen_at(st, st.attempts)"));
+    }
+
+    @Test
+    void catchesAReopeningThatIgnoresTheWaitItWasGiven() {
+        assertCaught(
+                "common.lua that reopens for the configured wait whatever the instance computed",
+                Rules.all(2).withBackoff(),
+                PROBING,
+                3,
+                "backoff-wait",
+                new Mutation(
+                        "probe-failed", "local WAIT = tonumber(string.match(ARGV[7], '^%d+'))", "local WAIT = 200"));
     }
 
     @Test

@@ -205,8 +205,16 @@ class FleetPromiseTest {
             }
             awaitCalling(Duration.ofSeconds(5), Fleet::failEach, breakers, () -> allIn(breakers, State.OPEN));
             Thread.sleep(350);
-            long probe = breakers.get(0).tryAcquirePermit(); // wins the fleet's lease
-            assertThat(probe).isNotEqualTo(CircuitBreaker.NO_PERMIT);
+            // Wins the fleet's lease; on a starved machine the store may answer the first asks late.
+            long probe = CircuitBreaker.NO_PERMIT;
+            long until = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+            while (probe == CircuitBreaker.NO_PERMIT && System.nanoTime() < until) {
+                probe = breakers.get(0).tryAcquirePermit();
+                if (probe == CircuitBreaker.NO_PERMIT) {
+                    Thread.sleep(20);
+                }
+            }
+            assertThat(probe).as("the first instance's probe within 5 s").isNotEqualTo(CircuitBreaker.NO_PERMIT);
 
             Thread.currentThread().interrupt();
             long second;

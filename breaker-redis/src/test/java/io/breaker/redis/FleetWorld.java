@@ -6,6 +6,7 @@ import io.breaker.CircuitBreaker;
 import io.breaker.NanoClock;
 import io.breaker.SlidingWindowType;
 import io.breaker.State;
+import io.breaker.WaitReason;
 import io.breaker.spi.SharedState;
 import io.breaker.spi.SharedVerdict;
 import org.springframework.data.redis.core.script.RedisScript;
@@ -65,6 +66,17 @@ final class FleetWorld {
             .waitDurationInOpenState(Duration.ofMillis(WAIT_MS))
             .probeLease(Duration.ofMillis(LEASE_MS))
             .permittedCallsInHalfOpenState(1)
+            .build();
+
+    /**
+     * {@link #CONFIG} with backoff: each failed probe doubles the wait (200, 400 ms), capped at
+     * {@link #MAX_WAIT_MS}; one time step (250 ms) then no longer ends a grown wait, two do.
+     */
+    static final long MAX_WAIT_MS = 400;
+
+    static final BreakerConfig BACKOFF_CONFIG = CONFIG.toBuilder()
+            .waitMultiplier(2)
+            .maxWaitDurationInOpenState(Duration.ofMillis(MAX_WAIT_MS))
             .build();
 
     static final State[] TARGETS = {State.FORCED_OPEN, State.FORCED_CLOSED, State.CLOSED};
@@ -139,16 +151,37 @@ final class FleetWorld {
             boolean failureReportsTimeOut,
             boolean otherTimeouts,
             int maxPending,
-            boolean countDependencyCalls) {
+            boolean countDependencyCalls,
+            boolean backoff) {
 
         /** Every kind of step: calls, slow calls, operator changes, time, a lost Redis and every timeout. */
         static Rules all(int maxPending) {
-            return new Rules(true, true, true, 2, true, true, true, true, maxPending, false);
+            return new Rules(true, true, true, 2, true, true, true, true, maxPending, false, false);
         }
 
         /** The dependency fails every call; failure reports are answered in time (see docs/fleet-model.md). */
         static Rules failingDependency(int maxPending) {
-            return new Rules(false, true, false, 0, true, false, false, true, maxPending, true);
+            return new Rules(false, true, false, 0, true, false, false, true, maxPending, true, false);
+        }
+
+        /** These rules with the breakers of {@link #BACKOFF_CONFIG}: each failed probe doubles the wait, up to its cap. */
+        Rules withBackoff() {
+            return new Rules(
+                    successes,
+                    slowCalls,
+                    operator,
+                    operatorInstances,
+                    time,
+                    lose,
+                    failureReportsTimeOut,
+                    otherTimeouts,
+                    maxPending,
+                    countDependencyCalls,
+                    true);
+        }
+
+        BreakerConfig config() {
+            return backoff ? BACKOFF_CONFIG : CONFIG;
         }
     }
 
@@ -271,10 +304,10 @@ final class FleetWorld {
         Inst(int index) {
             this.index = index;
             this.id = "i" + index;
-            this.shared = new RedisSharedState(this, NAME, CONFIG);
+            this.shared = new RedisSharedState(this, NAME, rules.config());
             Watch watch = new Watch(this);
             NanoClock clock = () -> now * 1_000_000L;
-            this.breaker = CircuitBreaker.of(NAME, CONFIG, clock, (name, config) -> watch);
+            this.breaker = CircuitBreaker.of(NAME, rules.config(), clock, (name, config) -> watch);
         }
 
         @Override
@@ -396,8 +429,18 @@ final class FleetWorld {
         }
 
         @Override
+        public SharedVerdict recordFailure(CallOutcome outcome, long waitNanos, WaitReason waitReason) {
+            return seen(in.shared.recordFailure(outcome, waitNanos, waitReason));
+        }
+
+        @Override
         public SharedVerdict probeFailed() {
             return seen(in.shared.probeFailed());
+        }
+
+        @Override
+        public SharedVerdict probeFailed(int failedProbes, long waitNanos, WaitReason waitReason) {
+            return seen(in.shared.probeFailed(failedProbes, waitNanos, waitReason));
         }
 
         @Override
@@ -681,6 +724,24 @@ final class FleetWorld {
                     "i" + instance + " got the probe lease " + (Long.parseLong(before.get("probe_at")) - now)
                             + "ms before the wait was over");
         }
+        boolean reopened = "HALF_OPEN".equals(before.get("state"))
+                && "OPEN".equals(after.get("state"))
+                && script.equals("probe-failed");
+        if (tripped || reopened) {
+            // The wait grows with the fleet's failed probes, from the trip's, and every instance's
+            // reopen time is this one (checkProbeAdmitted holds every probe to it).
+            int attempts = Integer.parseInt(after.getOrDefault("attempts", "0"));
+            int expectedAttempts = tripped ? 0 : Integer.parseInt(before.getOrDefault("attempts", "0")) + 1;
+            long wait = Long.parseLong(after.get("probe_at")) - now;
+            if (attempts != expectedAttempts || wait != expectedWaitMs(expectedAttempts)) {
+                violation(
+                        "backoff-wait",
+                        script + " by i" + instance + " opened the fleet after " + attempts
+                                + " failed probe(s) (expected "
+                                + expectedAttempts + ") for " + wait + "ms (expected "
+                                + expectedWaitMs(expectedAttempts) + "ms)");
+            }
+        }
         if ("OPEN".equals(before.get("state"))
                 && "OPEN".equals(after.get("state"))
                 && Long.parseLong(after.get("probe_at")) > Long.parseLong(before.get("probe_at"))) {
@@ -916,6 +977,30 @@ final class FleetWorld {
      * with the same fingerprint behave alike from here up to a renaming of the instances, so the
      * explorer prunes the second one.
      */
+    /**
+     * A count of failed probes as far as it decides anything: the waits it leads to are the same once
+     * the backoff reaches its cap (and always, without a multiplier), so counts past that are one state.
+     */
+    int backoffLevel(int failedProbes) {
+        BreakerConfig config = rules.config();
+        int level = 0;
+        long wait = config.getWaitDurationInOpenState().toMillis();
+        long cap = config.longestWaitInOpenState().toMillis();
+        while (level < failedProbes && config.getWaitMultiplier() > 1f && wait < cap) {
+            wait = (long) (wait * config.getWaitMultiplier());
+            level++;
+        }
+        return level;
+    }
+
+    /** The wait of an OPEN that follows {@code failedProbes} failed probes (0: the trip), without jitter. */
+    long expectedWaitMs(int failedProbes) {
+        BreakerConfig config = rules.config();
+        double wait =
+                config.getWaitDurationInOpenState().toMillis() * Math.pow(config.getWaitMultiplier(), failedProbes);
+        return (long) Math.min(wait, config.longestWaitInOpenState().toMillis());
+    }
+
     String fingerprint() {
         Canon c = new Canon();
         StringBuilder b = new StringBuilder();
@@ -940,6 +1025,7 @@ final class FleetWorld {
                     switch (field) {
                         case "probe_at", "lease_until" -> b.append(Math.max(0, Long.parseLong(value) - now));
                         case "inc" -> b.append(c.inc(value));
+                        case "attempts" -> b.append(backoffLevel(Integer.parseInt(value)));
                         case "op_at" -> b.append(c.op(Long.parseLong(value)));
                         default -> b.append(value);
                     }
@@ -998,6 +1084,9 @@ final class FleetWorld {
         b.append(state);
         if (state == State.OPEN) {
             b.append(" probeIn=").append(Math.max(0, (Long) Reflect.get(phase, "probeAtNanos") / 1_000_000L - now));
+        }
+        if (state == State.OPEN || state == State.HALF_OPEN) {
+            b.append(" backoff=").append(backoffLevel((Integer) Reflect.get(phase, "failedProbes")));
         }
         if (state == State.HALF_OPEN) {
             Object probes = Reflect.get(phase, "probes");
@@ -1187,6 +1276,7 @@ final class FleetWorld {
                             "state",
                             "episode (whether the call in flight holds a current permit)",
                             "probeAtNanos",
+                            "failedProbes (as far as the backoff reaches: see backoffLevel)",
                             "probes"),
             "io.breaker.Phase$Probes",
                     List.of(
@@ -1233,8 +1323,8 @@ final class FleetWorld {
                             "records (follows state)",
                             "window (the local window decides only while Redis is unavailable: never in the model)",
                             "openedAtNanos",
-                            "waitsForRetryAfter (only a failure's Retry-After sets it, and the model's failures carry none;"
-                                    + " it decides no transition, it says why a wait is longer)",
+                            "waitReason (decides no transition, it says why a wait is as long as it is)",
+                            "rejection (the exception a rejected call gets, made once; decides nothing)",
                             "sinceEpochMillis",
                             "openedAtEpochMillis",
                             "successor (listener bookkeeping)",

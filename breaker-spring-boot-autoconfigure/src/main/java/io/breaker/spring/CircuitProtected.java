@@ -28,7 +28,10 @@ import java.lang.annotation.Target;
  *
  * <p>Supported return types: any value, {@code void}, {@code CompletionStage}/{@code CompletableFuture}
  * (the outcome is recorded when the future completes) and, with reactor-core on the classpath,
- * {@code Mono}/{@code Flux} (permission at subscription, outcome at termination).
+ * {@code Mono}/{@code Flux} (permission at subscription, outcome at termination); in Kotlin, with
+ * kotlin-reflect and kotlinx-coroutines-reactor on the classpath, a {@code suspend fun} (counted as a
+ * {@code Mono}, its fallback a {@code suspend fun} too) and {@code Flow} (counted as a {@code Flux}, per
+ * collection).
  *
  * <p>Like every proxy-based annotation, it applies only to calls that come through the Spring proxy:
  * a call from one method of the bean to another ({@code this.deliveryDays(...)}) is not protected.

@@ -122,6 +122,16 @@ abstract class BookshopHttpTest {
                 .build());
     }
 
+    /** A DELETE with the operator's HTTP basic credentials. */
+    HttpResponse<String> deleteAsOperator(String path) {
+        String credentials = Base64.getEncoder()
+                .encodeToString((OPERATOR + ":" + OPERATOR_PASSWORD).getBytes(StandardCharsets.UTF_8));
+        return send(request(path)
+                .header("Authorization", "Basic " + credentials)
+                .DELETE()
+                .build());
+    }
+
     HttpResponse<String> put(String path) {
         return send(request(path).PUT(HttpRequest.BodyPublishers.noBody()).build());
     }

@@ -3,8 +3,11 @@
 -- acknowledged report number; all carry the hash tag {breaker:<name>}, so they share one Redis
 -- Cluster slot.
 -- ARGV[1] instance id, [2] window type C|T, [3] window size, [4] minimum calls, [5] failure-rate
--- threshold, [6] slow-call-rate threshold, [7] wait in OPEN (ms), [8] probe lease (ms),
--- [9] key expiry (ms, cleanup only), [10..] the script's own arguments.
+-- threshold, [6] slow-call-rate threshold, [7] wait in OPEN (ms) should this call open the fleet (a
+-- trip in report.lua, a failed probe): the configured wait, or 'ms:REASON', the wait the instance
+-- computed for it (the backoff for the fleet's failed probes, jitter, a Retry-After) and why
+-- (RETRY_AFTER, BACKOFF, CONFIGURED), [8] probe lease (ms), [9] key expiry (ms, cleanup only; at
+-- least the longest wait), [10..] the script's own arguments.
 -- CALL, FAILED and SLOW, the bits of an outcome, are not defined here: BreakerScripts puts their
 -- definition from io.breaker.spi.OutcomeBits in front of this file, so Java and Lua cannot differ.
 --
@@ -23,7 +26,8 @@ local WSIZE = tonumber(ARGV[3])
 local MINCALLS = tonumber(ARGV[4])
 local FAILRATE = tonumber(ARGV[5])
 local SLOWRATE = tonumber(ARGV[6])
-local WAIT = tonumber(ARGV[7])
+local WAIT = tonumber(string.match(ARGV[7], '^%d+'))
+local WAIT_REASON = string.match(ARGV[7], ':([%u_]+)$') or 'CONFIGURED'
 local LEASE = tonumber(ARGV[8])
 local EXPIRY = tonumber(ARGV[9])
 
@@ -38,7 +42,7 @@ end
 -- fresh = 1 (nothing has happened in it yet: instances that remember a state may seed it).
 local function load()
   local v = redis.call('HMGET', S, 'state', 'probe_at', 'cause', 'lease_owner', 'lease_until', 'since',
-    'ver', 'inc', 'op_at', 'fresh')
+    'ver', 'inc', 'op_at', 'fresh', 'attempts')
   if not v[1] then
     local inc = clock[1] .. '.' .. clock[2]
     redis.call('DEL', W, R)
@@ -48,7 +52,7 @@ local function load()
   end
   return { state = v[1], probe_at = num(v[2], 0), cause = v[3] or 'STORE_RESET', owner = v[4] or '',
            lease_until = num(v[5], 0), since = num(v[6], 0), ver = num(v[7], 1), inc = v[8] or '',
-           op_at = num(v[9], 0), fresh = v[10] == '1' }
+           op_at = num(v[9], 0), fresh = v[10] == '1', attempts = num(v[11], 0) }
 end
 
 -- Every change raises the version; any change but a seed ends the fresh period.
@@ -67,7 +71,9 @@ local function save(st, state, cause, keep_fresh)
   st.since = NOW
   redis.call('HSET', S, 'state', state, 'cause', cause, 'since', NOW)
   if state ~= 'OPEN' and state ~= 'HALF_OPEN' then
-    redis.call('HDEL', S, 'tripped') -- the counts of a trip last until the episode ends
+    -- the counts of a trip, its failed probes and the reason of its wait last until the episode ends
+    redis.call('HDEL', S, 'tripped', 'attempts', 'wait_reason')
+    st.attempts = 0
   end
   bump(st, keep_fresh)
 end
@@ -231,6 +237,15 @@ local function verdict()
   return nil
 end
 
+-- Into OPEN after `attempts` failed probes since the trip (0: the trip): the reopen time is NOW plus
+-- the wait this call carries (ARGV[7]), which the instance computed from the fleet's count.
+local function reopen_at(st, attempts)
+  st.probe_at = NOW + WAIT
+  st.attempts = attempts
+  redis.call('HSET', S, 'opened_at', NOW, 'probe_at', st.probe_at, 'attempts', attempts, 'wait_reason', WAIT_REASON)
+  clear_lease(st)
+end
+
 -- CLOSED -> OPEN, a conditional write: only the first trip sets the reopen time; a breaker that is
 -- already OPEN (or anything but CLOSED) is left as it is, so late failures never push it back.
 -- `tripped`, the counts the verdict gave, is kept with the state until the episode ends: every
@@ -239,9 +254,7 @@ local function trip(st, cause, tripped)
   if st.state ~= 'CLOSED' then return false end
   save(st, 'OPEN', cause)
   redis.call('HSET', S, 'tripped', tripped)
-  st.probe_at = NOW + WAIT
-  redis.call('HSET', S, 'opened_at', NOW, 'probe_at', st.probe_at)
-  clear_lease(st)
+  reopen_at(st, 0)
   reset_window(st)
   return true
 end
@@ -259,7 +272,8 @@ end
 -- The answer, seen from this instance: { state, ms until a probe may be tried, cause, changed,
 -- since, version, incarnation, window epoch, window seq, this instance's acknowledged report,
 -- newest operator time, fresh, the window's counts when it tripped ('calls,failed,slow'; '' when
--- not OPEN or HALF_OPEN, or not known) }. HALF_OPEN is answered only to the holder of a live lease; anyone
+-- not OPEN or HALF_OPEN, or not known), the failed probes since the trip and why the wait is as long
+-- as it is (both '' when not OPEN or HALF_OPEN) }. HALF_OPEN is answered only to the holder of a live lease; anyone
 -- else reads OPEN until it runs out.
 local function answer(st, changed)
   touch()
@@ -274,12 +288,14 @@ local function answer(st, changed)
       state, remaining = 'OPEN', math.max(0, st.lease_until - NOW)
     end
   end
-  local tripped = ''
+  local tripped, attempts, reason = '', '', ''
   if st.state == 'OPEN' or st.state == 'HALF_OPEN' then
     tripped = redis.call('HGET', S, 'tripped') or ''
+    attempts = tostring(st.attempts)
+    reason = redis.call('HGET', S, 'wait_reason') or ''
   end
   return { state, string.format('%.0f', remaining), st.cause, changed and '1' or '0',
            string.format('%.0f', st.since), tostring(st.ver), st.inc, tostring(win[1] or st.ver),
            tostring(win[2] or 0), tostring(acked()), string.format('%.0f', st.op_at), st.fresh and '1' or '0',
-           tripped }
+           tripped, attempts, reason }
 end

@@ -19,11 +19,16 @@ import java.util.List;
  * @param slowCallRateThreshold         slow-call rate, in percent, at which the breaker opens
  * @param slowCallDurationThreshold     duration from which a call is slow, or {@code null} when slow-call detection is off
  * @param waitDurationInOpenState       how long the breaker stays OPEN before a probe
+ * @param maxWaitDurationInOpenState    the longest a Retry-After or the backoff may keep it OPEN (unset: 10 minutes,
+ *                                      or the wait if longer)
+ * @param waitMultiplier                what each failed probe multiplies the next wait by (1: no backoff)
+ * @param waitJitter                    share of each wait taken off at random (0: none)
  * @param permittedCallsInHalfOpenState probes let through in HALF_OPEN
  * @param probeLease                    how long a probe may stay unreported before another caller takes its permit
  * @param recordExceptions              class names of exceptions that count as failures (empty: all that are not ignored)
  * @param ignoreExceptions              class names of exceptions that count neither way
  * @param recordFailurePredicate        whether a predicate in code also decides what counts as a failure
+ * @param callTimeout                   how long a protected call may run before it is given up, or {@code null} for no timeout
  */
 public record BreakerConfigDescriptor(
         SlidingWindowType slidingWindowType,
@@ -33,11 +38,15 @@ public record BreakerConfigDescriptor(
         float slowCallRateThreshold,
         @Nullable Duration slowCallDurationThreshold,
         Duration waitDurationInOpenState,
+        Duration maxWaitDurationInOpenState,
+        float waitMultiplier,
+        float waitJitter,
         int permittedCallsInHalfOpenState,
         Duration probeLease,
         List<String> recordExceptions,
         List<String> ignoreExceptions,
-        boolean recordFailurePredicate) {
+        boolean recordFailurePredicate,
+        @Nullable Duration callTimeout) {
 
     static BreakerConfigDescriptor of(BreakerConfig config) {
         return new BreakerConfigDescriptor(
@@ -48,11 +57,15 @@ public record BreakerConfigDescriptor(
                 config.getSlowCallRateThreshold(),
                 config.getSlowCallDurationThreshold(),
                 config.getWaitDurationInOpenState(),
+                config.longestWaitInOpenState(),
+                config.getWaitMultiplier(),
+                config.getWaitJitter(),
                 config.getPermittedCallsInHalfOpenState(),
                 config.getProbeLease(),
                 names(config.getRecordExceptions()),
                 names(config.getIgnoreExceptions()),
-                config.getRecordFailurePredicate() != null);
+                config.getRecordFailurePredicate() != null,
+                config.getCallTimeout());
     }
 
     private static List<String> names(List<Class<? extends Throwable>> types) {

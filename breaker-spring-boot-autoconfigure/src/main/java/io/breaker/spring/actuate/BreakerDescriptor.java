@@ -29,8 +29,9 @@ import java.util.List;
  * @param openedAt        when the breaker tripped, while OPEN or HALF_OPEN; otherwise {@code null}
  * @param nextProbeAt     while OPEN, when the next call becomes a probe; otherwise {@code null}
  * @param waitReason      while OPEN, why {@code nextProbeAt} is that far: {@code CONFIGURED} (the wait in open
- *                        state) or {@code RETRY_AFTER} (the failure that opened it asked for longer); otherwise
- *                        {@code null}
+ *                        state, less its jitter), {@code RETRY_AFTER} (the failure that opened it asked for
+ *                        longer) or {@code BACKOFF} (probes failed since the trip, and each multiplied the
+ *                        wait by {@code wait-multiplier}); otherwise {@code null}
  * @param lastFailureType class name of the last exception recorded as a failure, or {@code null}
  * @param config          the effective settings
  * @param transitions     the last state changes, newest first

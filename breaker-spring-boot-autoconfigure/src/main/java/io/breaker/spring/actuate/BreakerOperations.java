@@ -10,9 +10,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
-import java.time.Clock;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -33,7 +31,6 @@ public final class BreakerOperations {
 
     private final BreakerRegistry registry;
     private final BreakerTransitionHistory history;
-    private final Clock wallClock;
     /** The store that shares breakers with other instances, or null. */
     private final @Nullable SharedBreakers sharedBreakers;
     /**
@@ -44,28 +41,22 @@ public final class BreakerOperations {
     private final Object changes = new Object();
 
     /**
-     * @param registry  the breakers to show and steer
-     * @param history   their recent transitions
-     * @param wallClock the clock that turns "time left until a probe" into an instant
+     * @param registry the breakers to show and steer (the times shown are from its wall clock)
+     * @param history  their recent transitions
      */
-    public BreakerOperations(BreakerRegistry registry, BreakerTransitionHistory history, Clock wallClock) {
-        this(registry, history, wallClock, null);
+    public BreakerOperations(BreakerRegistry registry, BreakerTransitionHistory history) {
+        this(registry, history, null);
     }
 
     /**
-     * @param registry       the breakers to show and steer
+     * @param registry       the breakers to show and steer (the times shown are from its wall clock)
      * @param history        their recent transitions
-     * @param wallClock      the clock that turns "time left until a probe" into an instant
      * @param sharedBreakers the store that shares breakers with other instances, or {@code null}
      */
     public BreakerOperations(
-            BreakerRegistry registry,
-            BreakerTransitionHistory history,
-            Clock wallClock,
-            @Nullable SharedBreakers sharedBreakers) {
+            BreakerRegistry registry, BreakerTransitionHistory history, @Nullable SharedBreakers sharedBreakers) {
         this.registry = Objects.requireNonNull(registry, "registry");
         this.history = Objects.requireNonNull(history, "history");
-        this.wallClock = Objects.requireNonNull(wallClock, "wallClock");
         this.sharedBreakers = sharedBreakers;
     }
 
@@ -170,10 +161,8 @@ public final class BreakerOperations {
         State state = breaker.getState();
         BreakerMetrics metrics = breaker.getMetrics();
         Instant openedAt = breaker.getOpenedAt();
-        long waitNanos = breaker.getRemainingWaitNanos();
-        Instant nextProbeAt = state == State.OPEN && waitNanos >= 0
-                ? wallClock.instant().plusNanos(waitNanos).truncatedTo(ChronoUnit.MILLIS)
-                : null;
+        // The trip time plus the wait, from one reading of the phase: the same at every read, also once due.
+        Instant nextProbeAt = state == State.OPEN ? breaker.getNextProbeAt() : null;
         boolean shared = breaker.isShared();
         return new BreakerDescriptor(
                 breaker.getName(),

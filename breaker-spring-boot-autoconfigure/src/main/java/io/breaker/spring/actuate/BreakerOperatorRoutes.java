@@ -6,6 +6,7 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.web.servlet.function.RequestPredicates;
 import org.springframework.web.servlet.function.RouterFunction;
 import org.springframework.web.servlet.function.RouterFunctions;
 import org.springframework.web.servlet.function.ServerRequest;
@@ -74,6 +75,11 @@ public final class BreakerOperatorRoutes {
                 .GET(config, this::describe)
                 .POST(config, this::change)
                 .DELETE(config, this::reset)
+                .route(
+                        RequestPredicates.path(config)
+                                .and(request -> !OperatorPaths.configAnswers(
+                                        request.method().name())),
+                        this::notAllowed)
                 .build();
     }
 
@@ -162,6 +168,14 @@ public final class BreakerOperatorRoutes {
             }
         }
         return false;
+    }
+
+    private ServerResponse notAllowed(ServerRequest request) {
+        String allowed = OperatorPaths.configMethods(writable);
+        return ServerResponse.status(HttpStatus.METHOD_NOT_ALLOWED)
+                .header(HttpHeaders.ALLOW, allowed)
+                .contentType(MediaType.APPLICATION_JSON)
+                .body(ErrorDescriptor.methodNotAllowed(request.method().name(), allowed));
     }
 
     private ServerResponse reset(ServerRequest request) {

@@ -12,10 +12,19 @@ import java.util.List;
  * @param error         the status's reason phrase
  * @param message       what was wrong, naming the breaker or the allowed states
  * @param allowedStates the states a request may ask for (on a 400), or {@code null}
+ * @param allowedKeys   the keys the body may have, when it had another one (on a 400), or {@code null}
  */
 public record ErrorDescriptor(
-        int status, String error, String message, @Nullable List<RequestedState> allowedStates)
+        int status,
+        String error,
+        String message,
+        @Nullable List<RequestedState> allowedStates,
+        @Nullable List<String> allowedKeys)
         implements OperationResponseBody {
+
+    ErrorDescriptor(int status, String error, String message, @Nullable List<RequestedState> allowedStates) {
+        this(status, error, message, allowedStates, null);
+    }
 
     static ErrorDescriptor notFound(String name) {
         return new ErrorDescriptor(404, "Not Found", "No circuit breaker named '" + cut(name, 100) + "'", null);
@@ -28,12 +37,23 @@ public record ErrorDescriptor(
         return new ErrorDescriptor(400, "Bad Request", cut(message), null);
     }
 
+    /** A body with a key it cannot have; {@code allowedKeys} are the ones it can. */
+    static ErrorDescriptor unknownKey(String message, List<String> allowedKeys) {
+        return new ErrorDescriptor(400, "Bad Request", cut(message), null, List.copyOf(allowedKeys));
+    }
+
     static ErrorDescriptor readOnly() {
         return new ErrorDescriptor(
                 405,
                 "Method Not Allowed",
                 "the breakers endpoint is read-only (management.endpoint.breakers.access)",
                 null);
+    }
+
+    /** A method the operators' route does not take; {@code allowed} as in the {@code Allow} header. */
+    static ErrorDescriptor methodNotAllowed(String method, String allowed) {
+        return new ErrorDescriptor(
+                405, "Method Not Allowed", "a breaker's settings take " + allowed + ", not " + cut(method, 20), null);
     }
 
     /** A write of {@code length} bytes ({@code -1}: unknown) to the endpoint, over {@code max}. */
@@ -56,7 +76,15 @@ public record ErrorDescriptor(
     }
 
     static ErrorDescriptor badState(@Nullable String requested) {
-        String was = requested == null ? "it is missing" : "was '" + cut(requested, 100) + "'";
+        return badStateWas(requested == null ? "it is missing" : "was '" + cut(requested, 100) + "'");
+    }
+
+    /** A state that is a JSON array or object: {@code kind} says which. */
+    static ErrorDescriptor stateNotText(String kind) {
+        return badStateWas("was " + kind + " (it is not a text)");
+    }
+
+    private static ErrorDescriptor badStateWas(String was) {
         return new ErrorDescriptor(
                 400,
                 "Bad Request",

@@ -19,6 +19,19 @@ final class OperatorPaths {
         return endpointPath + "/{name}/config";
     }
 
+    /** The methods {@link #config} takes ({@code Allow}), with writes or without; HEAD and OPTIONS aside. */
+    static String configMethods(boolean writable) {
+        return writable ? "GET, POST, DELETE" : "GET";
+    }
+
+    /** Whether {@code method} is one {@link #config} answers otherwise than with a 405. */
+    static boolean configAnswers(String method) {
+        return switch (method) {
+            case "GET", "HEAD", "POST", "DELETE", "OPTIONS" -> true;
+            default -> false;
+        };
+    }
+
     /** {@code {endpointPath}/console}: the console's page; its assets are below it. */
     static String console(String endpointPath) {
         return endpointPath + "/console";

@@ -10,6 +10,7 @@ import org.springframework.http.MediaType;
 import org.springframework.http.ReactiveHttpOutputMessage;
 import org.springframework.web.reactive.function.BodyExtractors;
 import org.springframework.web.reactive.function.BodyInserter;
+import org.springframework.web.reactive.function.server.RequestPredicates;
 import org.springframework.web.reactive.function.server.RouterFunction;
 import org.springframework.web.reactive.function.server.RouterFunctions;
 import org.springframework.web.reactive.function.server.ServerRequest;
@@ -85,6 +86,11 @@ public final class ReactiveBreakerOperatorRoutes {
                 .GET(config, this::describe)
                 .POST(config, this::change)
                 .DELETE(config, this::reset)
+                .route(
+                        RequestPredicates.path(config)
+                                .and(request -> !OperatorPaths.configAnswers(
+                                        request.method().name())),
+                        this::notAllowed)
                 .build();
     }
 
@@ -278,6 +284,14 @@ public final class ReactiveBreakerOperatorRoutes {
         }
     }
 
+    private Mono<ServerResponse> notAllowed(ServerRequest request) {
+        String allowed = OperatorPaths.configMethods(writable);
+        return ServerResponse.status(HttpStatus.METHOD_NOT_ALLOWED)
+                .header(HttpHeaders.ALLOW, allowed)
+                .contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(ErrorDescriptor.methodNotAllowed(request.method().name(), allowed));
+    }
+
     private Mono<ServerResponse> reset(ServerRequest request) {
         if (!writable) {
             return error(ErrorDescriptor.readOnly());
@@ -303,6 +317,9 @@ public final class ReactiveBreakerOperatorRoutes {
     private static Mono<ServerResponse> result(RuntimeSettings.Result result) {
         if (result instanceof RuntimeSettings.Result.Applied applied) {
             return answer(HttpStatus.OK, applied.settings());
+        }
+        if (result instanceof RuntimeSettings.Result.Stale stale) {
+            return answer(HttpStatus.CONFLICT, stale.conflict());
         }
         return error(((RuntimeSettings.Result.Refused) result).error());
     }

@@ -31,8 +31,9 @@ import java.util.Optional;
 /**
  * {@link UrlOnlyWrites} on WebFlux, where the endpoint's write operation cannot see the request: a filter
  * that looks at each {@code POST {endpointPath}/{name}} before the endpoint does. A {@code name} or
- * {@code state} in the query, or a {@code name} in the JSON body other than the URL's, is refused with the
- * 400 Spring MVC gives, and nothing changes; any other write goes on to the endpoint, with its body as
+ * {@code state} in the query, a {@code name} in the JSON body other than the URL's, or a body with another
+ * key or a state that is no text ({@link UrlOnlyWrites#bodyRefusal}) is refused with the 400 Spring MVC
+ * gives, and nothing changes; any other write goes on to the endpoint, with its body as
  * it came. Ordered after Spring Security's filter (-100), so that a request that may not write is
  * refused before its body is read. With read-only access it lets everything through: the endpoint then
  * answers every write with a 405 itself.
@@ -110,11 +111,19 @@ public final class ReactiveUrlOnlyWrites implements WebFilter, Ordered {
                     }
                     return ServerRequest.create(again, readers)
                             .bodyToMono(BODY)
-                            .map(json -> Optional.ofNullable(json.get("name")))
+                            .map(Optional::of)
                             .onErrorResume(notJson -> Mono.just(Optional.empty())) // the endpoint says what is wrong
                             .defaultIfEmpty(Optional.empty())
-                            .flatMap(name -> {
-                                String wrongName = UrlOnlyWrites.refusal(inUrl, name.orElse(null), false);
+                            .flatMap(json -> {
+                                ErrorDescriptor badBody =
+                                        json.map(UrlOnlyWrites::bodyRefusal).orElse(null);
+                                if (badBody != null) {
+                                    return refuse(again, badBody);
+                                }
+                                String wrongName = UrlOnlyWrites.refusal(
+                                        inUrl,
+                                        json.map(found -> found.get("name")).orElse(null),
+                                        false);
                                 return wrongName == null
                                         ? chain.filter(again)
                                         : refuse(again, ErrorDescriptor.badRequest(wrongName));

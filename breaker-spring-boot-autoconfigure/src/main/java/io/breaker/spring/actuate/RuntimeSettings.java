@@ -20,12 +20,13 @@ import org.springframework.core.convert.ConversionException;
 import org.springframework.core.convert.ConversionService;
 
 import java.time.Clock;
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -117,8 +118,15 @@ public final class RuntimeSettings {
         Map<String, String> changes = new LinkedHashMap<>();
         try {
             for (Map.Entry<String, Object> change : body.entrySet()) {
-                Setting<?> setting = setting(name, change.getKey());
+                Setting<?> setting = known(change.getKey());
                 Object value = change.getValue();
+                if (setting == null) {
+                    return new Result.Refused(SettingKeys.unknown(change.getKey(), value, changeable()));
+                }
+                String fixed = startUpOnly(setting);
+                if (fixed != null) {
+                    return new Result.Refused(SettingKeys.kept(path(name, change.getKey()), fixed, changeable()));
+                }
                 changes.put(setting.propertyName(), value == null ? null : written(parse(name, setting, value)));
             }
         } catch (InvalidBreakerPropertyException invalid) {
@@ -378,7 +386,7 @@ public final class RuntimeSettings {
         history.record(
                 breaker.getName(),
                 new SettingsChangeDescriptor(
-                        wallClock.instant(),
+                        wallClock.instant().truncatedTo(ChronoUnit.MILLIS),
                         principal,
                         changes.isEmpty()
                                 ? Map.of()
@@ -470,34 +478,49 @@ public final class RuntimeSettings {
         return value;
     }
 
-    /** The settings that can change at runtime, by YAML name: all but the sliding-window type. */
+    /** The settings that can change at runtime, by YAML name: all but the sliding-window type and the call timeout. */
     static List<String> changeable() {
         return BreakerConfig.settings().stream()
-                .filter(setting -> setting != BreakerConfig.SLIDING_WINDOW_TYPE)
+                .filter(setting -> startUpOnly(setting) == null)
                 .map(Setting::propertyName)
                 .toList();
+    }
+
+    /** Why a running breaker keeps {@code setting} as it started with, or {@code null} when it can change. */
+    private static @Nullable String startUpOnly(Setting<?> setting) {
+        if (setting == BreakerConfig.SLIDING_WINDOW_TYPE) {
+            return "a running breaker keeps its window type; restart with the new one";
+        }
+        if (setting == BreakerConfig.CALL_TIMEOUT) {
+            return "a running breaker keeps its call timeout (its calls chose their timed or untimed path at"
+                    + " start-up); restart with the new one";
+        }
+        return null;
     }
 
     private static String path(String name, String property) {
         return "breakers.instances." + BreakerNames.propertyKey(name) + "." + property;
     }
 
-    private static Setting<?> setting(String name, String property) {
+    /** The setting named {@code property} (as in YAML), or {@code null}. */
+    private static @Nullable Setting<?> known(String property) {
         for (Setting<?> setting : BreakerConfig.settings()) {
             if (setting.propertyName().equals(property)) {
-                if (setting == BreakerConfig.SLIDING_WINDOW_TYPE) {
-                    throw new InvalidBreakerPropertyException(
-                            path(name, property),
-                            "",
-                            "a running breaker keeps its" + " window type; restart with the new one",
-                            "one of " + String.join(", ", changeable()),
-                            null);
-                }
                 return setting;
             }
         }
-        throw new InvalidBreakerPropertyException(
-                path(name, property), "", "no such setting", "one of " + String.join(", ", changeable()), null);
+        return null;
+    }
+
+    /** The setting named {@code property} for a value read from the store (refused as a change through the endpoint is). */
+    private static Setting<?> setting(String name, String property) {
+        Setting<?> setting = known(property);
+        String why = setting == null ? "no such setting" : startUpOnly(setting);
+        if (why != null) {
+            throw new InvalidBreakerPropertyException(
+                    path(name, property), "", why, "one of " + String.join(", ", changeable()), null);
+        }
+        return setting;
     }
 
     /** A parsed value as written: {@code none} for a setting turned off. */
@@ -515,34 +538,29 @@ public final class RuntimeSettings {
             return null;
         }
         if (setting.type() == List.class) {
+            // As in YAML: a comma-separated text, blanks around names left out; "" or [] is no class at all.
             List<?> names = raw instanceof List<?> list
                     ? list
-                    : Arrays.asList(String.valueOf(raw).split(","));
+                    : Arrays.stream(String.valueOf(raw).split(","))
+                            .map(String::trim)
+                            .filter(className -> !className.isEmpty())
+                            .toList();
             return ExceptionClasses.load(path, names, classLoader);
         }
-        String allowed = PropertyValues.inPropertyTerms(setting.allowed());
+        String allowed = PropertyValues.inPropertyTerms(setting.allowed())
+                + (setting.type() == Duration.class ? ", such as 800ms or 30s" : "");
         if (raw instanceof Map<?, ?>
                 || raw instanceof List<?>
                 || (setting.type() == Integer.class
                         && raw instanceof Number number
                         && number.doubleValue() != Math.rint(number.doubleValue()))) {
-            throw new InvalidBreakerPropertyException(
-                    path,
-                    String.valueOf(raw),
-                    "it is not a " + setting.type().getSimpleName().toLowerCase(Locale.ROOT),
-                    allowed,
-                    null);
+            throw new InvalidBreakerPropertyException(path, sent(raw), notA(setting.type()), allowed, null);
         }
         Object value;
         try {
             value = conversion.convert(raw, setting.type());
         } catch (ConversionException unreadable) {
-            throw new InvalidBreakerPropertyException(
-                    path,
-                    String.valueOf(raw),
-                    "it cannot be read as a " + setting.type().getSimpleName().toLowerCase(Locale.ROOT),
-                    allowed,
-                    unreadable);
+            throw new InvalidBreakerPropertyException(path, sent(raw), notA(setting.type()), allowed, unreadable);
         }
         try {
             setting.applyTo(BreakerConfig.builder(), value); // the setting's own check, alone
@@ -550,6 +568,30 @@ public final class RuntimeSettings {
             throw InvalidBreakerPropertyException.of(path, invalid);
         }
         return value;
+    }
+
+    /** A value sent, as a message repeats it: cut when long. */
+    private static String sent(Object raw) {
+        return ErrorDescriptor.cut(String.valueOf(raw), SettingKeys.SHOWN);
+    }
+
+    /** Why a value is not of {@code type}, in the words of start-up. */
+    private static String notA(Class<?> type) {
+        if (type == Integer.class || type == Long.class) {
+            return "it is not a whole number";
+        }
+        if (type == Float.class || type == Double.class) {
+            return "it is not a number";
+        }
+        if (type == Duration.class) {
+            return "it is not a duration (or one too long to hold)";
+        }
+        if (type == Boolean.class) {
+            return "it is not a boolean";
+        }
+        return type.isEnum()
+                ? "it is not one of the allowed values"
+                : "it cannot be converted to " + type.getSimpleName();
     }
 
     /** The configured settings with the written ones applied; each value checked as at start-up. */

@@ -1,5 +1,6 @@
 package io.breaker.spring.actuate;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import org.jspecify.annotations.Nullable;
 
 import java.time.Instant;
@@ -14,4 +15,7 @@ import java.util.Map;
  *                  property returned to its configured value
  */
 public record SettingsChangeDescriptor(
-        Instant at, @Nullable String principal, Map<String, @Nullable Object> settings) {}
+        Instant at,
+        @Nullable String principal,
+        // The actuator's mapper leaves nulls out; here a null says "returned to its configured value".
+        @JsonInclude(content = JsonInclude.Include.ALWAYS) Map<String, @Nullable Object> settings) {}

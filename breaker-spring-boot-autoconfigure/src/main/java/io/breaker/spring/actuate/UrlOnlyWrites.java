@@ -8,6 +8,7 @@ import org.springframework.web.context.request.RequestContextHolder;
 import org.springframework.web.context.request.ServletRequestAttributes;
 import org.springframework.web.servlet.HandlerMapping;
 
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -45,6 +46,43 @@ final class UrlOnlyWrites {
             return "the URL names the breaker '" + inUrl + "'; a name in the body cannot change it (remove \"name\")";
         }
         return null;
+    }
+
+    /** The keys the JSON body of a force may have. */
+    static final List<String> BODY_KEYS = List.of("state", "name");
+
+    /**
+     * Why the JSON body of a force must be refused before the endpoint reads it, or {@code null}: a key
+     * other than {@link #BODY_KEYS} (a body key that is not read is refused, as in a change of settings,
+     * not ignored), or a {@code state} or {@code name} that is a JSON array or object.
+     */
+    static @Nullable ErrorDescriptor bodyRefusal(Map<?, ?> body) {
+        for (Object key : body.keySet()) {
+            if (!BODY_KEYS.contains(key)) {
+                return ErrorDescriptor.unknownKey(
+                        "the body of a force takes the keys state and name, not '"
+                                + ErrorDescriptor.cut(String.valueOf(key), 100) + "', as in {\"state\": \"OPEN\"}",
+                        BODY_KEYS);
+            }
+        }
+        String state = notText(body.get("state"));
+        if (state != null) {
+            return ErrorDescriptor.stateNotText(state);
+        }
+        String name = notText(body.get("name"));
+        if (name != null) {
+            return ErrorDescriptor.badRequest(
+                    "name in the body, if any, must be the URL's breaker name as a text; was " + name);
+        }
+        return null;
+    }
+
+    /** What a JSON value is when it is an array or an object, else {@code null}. */
+    private static @Nullable String notText(@Nullable Object value) {
+        if (value instanceof List<?>) {
+            return "a JSON array";
+        }
+        return value instanceof Map<?, ?> ? "a JSON object" : null;
     }
 
     /**

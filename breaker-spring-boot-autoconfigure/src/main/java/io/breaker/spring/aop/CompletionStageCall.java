@@ -1,5 +1,6 @@
 package io.breaker.spring.aop;
 
+import io.breaker.CallTimeout;
 import io.breaker.CircuitBreaker;
 import io.breaker.internal.Integration;
 import io.breaker.spring.ResultPredicate;
@@ -16,12 +17,22 @@ import java.util.concurrent.CompletionStage;
  * are recorded when the future completes. A rejection returns the fallback's future or a failed one,
  * without calling the method. Without a fallback the caller gets the method's own future back. With
  * {@code record-result}, the value the future completes with decides (see {@link #record}); the caller
- * gets that value either way.
+ * gets that value either way. A breaker's {@code call-timeout} is {@link CallTimeout#within}: the
+ * method's future is given that long ({@code orTimeout}), then cancelled, and the call fails with a
+ * {@link io.breaker.CallTimeoutException}; the caller then gets the timed future, not the method's own.
  */
 final class CompletionStageCall extends ProtectedCall {
 
-    CompletionStageCall(CircuitBreaker breaker, @Nullable Fallback fallback, @Nullable ResultPredicate recordResult) {
+    /** The call timeout, or {@code null}: then the method's own future is all there is. */
+    private final @Nullable CallTimeout timeout;
+
+    CompletionStageCall(
+            CircuitBreaker breaker,
+            @Nullable Fallback fallback,
+            @Nullable ResultPredicate recordResult,
+            @Nullable CallTimeout timeout) {
         super(breaker, fallback, recordResult);
+        this.timeout = timeout;
     }
 
     @Override
@@ -52,7 +63,9 @@ final class CompletionStageCall extends ProtectedCall {
             succeeded(permit, start);
             return null;
         }
-        CompletionStage<?> stage = (CompletionStage<?>) returned;
+        CallTimeout limit = timeout;
+        CompletionStage<?> stage =
+                limit == null ? (CompletionStage<?>) returned : limit.within((CompletionStage<?>) returned);
         if (fallback == null) {
             // the caller keeps the method's own future: a predicate that throws is recorded, nothing more
             stage.whenComplete((value, error) -> {

@@ -10,21 +10,32 @@ import java.util.Arrays;
  * The fallback overloads of one protected method, resolved once. Overloads taking an exception are
  * sorted most specific first, so the first whose type accepts an exception is the one to call; the
  * overload without an exception parameter, if any, serves every other exception.
+ *
+ * <p>The fallbacks of a Kotlin {@code suspend fun} are suspend funs: their parameters end with the
+ * {@code Continuation} (the exception comes before it), and a call runs them as a publisher in the
+ * caller's coroutine context ({@link KotlinCalls#invokeSuspending}).
  */
 final class Fallback {
 
     private final Method[] withException;
     private final Class<?>[] exceptionTypes;
     private final @Nullable Method withoutException;
+    /** Whether the overloads are suspend funs, taking the caller's {@code Continuation} last. */
+    private final boolean suspending;
 
     Fallback(Method[] withException, @Nullable Method withoutException) {
+        this(withException, withoutException, false);
+    }
+
+    Fallback(Method[] withException, @Nullable Method withoutException, boolean suspending) {
         this.withException = withException.clone();
         this.exceptionTypes = new Class<?>[withException.length];
         for (int i = 0; i < withException.length; i++) {
             Class<?>[] parameters = withException[i].getParameterTypes();
-            exceptionTypes[i] = parameters[parameters.length - 1];
+            exceptionTypes[i] = parameters[parameters.length - (suspending ? 2 : 1)];
         }
         this.withoutException = withoutException;
+        this.suspending = suspending;
     }
 
     /** The overload serving {@code error}, or {@code null} if none accepts it. */
@@ -79,14 +90,23 @@ final class Fallback {
         return method != null && method == withoutException;
     }
 
-    private static @Nullable Object[] withError(@Nullable Object[] arguments, Throwable error) {
+    /** The arguments with {@code error} added last, or before a suspend fun's {@code Continuation}. */
+    private @Nullable Object[] withError(@Nullable Object[] arguments, Throwable error) {
         @Nullable Object[] extended = Arrays.copyOf(arguments, arguments.length + 1);
-        extended[arguments.length] = error;
+        if (suspending) {
+            extended[arguments.length] = arguments[arguments.length - 1];
+            extended[arguments.length - 1] = error;
+        } else {
+            extended[arguments.length] = error;
+        }
         return extended;
     }
 
-    private static @Nullable Object call(Method method, @Nullable Object target, @Nullable Object[] arguments)
+    private @Nullable Object call(Method method, @Nullable Object target, @Nullable Object[] arguments)
             throws Throwable {
+        if (suspending) {
+            return KotlinCalls.invokeSuspending(method, target, arguments);
+        }
         try {
             return method.invoke(target, arguments);
         } catch (InvocationTargetException e) {

@@ -1,5 +1,7 @@
 package io.breaker.spring.aop;
 
+import org.springframework.core.KotlinDetector;
+import org.springframework.core.MethodParameter;
 import org.springframework.core.ResolvableType;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
@@ -17,7 +19,9 @@ import java.util.stream.Collectors;
  * bean's class (or a superclass, or a default method of an interface it implements), any visibility,
  * named as in {@code fallbackMethod}, with the
  * protected method's parameter types, optionally followed by one {@link Throwable} (or subtype)
- * parameter, and a return type the protected method may return.
+ * parameter, and a return type the protected method may return. The fallback of a Kotlin
+ * {@code suspend fun} is a suspend fun (the exception parameter comes before the {@code Continuation}
+ * the compiler adds), and the signatures a message lists for a Kotlin class are written in Kotlin.
  */
 final class FallbackResolver {
 
@@ -60,11 +64,13 @@ final class FallbackResolver {
                     "fallbackMethod '" + fallbackName + "' does not exist in " + targetClass.getName(),
                     accepted);
         }
+        boolean suspending = KotlinDetector.isSuspendingFunction(method);
         List<Method> withException = new ArrayList<>();
         Method withoutException = null;
         for (Method candidate : named) {
-            int extra = candidate.getParameterCount() - method.getParameterCount();
-            if (!parametersFit(method, candidate, extra)) {
+            int extra = valueParameterCount(candidate) - valueParameterCount(method);
+            if (KotlinDetector.isSuspendingFunction(candidate) != suspending
+                    || !parametersFit(method, candidate, extra)) {
                 continue;
             }
             if (method.getReturnType().isPrimitive()
@@ -74,7 +80,7 @@ final class FallbackResolver {
                         targetClass,
                         method,
                         "fallback " + signature(candidate) + " returns "
-                                + shortName(candidate.getGenericReturnType()) + ", which may be null, but "
+                                + returnTypeName(candidate) + ", which may be null, but "
                                 + method.getName()
                                 + " returns " + method.getReturnType().getName() + ", which cannot be null",
                         accepted);
@@ -84,7 +90,7 @@ final class FallbackResolver {
                         targetClass,
                         method,
                         "fallback " + signature(candidate) + " returns "
-                                + shortName(candidate.getGenericReturnType()) + ", which " + method.getName()
+                                + returnTypeName(candidate) + ", which " + method.getName()
                                 + " cannot return",
                         accepted);
             }
@@ -105,9 +111,9 @@ final class FallbackResolver {
                     accepted);
         }
         withException.sort(
-                Comparator.comparingInt((Method m) -> depth(m.getParameterTypes()[m.getParameterCount() - 1]))
+                Comparator.comparingInt((Method m) -> depth(m.getParameterTypes()[valueParameterCount(m) - 1]))
                         .reversed());
-        return new Fallback(withException.toArray(new Method[0]), withoutException);
+        return new Fallback(withException.toArray(new Method[0]), withoutException, suspending);
     }
 
     private static void collect(Method[] methods, String fallbackName, List<List<Class<?>>> seen, List<Method> named) {
@@ -134,10 +140,11 @@ final class FallbackResolver {
                 .trim();
     }
 
-    /** The protected method, as {@code name(ParamType, ...)}. */
+    /** The protected method, as {@code name(ParamType, ...)} (a suspend fun without its {@code Continuation}). */
     static String describe(Method method) {
         return method.getName() + "("
                 + Arrays.stream(method.getGenericParameterTypes())
+                        .limit(valueParameterCount(method))
                         .map(FallbackResolver::shortName)
                         .collect(Collectors.joining(", "))
                 + ")";
@@ -152,14 +159,33 @@ final class FallbackResolver {
         if (extra != 0 && extra != 1) {
             return false;
         }
+        int count = valueParameterCount(method);
         Class<?>[] expected = method.getParameterTypes();
         Class<?>[] actual = candidate.getParameterTypes();
-        for (int i = 0; i < expected.length; i++) {
+        for (int i = 0; i < count; i++) {
             if (expected[i] != actual[i]) {
                 return false;
             }
         }
-        return extra == 0 || Throwable.class.isAssignableFrom(actual[actual.length - 1]);
+        return extra == 0 || Throwable.class.isAssignableFrom(actual[count]);
+    }
+
+    /** The parameters a caller passes: all of them, but for the {@code Continuation} of a suspend fun. */
+    private static int valueParameterCount(Method method) {
+        return method.getParameterCount() - (KotlinDetector.isSuspendingFunction(method) ? 1 : 0);
+    }
+
+    /** What {@code method} returns, as written: a suspend fun's declared type rather than {@code Object}. */
+    private static String returnTypeName(Method method) {
+        return shortName(
+                KotlinDetector.isSuspendingFunction(method)
+                        ? new MethodParameter(method, -1).getGenericParameterType()
+                        : method.getGenericReturnType());
+    }
+
+    /** Whether messages about {@code method} show Kotlin signatures. */
+    private static boolean inKotlin(Method method) {
+        return KotlinDetector.isKotlinReflectPresent() && KotlinDetector.isKotlinType(method.getDeclaringClass());
     }
 
     private static boolean returnFits(Class<?> targetClass, Method method, Method candidate) {
@@ -176,6 +202,12 @@ final class FallbackResolver {
     }
 
     private static List<String> acceptedSignatures(Method method, String fallbackName) {
+        if (inKotlin(method)) {
+            List<String> kotlin = KotlinSignatures.accepted(method, fallbackName);
+            if (kotlin != null) {
+                return kotlin;
+            }
+        }
         String returns = shortName(method.getGenericReturnType()) + " " + fallbackName + "(";
         String parameters = Arrays.stream(method.getGenericParameterTypes())
                 .map(FallbackResolver::shortName)
@@ -185,12 +217,21 @@ final class FallbackResolver {
     }
 
     private static String signature(Method method) {
+        String kotlin = inKotlin(method) ? KotlinSignatures.of(method) : null;
+        if (kotlin != null) {
+            return kotlin;
+        }
         return shortName(method.getGenericReturnType()) + " " + describe(method);
     }
 
     /** A type's name without package prefixes: {@code CompletableFuture<Integer>}. */
     static String shortName(Type type) {
-        return type.getTypeName().replaceAll("\\b[a-z][a-z0-9_]*\\.", "");
+        return shortName(type.getTypeName());
+    }
+
+    /** A type name without package prefixes, Java's or Kotlin's: {@code Flow<String>}. */
+    static String shortName(String typeName) {
+        return typeName.replaceAll("\\b[a-z][a-z0-9_]*\\.", "");
     }
 
     private static int depth(Class<?> type) {

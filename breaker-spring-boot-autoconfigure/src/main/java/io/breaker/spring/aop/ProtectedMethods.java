@@ -1,16 +1,21 @@
 package io.breaker.spring.aop;
 
 import io.breaker.BreakerRegistry;
+import io.breaker.CallTimeout;
 import io.breaker.CircuitBreaker;
 import io.breaker.spring.BreakerNames;
 import io.breaker.spring.CircuitProtected;
 import io.breaker.spring.ResultPredicate;
+import io.breaker.spring.call.CallTimeouts;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 import org.springframework.aop.support.AopUtils;
+import org.springframework.core.KotlinDetector;
 import org.springframework.core.ResolvableType;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.core.annotation.AnnotationUtils;
+import org.springframework.core.annotation.MergedAnnotations;
+import org.springframework.core.annotation.MergedAnnotations.SearchStrategy;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
 
@@ -28,7 +33,8 @@ import java.util.function.Supplier;
 
 /**
  * The protected methods, each resolved once (breaker, fallback, return-type handling, the check of
- * results when the breaker has {@code record-result}) and cached per
+ * results when the breaker has {@code record-result}, the timed path when it has {@code call-timeout})
+ * and cached per
  * target class and {@link Method}. A call costs two identity-hit map reads; the first call of a method
  * that was not prepared at start-up resolves it.
  */
@@ -36,9 +42,19 @@ public final class ProtectedMethods {
 
     private static final boolean REACTOR_PRESENT =
             ClassUtils.isPresent("reactor.core.publisher.Mono", ProtectedMethods.class.getClassLoader());
+    /** Kotlin's Flow type, by name: no Kotlin class is loaded unless the application is written in Kotlin. */
+    private static final String FLOW = "kotlinx.coroutines.flow.Flow";
+    /**
+     * What a suspend fun or a Flow needs: Spring's AOP calls a suspend fun through kotlinx-coroutines-reactor
+     * (which brings Reactor), and by kotlin-reflect.
+     */
+    private static final boolean COROUTINES_PRESENT = REACTOR_PRESENT
+            && KotlinDetector.isKotlinReflectPresent()
+            && ClassUtils.isPresent("kotlinx.coroutines.reactor.MonoKt", ProtectedMethods.class.getClassLoader());
 
     private final Supplier<BreakerRegistry> registry;
     private final Supplier<RecordedResults> recordedResults;
+    private final Supplier<CallTimeouts> callTimeouts;
     private final Map<Class<?>, Map<Method, ProtectedCall>> calls = new ConcurrentHashMap<>();
     /** Each breaker name used so far, with the first method using it (for start-up messages). */
     private final Map<String, Use> breakerNames = new ConcurrentHashMap<>();
@@ -57,8 +73,22 @@ public final class ProtectedMethods {
      * @param recordedResults which results count as failures, per breaker; asked only when a method is first resolved
      */
     public ProtectedMethods(Supplier<BreakerRegistry> registry, Supplier<RecordedResults> recordedResults) {
+        this(registry, recordedResults, () -> CallTimeouts.VIRTUAL_THREADS);
+    }
+
+    /**
+     * @param registry        where breakers come from; asked only when a method is first resolved
+     * @param recordedResults which results count as failures, per breaker; asked only when a method is first resolved
+     * @param callTimeouts    how breakers with {@code call-timeout} run their calls; asked only when a method is
+     *                        first resolved
+     */
+    public ProtectedMethods(
+            Supplier<BreakerRegistry> registry,
+            Supplier<RecordedResults> recordedResults,
+            Supplier<CallTimeouts> callTimeouts) {
         this.registry = registry;
         this.recordedResults = recordedResults;
+        this.callTimeouts = callTimeouts;
     }
 
     /** The resolved call for an invocation. */
@@ -191,6 +221,17 @@ public final class ProtectedMethods {
                     "Name the breaker with " + BreakerNames.RULE + ", in @CircuitProtected(name = ...)"
                             + " as under breakers.instances.");
         }
+        boolean kotlin = KotlinDetector.isSuspendingFunction(method) || isFlow(method.getReturnType());
+        if (kotlin && !COROUTINES_PRESENT) {
+            throw new InvalidCircuitProtectedException(
+                    targetClass.getName(),
+                    FallbackResolver.describe(method),
+                    (KotlinDetector.isSuspendingFunction(method) ? "a suspend fun" : "a method returning Flow")
+                            + " needs kotlinx-coroutines-reactor and kotlin-reflect on the class path",
+                    List.of(),
+                    "Add org.jetbrains.kotlinx:kotlinx-coroutines-reactor and org.jetbrains.kotlin:kotlin-reflect"
+                            + " to the application's dependencies.");
+        }
         Fallback fallback = annotation.fallbackMethod().isEmpty()
                 ? null
                 : FallbackResolver.resolve(targetClass, method, annotation.fallbackMethod());
@@ -211,13 +252,43 @@ public final class ProtectedMethods {
                 : rule.forMethod(annotation.name(), targetClass, method, resultType(targetClass, method));
         CircuitBreaker breaker = registry.get().breaker(annotation.name());
         breakerNames.putIfAbsent(annotation.name(), new Use(targetClass.getName(), FallbackResolver.describe(method)));
+        @Nullable CallTimeout timeout = callTimeouts.get().of(breaker);
         if (CompletionStage.class.isAssignableFrom(returnType)) {
-            return new CompletionStageCall(breaker, fallback, recordResult);
+            return new CompletionStageCall(breaker, fallback, recordResult, timeout);
         }
-        ProtectedCall reactive =
-                REACTOR_PRESENT ? ReactorCalls.forReturnType(returnType, breaker, fallback, recordResult) : null;
+        if (kotlin) {
+            if (timeout != null) {
+                throw new InvalidCircuitProtectedException(
+                        targetClass.getName(),
+                        FallbackResolver.describe(method),
+                        "its breaker '" + annotation.name() + "' has a call-timeout, which does not apply to a"
+                                + " suspend fun or a Flow",
+                        List.of(),
+                        "Remove call-timeout from the breaker '" + annotation.name() + "' and bound the call with"
+                                + " kotlinx.coroutines' withTimeout (or Flow's timeout) inside the method.");
+            }
+            return KotlinCalls.forMethod(method, breaker, fallback, recordResult);
+        }
+        ProtectedCall reactive = REACTOR_PRESENT
+                ? ReactorCalls.forReturnType(returnType, breaker, fallback, recordResult, timeout)
+                : null;
         if (reactive != null) {
             return reactive;
+        }
+        if (timeout != null) {
+            if (isTransactional(targetClass, method)) {
+                throw new InvalidCircuitProtectedException(
+                        targetClass.getName(),
+                        FallbackResolver.describe(method),
+                        "it runs in a transaction (@Transactional), and its breaker '" + annotation.name()
+                                + "' has a call-timeout, which runs it on another thread: the transaction would not"
+                                + " follow it, and a call given up at its timeout could still commit later",
+                        List.of(),
+                        "Remove call-timeout from the breaker '" + annotation.name() + "' (rely on the client's"
+                                + " and the database's own timeouts), or protect a method that runs outside the"
+                                + " transaction.");
+            }
+            return new TimedSyncCall(breaker, fallback, recordResult, timeout, FallbackResolver.describe(method));
         }
         return recordResult == null
                 ? new SyncCall(breaker, fallback)
@@ -227,11 +298,19 @@ public final class ProtectedMethods {
     /**
      * What {@code record-result} gets to see of a method's results: its return type (primitives boxed,
      * {@code void} as it is), or the element type of its {@code CompletionStage}, {@code Mono} or
-     * {@code Flux} ({@code Object} when a type variable or a raw type leaves it open).
+     * {@code Flux}, or Kotlin's {@code Flow}; of a suspend fun, its declared return type ({@code Object}
+     * when a type variable or a raw type leaves it open).
      */
     static Class<?> resultType(Class<?> targetClass, Method method) {
-        Class<?> returnType = method.getReturnType();
         ResolvableType declared = ResolvableType.forMethodReturnType(method, targetClass);
+        // Of a suspend fun, Spring reads the type Kotlin declares, not the JVM's Object.
+        Class<?> returnType = KotlinDetector.isSuspendingFunction(method) ? declared.toClass() : method.getReturnType();
+        if (isFlow(returnType)) {
+            return declared.getGeneric(0).toClass();
+        }
+        if (returnType.getName().equals("kotlin.Unit")) {
+            return void.class;
+        }
         if (CompletionStage.class.isAssignableFrom(returnType)) {
             return declared.as(CompletionStage.class).getGeneric(0).toClass();
         }
@@ -240,6 +319,27 @@ public final class ProtectedMethods {
             return declared.getGeneric(0).toClass();
         }
         return returnType == void.class ? void.class : ClassUtils.resolvePrimitiveIfNecessary(returnType);
+    }
+
+    /** Transaction annotations, by name: neither Spring's nor Jakarta's need be on the class path. */
+    private static final List<String> TRANSACTIONAL =
+            List.of("org.springframework.transaction.annotation.Transactional", "jakarta.transaction.Transactional");
+
+    /** Whether {@code method} or its class (or what they inherit from) carries a transaction annotation. */
+    static boolean isTransactional(Class<?> targetClass, Method method) {
+        MergedAnnotations onMethod = MergedAnnotations.from(method, SearchStrategy.TYPE_HIERARCHY);
+        MergedAnnotations onClass = MergedAnnotations.from(targetClass, SearchStrategy.TYPE_HIERARCHY);
+        for (String annotation : TRANSACTIONAL) {
+            if (onMethod.isPresent(annotation) || onClass.isPresent(annotation)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether {@code type} is Kotlin's {@code Flow}, checked by name. */
+    private static boolean isFlow(Class<?> type) {
+        return type.getName().equals(FLOW);
     }
 
     /** Throws {@code error}, checked or not, from a method that declares none. */

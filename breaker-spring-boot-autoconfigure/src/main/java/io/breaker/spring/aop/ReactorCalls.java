@@ -1,5 +1,7 @@
 package io.breaker.spring.aop;
 
+import io.breaker.CallTimeout;
+import io.breaker.CallTimeoutException;
 import io.breaker.CircuitBreaker;
 import io.breaker.spring.ResultPredicate;
 import org.aopalliance.intercept.MethodInvocation;
@@ -8,11 +10,15 @@ import org.springframework.aop.ProxyMethodInvocation;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
+import java.time.Duration;
+
 /**
  * Methods returning Reactor's {@code Mono} or {@code Flux}. Loaded only when reactor-core is on the
  * classpath. The rules (a permit per subscription, what a partial read or a cancel counts as) are
  * those of {@link io.breaker.spring.call.ReactorCalls}, which every integration shares; here, building
- * the publisher runs the method, and the fallback is the method's.
+ * the publisher runs the method, and the fallback is the method's. A breaker's {@code call-timeout} is
+ * Reactor's {@code timeout()} on the publisher the method returns, failing with a
+ * {@link CallTimeoutException} (see {@link #timed}).
  */
 final class ReactorCalls {
 
@@ -23,21 +29,39 @@ final class ReactorCalls {
             Class<?> returnType,
             CircuitBreaker breaker,
             @Nullable Fallback fallback,
-            @Nullable ResultPredicate recordResult) {
+            @Nullable ResultPredicate recordResult,
+            @Nullable CallTimeout timeout) {
         if (returnType == Mono.class) {
-            return new MonoCall(breaker, fallback, recordResult);
+            return new MonoCall(breaker, fallback, recordResult, timeout);
         }
         if (returnType == Flux.class) {
-            return new FluxCall(breaker, fallback, recordResult);
+            return new FluxCall(breaker, fallback, recordResult, timeout);
         }
         return null;
+    }
+
+    /**
+     * {@code built} with the call timeout: a Mono must signal within it; a Flux must signal its first
+     * element within it, then each next element (or its completion) within it of the one before, as
+     * Reactor's {@code Flux.timeout(Duration)} does. When one does not, the publisher is cancelled
+     * and the subscriber gets a {@link CallTimeoutException} instead. Reactor's parallel scheduler
+     * keeps the time.
+     */
+    static @Nullable Object timed(@Nullable Object built, String breakerName, Duration timeout) {
+        if (built instanceof Mono<?> mono) {
+            return mono.timeout(timeout, Mono.error(() -> new CallTimeoutException(breakerName, timeout)));
+        }
+        if (built instanceof Flux<?> flux) {
+            return flux.timeout(timeout, Flux.error(() -> new CallTimeoutException(breakerName, timeout)));
+        }
+        return built;
     }
 
     /**
      * Runs the method once more: each subscription is a new call. Spring's own invocations can be
      * cloned and proceeded any number of times; any other runs once.
      */
-    private static @Nullable Object proceed(MethodInvocation invocation) throws Throwable {
+    static @Nullable Object proceed(MethodInvocation invocation) throws Throwable {
         return invocation instanceof ProxyMethodInvocation proxied
                 ? proxied.invocableClone().proceed()
                 : invocation.proceed();
@@ -47,13 +71,22 @@ final class ReactorCalls {
     private abstract static class PublisherCall extends ProtectedCall
             implements io.breaker.spring.call.ReactorCalls.Steps<MethodInvocation> {
 
-        PublisherCall(CircuitBreaker breaker, @Nullable Fallback fallback, @Nullable ResultPredicate recordResult) {
+        /** The call timeout, or {@code null}: then the publisher is used as the method built it. */
+        private final @Nullable Duration timeout;
+
+        PublisherCall(
+                CircuitBreaker breaker,
+                @Nullable Fallback fallback,
+                @Nullable ResultPredicate recordResult,
+                @Nullable CallTimeout timeout) {
             super(breaker, fallback, recordResult);
+            this.timeout = timeout == null ? null : timeout.timeout();
         }
 
         @Override
         public final @Nullable Object build(MethodInvocation invocation) throws Throwable {
-            return proceed(invocation);
+            Duration limit = timeout;
+            return limit == null ? proceed(invocation) : timed(proceed(invocation), breaker.getName(), limit);
         }
 
         @Override
@@ -69,8 +102,12 @@ final class ReactorCalls {
 
     static final class MonoCall extends PublisherCall {
 
-        MonoCall(CircuitBreaker breaker, @Nullable Fallback fallback, @Nullable ResultPredicate recordResult) {
-            super(breaker, fallback, recordResult);
+        MonoCall(
+                CircuitBreaker breaker,
+                @Nullable Fallback fallback,
+                @Nullable ResultPredicate recordResult,
+                @Nullable CallTimeout timeout) {
+            super(breaker, fallback, recordResult, timeout);
         }
 
         @Override
@@ -81,8 +118,12 @@ final class ReactorCalls {
 
     static final class FluxCall extends PublisherCall {
 
-        FluxCall(CircuitBreaker breaker, @Nullable Fallback fallback, @Nullable ResultPredicate recordResult) {
-            super(breaker, fallback, recordResult);
+        FluxCall(
+                CircuitBreaker breaker,
+                @Nullable Fallback fallback,
+                @Nullable ResultPredicate recordResult,
+                @Nullable CallTimeout timeout) {
+            super(breaker, fallback, recordResult, timeout);
         }
 
         @Override

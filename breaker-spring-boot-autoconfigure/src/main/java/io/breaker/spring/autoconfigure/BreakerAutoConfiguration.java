@@ -7,6 +7,7 @@ import io.breaker.spring.aop.CircuitProtectedAdvisor;
 import io.breaker.spring.aop.CircuitProtectedValidator;
 import io.breaker.spring.aop.ProtectedMethods;
 import io.breaker.spring.aop.RecordedResults;
+import io.breaker.spring.call.CallTimeouts;
 import org.springframework.aop.config.AopConfigUtils;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -25,6 +26,7 @@ import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.ImportBeanDefinitionRegistrar;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
+import org.springframework.core.task.TaskDecorator;
 import org.springframework.core.type.AnnotationMetadata;
 
 import java.time.Clock;
@@ -87,6 +89,20 @@ public class BreakerAutoConfiguration {
         return BreakerResultRules.of(properties, beans);
     }
 
+    /**
+     * How breakers with {@code call-timeout} run their calls (executor, context); checked when created,
+     * so a configured breaker whose timeout cannot work stops start-up even before a method uses it.
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    public CallTimeouts breakerCallTimeouts(
+            BreakerProperties properties,
+            BreakerRegistry registry,
+            ListableBeanFactory beans,
+            ObjectProvider<TaskDecorator> taskDecorator) {
+        return BreakerCallTimeouts.of(properties, registry, beans, taskDecorator.getIfUnique());
+    }
+
     /** The advice and the start-up check of annotated methods; infrastructure beans, created early. */
     @Configuration(proxyBeanMethods = false)
     @Import(AutoProxyCreatorRegistrar.class)
@@ -96,8 +112,10 @@ public class BreakerAutoConfiguration {
         @ConditionalOnMissingBean
         @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
         static ProtectedMethods breakerProtectedMethods(
-                ObjectProvider<BreakerRegistry> registry, ObjectProvider<RecordedResults> recordedResults) {
-            return new ProtectedMethods(registry::getObject, recordedResults::getObject);
+                ObjectProvider<BreakerRegistry> registry,
+                ObjectProvider<RecordedResults> recordedResults,
+                ObjectProvider<CallTimeouts> callTimeouts) {
+            return new ProtectedMethods(registry::getObject, recordedResults::getObject, callTimeouts::getObject);
         }
 
         @Bean

@@ -45,7 +45,7 @@ public class BreakerEndpointAutoConfiguration {
                 BreakerRegistry registry,
                 BreakerTransitionHistory history,
                 ObjectProvider<SharedBreakers> sharedBreakers) {
-            return new BreakerOperations(registry, history, registry.getWallClock(), sharedBreakers.getIfUnique());
+            return new BreakerOperations(registry, history, sharedBreakers.getIfUnique());
         }
 
         @Bean

@@ -4,6 +4,7 @@ import io.breaker.spring.actuate.BreakerEventStream;
 import io.breaker.spring.actuate.BreakerOperations;
 import io.breaker.spring.actuate.BreakerOperatorRoutes;
 import io.breaker.spring.actuate.BreakersEndpoint;
+import io.breaker.spring.actuate.ForceBodyCheck;
 import io.breaker.spring.actuate.OperatorRequestLimit;
 import io.breaker.spring.actuate.RuntimeSettings;
 import org.springframework.beans.factory.ObjectProvider;
@@ -21,6 +22,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.Environment;
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpInputMessage;
 import org.springframework.http.HttpOutputMessage;
 import org.springframework.http.MediaType;
 import org.springframework.http.converter.HttpMessageConverter;
@@ -29,12 +31,15 @@ import org.springframework.web.servlet.function.ServerResponse;
 import org.springframework.web.servlet.function.support.RouterFunctionMapping;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerAdapter;
 
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 
 /**
@@ -93,6 +98,56 @@ public class BreakerOperatorWebConfiguration {
         registration.addUrlPatterns(path, path + "/*");
         registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
         return registration;
+    }
+
+    /**
+     * Refuses a force whose body the endpoint would not read whole ({@link ForceBodyCheck}), after the
+     * security filters; with read-only access the endpoint answers every write with a 405 itself.
+     */
+    @Bean
+    FilterRegistrationBean<ForceBodyCheck> breakerForceBodyCheck(
+            PathMappedEndpoints endpoints,
+            ObjectProvider<RequestMappingHandlerAdapter> mvc,
+            Environment environment,
+            ObjectProvider<EndpointAccessResolver> access) {
+        String path = servletPath(environment) + endpoints.getPath(BreakersEndpoint.ID);
+        List<HttpMessageConverter<?>> converters = converters(mvc);
+        FilterRegistrationBean<ForceBodyCheck> registration = new FilterRegistrationBean<>(
+                new ForceBodyCheck(path + "/{name}", jsonObject(converters), json(converters)));
+        registration.addUrlPatterns(path + "/*");
+        registration.setOrder(0); // after Spring Security's filter (-100)
+        registration.setEnabled(OperatorAccess.writable(access));
+        return registration;
+    }
+
+    /** Reads a JSON object with the first converter that takes one; {@code null} for bytes that are none. */
+    @SuppressWarnings("unchecked")
+    private static Function<byte[], Map<?, ?>> jsonObject(List<HttpMessageConverter<?>> converters) {
+        return bytes -> {
+            for (HttpMessageConverter<?> converter : converters) {
+                if (converter.canRead(Map.class, MediaType.APPLICATION_JSON)) {
+                    HttpHeaders headers = new HttpHeaders();
+                    headers.setContentType(MediaType.APPLICATION_JSON);
+                    try {
+                        return (Map<?, ?>) ((HttpMessageConverter<Object>) converter)
+                                .read((Class<Object>) (Class<?>) Map.class, new HttpInputMessage() {
+                                    @Override
+                                    public InputStream getBody() {
+                                        return new ByteArrayInputStream(bytes);
+                                    }
+
+                                    @Override
+                                    public HttpHeaders getHeaders() {
+                                        return headers;
+                                    }
+                                });
+                    } catch (IOException | RuntimeException notJson) {
+                        return null; // the endpoint says what is wrong
+                    }
+                }
+            }
+            return null;
+        };
     }
 
     /** Where Spring MVC's dispatcher is mapped ({@code spring.mvc.servlet.path}), without a trailing slash. */

@@ -98,8 +98,14 @@ public class BreakerProperties {
         /** How long the breaker stays open before it lets a probe through. */
         private @Nullable Duration waitDurationInOpenState;
 
-        /** The longest a failure's Retry-After may keep the breaker open; unset means 10 minutes, or the wait in open state if that is longer. */
+        /** The longest a failure's Retry-After or the backoff of failed probes may keep the breaker open; unset means 10 minutes, or the wait in open state if that is longer. */
         private @Nullable Duration maxWaitDurationInOpenState;
+
+        /** What each failed probe multiplies the next wait in open state by, up to the max wait; a close resets it (1: every wait is the same). */
+        private @Nullable Float waitMultiplier;
+
+        /** Share of each wait in open state taken off at random (the wait lies between (1 - jitter) times and once the wait), so breakers that opened together probe at different times. */
+        private @Nullable Float waitJitter;
 
         /** Probes let through when half-open; all of them must succeed to close the breaker. */
         private @Nullable Integer permittedCallsInHalfOpenState;
@@ -112,6 +118,19 @@ public class BreakerProperties {
 
         /** Exception classes that count neither as success nor as failure and get no fallback (subclasses too). */
         private @Nullable List<String> ignoreExceptions;
+
+        /**
+         * How long a protected call may run before the caller gets a CallTimeoutException (a failure) and the
+         * call's thread is interrupted; unset, no call is ever cut.
+         */
+        private @Nullable Duration callTimeout;
+
+        /**
+         * Name of the java.util.concurrent.Executor bean that runs the calls of a breaker with call-timeout;
+         * unset, each call gets a new virtual thread (Java 21 and later; on Java 17 start-up fails). Read at
+         * start-up only.
+         */
+        private @Nullable String callTimeoutExecutor;
 
         /**
          * Results of @CircuitProtected methods that count as failures, by HTTP status or by a
@@ -184,6 +203,22 @@ public class BreakerProperties {
             this.maxWaitDurationInOpenState = maxWaitDurationInOpenState;
         }
 
+        public @Nullable Float getWaitMultiplier() {
+            return waitMultiplier;
+        }
+
+        public void setWaitMultiplier(@Nullable Float waitMultiplier) {
+            this.waitMultiplier = waitMultiplier;
+        }
+
+        public @Nullable Float getWaitJitter() {
+            return waitJitter;
+        }
+
+        public void setWaitJitter(@Nullable Float waitJitter) {
+            this.waitJitter = waitJitter;
+        }
+
         public @Nullable Integer getPermittedCallsInHalfOpenState() {
             return permittedCallsInHalfOpenState;
         }
@@ -214,6 +249,22 @@ public class BreakerProperties {
 
         public void setIgnoreExceptions(@Nullable List<String> ignoreExceptions) {
             this.ignoreExceptions = ignoreExceptions;
+        }
+
+        public @Nullable Duration getCallTimeout() {
+            return callTimeout;
+        }
+
+        public void setCallTimeout(@Nullable Duration callTimeout) {
+            this.callTimeout = callTimeout;
+        }
+
+        public @Nullable String getCallTimeoutExecutor() {
+            return callTimeoutExecutor;
+        }
+
+        public void setCallTimeoutExecutor(@Nullable String callTimeoutExecutor) {
+            this.callTimeoutExecutor = callTimeoutExecutor;
         }
 
         public RecordResult getRecordResult() {

@@ -4,6 +4,7 @@ import io.breaker.BreakerConfig;
 import io.breaker.spring.config.ConfiguredSettings;
 import io.breaker.spring.config.MappedSettings;
 
+import static io.breaker.BreakerConfig.CALL_TIMEOUT;
 import static io.breaker.BreakerConfig.FAILURE_RATE_THRESHOLD;
 import static io.breaker.BreakerConfig.IGNORE_EXCEPTIONS;
 import static io.breaker.BreakerConfig.MAX_WAIT_DURATION_IN_OPEN_STATE;
@@ -16,6 +17,8 @@ import static io.breaker.BreakerConfig.SLIDING_WINDOW_TYPE;
 import static io.breaker.BreakerConfig.SLOW_CALL_DURATION_THRESHOLD;
 import static io.breaker.BreakerConfig.SLOW_CALL_RATE_THRESHOLD;
 import static io.breaker.BreakerConfig.WAIT_DURATION_IN_OPEN_STATE;
+import static io.breaker.BreakerConfig.WAIT_JITTER;
+import static io.breaker.BreakerConfig.WAIT_MULTIPLIER;
 
 /**
  * The one mapping of {@link BreakerProperties.Settings} onto the settings of
@@ -39,10 +42,13 @@ final class BreakerSettingsMapping {
             map.from(settings::getSlowCallDurationThreshold).to(SLOW_CALL_DURATION_THRESHOLD);
             map.from(settings::getWaitDurationInOpenState).to(WAIT_DURATION_IN_OPEN_STATE);
             map.from(settings::getMaxWaitDurationInOpenState).to(MAX_WAIT_DURATION_IN_OPEN_STATE);
+            map.from(settings::getWaitMultiplier).to(WAIT_MULTIPLIER);
+            map.from(settings::getWaitJitter).to(WAIT_JITTER);
             map.from(settings::getPermittedCallsInHalfOpenState).to(PERMITTED_CALLS_IN_HALF_OPEN_STATE);
             map.from(settings::getProbeLease).to(PROBE_LEASE);
             map.fromClassNames(settings::getRecordExceptions).to(RECORD_EXCEPTIONS);
             map.fromClassNames(settings::getIgnoreExceptions).to(IGNORE_EXCEPTIONS);
+            map.from(settings::getCallTimeout).to(CALL_TIMEOUT);
         });
     }
 

@@ -11,8 +11,8 @@ import io.breaker.TransitionListener;
 import io.breaker.WaitReason;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import org.jspecify.annotations.Nullable;
 
+import java.time.Duration;
 import java.util.Locale;
 
 /**
@@ -22,10 +22,12 @@ import java.util.Locale;
  * WARN  breaker=wholesaler from=CLOSED to=OPEN cause=FAILURE_RATE failureRate=60.0 slowCallRate=-1.0 threshold=50.0 callsInWindow=10 lastFailureType=java.net.SocketTimeoutException
  * INFO  breaker=wholesaler from=OPEN to=HALF_OPEN cause=WAIT_ELAPSED ...
  * </pre>
- * A change to {@code OPEN} ends with {@code waitReason=CONFIGURED}, or {@code waitReason=RETRY_AFTER}
- * when the failure that opened the breaker asked for a longer wait (as long as the breaker still
- * waits when the line is written). A change to {@code OPEN} or {@code FORCED_OPEN} is a WARN; every other change is an INFO. The
- * line is built only on a transition, never on a call.
+ * A change to {@code OPEN} ends with {@code waitReason=CONFIGURED}, {@code waitReason=RETRY_AFTER}
+ * when the failure that opened the breaker asked for a longer wait, or {@code waitReason=BACKOFF}
+ * when failed probes made it longer (see {@code wait-multiplier}), then {@code wait=} the wait as
+ * an ISO-8601 duration ({@code PT20S}): both as the transition decided them, carried by the
+ * {@link Transition} itself. A change to {@code OPEN} or {@code FORCED_OPEN} is a WARN; every other
+ * change is an INFO. The line is built only on a transition, never on a call.
  */
 public final class BreakerTransitionLogger implements TransitionListener {
 
@@ -57,16 +59,15 @@ public final class BreakerTransitionLogger implements TransitionListener {
 
     @Override
     public void onTransition(CircuitBreaker breaker, Transition transition) {
-        // Read now, from the breaker: a move to OPEN is told right after it, while the breaker still waits.
-        log(transition, breaker.getConfig(), transition.to() == State.OPEN ? breaker.getWaitReason() : null);
+        log(transition, breaker.getConfig());
     }
 
-    void log(Transition transition, BreakerConfig config, @Nullable WaitReason waitReason) {
+    void log(Transition transition, BreakerConfig config) {
         boolean opened = transition.to() == State.OPEN || transition.to() == State.FORCED_OPEN;
         if (opened ? !logger.isWarnEnabled() : !logger.isInfoEnabled()) {
             return;
         }
-        String line = line(transition, config, waitReason);
+        String line = line(transition, config);
         if (opened) {
             logger.warn(line);
         } else {
@@ -75,8 +76,10 @@ public final class BreakerTransitionLogger implements TransitionListener {
     }
 
     /** The key=value line for a transition; keys and their order are part of the documented format. */
-    static String line(Transition transition, BreakerConfig config, @Nullable WaitReason waitReason) {
+    static String line(Transition transition, BreakerConfig config) {
         BreakerMetrics metrics = transition.metrics();
+        WaitReason waitReason = transition.waitReason();
+        Duration wait = transition.waitDuration();
         return "breaker=" + transition.breaker()
                 + " from=" + transition.from()
                 + " to=" + transition.to()
@@ -86,7 +89,8 @@ public final class BreakerTransitionLogger implements TransitionListener {
                 + " threshold=" + rate(threshold(transition.cause(), config))
                 + " callsInWindow=" + metrics.calls()
                 + " lastFailureType=" + (transition.lastFailureType() == null ? "none" : transition.lastFailureType())
-                + (waitReason == null ? "" : " waitReason=" + waitReason);
+                + (waitReason == null ? "" : " waitReason=" + waitReason)
+                + (wait == null ? "" : " wait=" + wait);
     }
 
     /** The threshold that the cause refers to: the slow-call one for a slow-call trip, else the failure one. */

@@ -145,7 +145,7 @@ class BreakerEventStreamTest {
     @Test
     void aSessionWritesTheRetryDelayAndASnapshotThenTransitionsKeepAlivesAndItsEnd() throws Exception {
         BreakerTransitionHistory history = BreakerTransitionHistory.bind(registry, 10);
-        BreakerOperations operations = new BreakerOperations(registry, history, registry.getWallClock());
+        BreakerOperations operations = new BreakerOperations(registry, history);
         CircuitBreaker breaker = registry.breaker("wholesaler");
         BreakerStreamSession session = new BreakerStreamSession(
                 stream, admitted(stream.subscribe(null, "10.0.0.1")), operations, body -> "{json}");

@@ -10,10 +10,7 @@ import io.breaker.spring.actuate.BreakerOperations.ChangeResult;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -22,8 +19,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** The endpoint's logic, without Spring. */
 class BreakerOperationsTest {
-
-    private static final Instant NOW = Instant.parse("2026-11-29T17:00:00Z");
 
     private final AtomicLong nanos = new AtomicLong();
     private final BreakerConfig config = BreakerConfig.builder()
@@ -36,8 +31,7 @@ class BreakerOperationsTest {
             .build();
     private final BreakerRegistry registry = BreakerRegistry.of(config, Map.of(), nanos::get);
     private final BreakerTransitionHistory history = BreakerTransitionHistory.bind(registry, 3);
-    private final BreakerOperations operations =
-            new BreakerOperations(registry, history, Clock.fixed(NOW, ZoneOffset.UTC));
+    private final BreakerOperations operations = new BreakerOperations(registry, history);
 
     @Test
     void describesEveryBreakerSortedByName() {
@@ -72,6 +66,21 @@ class BreakerOperationsTest {
     }
 
     @Test
+    void anOpenBreakerWhoseWaitElapsedShowsWhenTheProbeBecameAllowedAtEveryRead() {
+        CircuitBreaker breaker = registry.breaker("wholesaler");
+        trip(breaker);
+        nanos.addAndGet(Duration.ofSeconds(45).toNanos());
+
+        BreakerDescriptor first = operations.describe("wholesaler").orElseThrow();
+        nanos.addAndGet(Duration.ofSeconds(7).toNanos());
+        BreakerDescriptor later = operations.describe("wholesaler").orElseThrow();
+
+        assertThat(first.state()).isEqualTo(State.OPEN);
+        assertThat(first.nextProbeAt()).isEqualTo(first.openedAt().plusSeconds(30));
+        assertThat(later.nextProbeAt()).isEqualTo(first.nextProbeAt());
+    }
+
+    @Test
     void describesAnOpenBreakerWithWhenItOpenedAndWhenTheNextProbeIsDue() {
         CircuitBreaker breaker = registry.breaker("wholesaler");
         trip(breaker);
@@ -84,7 +93,7 @@ class BreakerOperationsTest {
         assertThat(descriptor.failureRate()).isEqualTo(75f);
         assertThat(descriptor.rejectedCalls()).isEqualTo(1);
         assertThat(descriptor.openedAt()).isNotNull();
-        assertThat(descriptor.nextProbeAt()).isEqualTo(NOW.plusSeconds(20));
+        assertThat(descriptor.nextProbeAt()).isEqualTo(descriptor.openedAt().plusSeconds(30));
         assertThat(descriptor.transitions()).singleElement().satisfies(transition -> {
             assertThat(transition.from()).isEqualTo(State.CLOSED);
             assertThat(transition.to()).isEqualTo(State.OPEN);
@@ -208,7 +217,7 @@ class BreakerOperationsTest {
     @Test
     void concurrentChangesAnswerOneSnapshotEachAndKeepTheHistoryInOrder() throws Exception {
         BreakerTransitionHistory longHistory = BreakerTransitionHistory.bind(registry, 64);
-        BreakerOperations concurrent = new BreakerOperations(registry, longHistory, Clock.fixed(NOW, ZoneOffset.UTC));
+        BreakerOperations concurrent = new BreakerOperations(registry, longHistory);
         registry.breaker("contended");
         int threads = 8;
         int rounds = 200;

@@ -184,6 +184,36 @@ class BreakersEndpointHttpTest {
     }
 
     @Test
+    void aStateThatIsNoTextIsABadRequestNamingTheAllowedValues() throws Exception {
+        Map<String, String> bodies =
+                Map.of("{\"state\":[\"OPEN\"]}", "a JSON array", "{\"state\":{\"v\":\"OPEN\"}}", "a JSON object");
+        for (Map.Entry<String, String> body : bodies.entrySet()) {
+            HttpResponse<String> response = post("/actuator/breakers/wholesaler", body.getKey());
+
+            assertThat(response.statusCode()).as(body.getKey()).isEqualTo(400);
+            assertThat(response.body())
+                    .as(body.getKey())
+                    .contains(
+                            "state must be one of OPEN, CLOSED, AUTO; was " + body.getValue() + " (it is not a text)",
+                            "\"allowedStates\":[\"OPEN\",\"CLOSED\",\"AUTO\"]");
+        }
+        assertThat(wholesaler.getState()).isEqualTo(State.CLOSED);
+    }
+
+    @Test
+    void anUnknownKeyInTheBodyIsRefusedNamingTheAllowedKeys() throws Exception {
+        HttpResponse<String> response = post("/actuator/breakers/wholesaler", "{\"state\":\"OPEN\",\"force\":true}");
+
+        assertThat(response.statusCode()).isEqualTo(400);
+        assertThat(response.body())
+                .contains(
+                        "\"message\":\"the body of a force takes the keys state and name, not 'force', as in"
+                                + " {\\\"state\\\": \\\"OPEN\\\"}\"",
+                        "\"allowedKeys\":[\"state\",\"name\"]");
+        assertThat(wholesaler.getState()).isEqualTo(State.CLOSED);
+    }
+
+    @Test
     void aBodyThatIsNotJsonIsABadRequestWithoutAStackTrace() throws Exception {
         HttpResponse<String> response = post("/actuator/breakers/wholesaler", "state=OPEN");
 

@@ -39,6 +39,8 @@ import static org.assertj.core.api.Assertions.assertThat;
             "breakers.instances.wholesaler.sliding-window-size=4",
             "breakers.instances.wholesaler.minimum-number-of-calls=4",
             "breakers.instances.wholesaler.failure-rate-threshold=50",
+            "breakers.instances.catalogue.call-timeout=2s",
+            "breakers.instances.catalogue.call-timeout-executor=applicationTaskExecutor",
             "spring.jackson.property-naming-strategy=SNAKE_CASE"
         })
 @ExtendWith(OutputCaptureExtension.class)
@@ -268,12 +270,30 @@ class RuntimeSettingsHttpTest {
     }
 
     @Test
+    void theCallTimeoutIsShownAndFixedAtStartUp() throws Exception {
+        String catalogue = "/actuator/breakers/catalogue";
+
+        assertThat(send("GET", catalogue, null, null).body()).contains("\"callTimeout\":\"PT2S\"");
+        assertThat(send("GET", catalogue + "/config", null, null).body())
+                .contains("\"call-timeout\":{\"value\":\"PT2S\",\"source\":\"YAML\",\"configured\":\"PT2S\"}");
+        assertThat(send("GET", CONFIG, null, null).body()).contains("\"call-timeout\":{\"source\":\"DEFAULT\"}");
+
+        HttpResponse<String> change = send("POST", catalogue + "/config", "{\"call-timeout\": \"5s\"}", null);
+
+        assertThat(change.statusCode()).isEqualTo(400);
+        assertThat(change.body())
+                .contains("breakers.instances.catalogue.call-timeout must be one of sliding-window-size")
+                .contains("a running breaker keeps its call timeout");
+        assertThat(registry.breaker("catalogue").getConfig().getCallTimeout()).isEqualTo(Duration.ofSeconds(2));
+    }
+
+    @Test
     void unknownSettingsTheWindowTypeBadBodiesAndUnknownBreakersAreRefused() throws Exception {
         HttpResponse<String> unknown = send("POST", CONFIG, "{\"failure-rate-treshold\": 30}", null);
         assertThat(unknown.statusCode()).isEqualTo(400);
         assertThat(unknown.body())
-                .contains("breakers.instances.wholesaler.failure-rate-treshold must be one of "
-                        + "sliding-window-size, minimum-number-of-calls, failure-rate-threshold");
+                .contains("The settings that can change: sliding-window-size, minimum-number-of-calls, "
+                        + "failure-rate-threshold");
 
         HttpResponse<String> windowType = send("POST", CONFIG, "{\"sliding-window-type\": \"time-based\"}", null);
         assertThat(windowType.statusCode()).isEqualTo(400);
@@ -305,6 +325,92 @@ class RuntimeSettingsHttpTest {
         HttpResponse<String> missing = send("POST", CONFIG, "{\"record-exceptions\": [\"com.example.Nope\"]}", null);
         assertThat(missing.statusCode()).isEqualTo(400);
         assertThat(missing.body()).contains("record-exceptions[0] must be fully qualified names of classes");
+    }
+
+    @Test
+    void anEmptyExceptionListIsAValueAtRuntimeAsInYaml() throws Exception {
+        assertThat(send("POST", CONFIG, "{\"record-exceptions\": [\"java.io.IOException\"]}", null)
+                        .statusCode())
+                .isEqualTo(200);
+
+        HttpResponse<String> emptyList = send("POST", CONFIG, "{\"record-exceptions\": []}", null);
+
+        assertThat(emptyList.statusCode()).isEqualTo(200);
+        assertThat(emptyList.body()).contains("\"changed\":true");
+        assertThat(registry.breaker("wholesaler").getConfig().getRecordExceptions())
+                .isEmpty();
+        send("POST", CONFIG, "{\"ignore-exceptions\": [\"java.lang.IllegalStateException\"]}", null);
+
+        HttpResponse<String> emptyText = send("POST", CONFIG, "{\"ignore-exceptions\": \"\"}", null);
+
+        assertThat(emptyText.statusCode()).isEqualTo(200);
+        assertThat(registry.breaker("wholesaler").getConfig().getIgnoreExceptions())
+                .isEmpty();
+    }
+
+    @Test
+    void aWrongMethodOnTheSettingsIsA405NamingTheAllowedOnes() throws Exception {
+        for (String method : new String[] {"PUT", "PATCH"}) {
+            HttpResponse<String> response = send(method, CONFIG, "{\"failure-rate-threshold\": 30}", null);
+
+            assertThat(response.statusCode()).as(method).isEqualTo(405);
+            assertThat(response.headers().allValues("Allow")).as(method).isNotEmpty();
+            assertThat(String.join(",", response.headers().allValues("Allow"))).contains("GET", "POST", "DELETE");
+        }
+        assertThat(registry.breaker("wholesaler").getConfig().getFailureRateThreshold())
+                .isEqualTo(50f);
+    }
+
+    @Test
+    void aValueOfTheWrongKindIsNamedInTheWordsOfStartUp() throws Exception {
+        HttpResponse<String> notANumber = send("POST", CONFIG, "{\"failure-rate-threshold\": \"high\"}", null);
+        HttpResponse<String> notWhole = send("POST", CONFIG, "{\"sliding-window-size\": \"ten\"}", null);
+        HttpResponse<String> aFraction = send("POST", CONFIG, "{\"sliding-window-size\": 2.5}", null);
+        HttpResponse<String> notADuration = send("POST", CONFIG, "{\"wait-duration-in-open-state\": \"soon\"}", null);
+
+        assertThat(notANumber.body())
+                .contains("failure-rate-threshold must be a number in (0, 100], was high (it is not a number)");
+        assertThat(notWhole.body()).contains("was ten (it is not a whole number)");
+        assertThat(aFraction.body()).contains("was 2.5 (it is not a whole number)");
+        assertThat(notADuration.body()).contains("was soon (it is not a duration", "such as 800ms or 30s");
+        for (HttpResponse<String> response : java.util.List.of(notANumber, notWhole, aFraction, notADuration)) {
+            assertThat(response.statusCode()).isEqualTo(400);
+            assertThat(response.body()).doesNotContain("cannot be read", "a integer", "a float", "a duration)");
+        }
+    }
+
+    @Test
+    void anUnknownSettingShowsWhatWasSentTheNearestSettingAndTheAllowedKeys() throws Exception {
+        HttpResponse<String> response = send("POST", CONFIG, "{\"failure-rate-treshold\": 30}", null);
+
+        assertThat(response.statusCode()).isEqualTo(400);
+        assertThat(response.body())
+                .contains(
+                        "'failure-rate-treshold' (sent with the value 30) is no setting",
+                        "did you mean 'failure-rate-threshold'?",
+                        "\"allowedKeys\":[\"sliding-window-size\",\"minimum-number-of-calls\",")
+                .doesNotContain("was ", "must be one of");
+    }
+
+    @Test
+    void aResetListsEverySettingItReturnedAsNullAtMilliseconds() throws Exception {
+        send("POST", CONFIG, "{\"failure-rate-threshold\": 30, \"wait-duration-in-open-state\": \"10s\"}", "alice");
+        send("DELETE", CONFIG, null, "bob");
+
+        String shown = send("GET", "/actuator/breakers/wholesaler", null, null).body();
+
+        String changes = shown.substring(shown.indexOf("\"settingsChanges\":"));
+        assertThat(changes)
+                .contains("\"principal\":\"bob\",\"settings\":{\"failure-rate-threshold\":null,"
+                        + "\"wait-duration-in-open-state\":null}");
+        java.util.regex.Matcher at =
+                java.util.regex.Pattern.compile("\"at\":\"([^\"]+)\"").matcher(changes);
+        int found = 0;
+        while (at.find()) {
+            assertThat(at.group(1)).matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(\\.\\d{3})?Z");
+            found++;
+        }
+        assertThat(found).isGreaterThanOrEqualTo(2);
     }
 
     private static long auditLines(CapturedOutput output) {

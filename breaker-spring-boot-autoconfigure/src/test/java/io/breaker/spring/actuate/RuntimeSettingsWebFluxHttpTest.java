@@ -16,6 +16,8 @@ import org.springframework.context.annotation.Import;
             "breakers.instances.wholesaler.sliding-window-size=4",
             "breakers.instances.wholesaler.minimum-number-of-calls=4",
             "breakers.instances.wholesaler.failure-rate-threshold=50",
+            "breakers.instances.catalogue.call-timeout=2s",
+            "breakers.instances.catalogue.call-timeout-executor=applicationTaskExecutor",
             "spring.jackson.property-naming-strategy=SNAKE_CASE"
         })
 @Import(OnReactorNetty.class)

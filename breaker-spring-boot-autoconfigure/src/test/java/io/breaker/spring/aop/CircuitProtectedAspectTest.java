@@ -189,6 +189,40 @@ class CircuitProtectedAspectTest {
     }
 
     @Test
+    void aCompletionExceptionIsJudgedByItsCauseAndTheFallbackReceivesTheCause() {
+        runner.run(context -> {
+            Services.Quotes quotes = context.getBean(Services.Quotes.class);
+            CompletableFuture<Integer> price = new CompletableFuture<>();
+            // A dependent stage wraps what its function throws in a CompletionException.
+            quotes.next(price.thenApply(value -> {
+                throw new IllegalStateException("pricing down");
+            }));
+            CompletableFuture<Integer> result = quotes.quote("isbn");
+            price.complete(1);
+
+            assertThat(result.get()).as("the fallback's value").isEqualTo(-1);
+            assertThat(quotes.fallbackCause())
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessage("pricing down");
+            assertThat(breaker(context, "quotes").getMetrics().failedCalls()).isEqualTo(1);
+
+            CompletableFuture<Integer> isbn = new CompletableFuture<>();
+            quotes.next(isbn.thenApply(value -> {
+                throw new IllegalArgumentException("bad isbn"); // ignored by breakers.defaults
+            }));
+            CompletableFuture<Integer> ignored = quotes.quote("isbn");
+            isbn.complete(1);
+
+            assertThatThrownBy(ignored::get)
+                    .isInstanceOf(ExecutionException.class)
+                    .cause()
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("bad isbn");
+            assertThat(breaker(context, "quotes").getMetrics().calls()).isEqualTo(1);
+        });
+    }
+
+    @Test
     void completionStageIgnoredExceptionReachesTheCallerAndIsNotCounted() {
         runner.run(context -> {
             Services.Quotes quotes = context.getBean(Services.Quotes.class);

@@ -2,6 +2,7 @@ package io.breaker.spring.aop;
 
 import io.breaker.CircuitOpenException;
 import io.breaker.spring.CircuitProtected;
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -150,7 +151,14 @@ final class Services {
             return next;
         }
 
+        private volatile @Nullable Throwable fallbackCause;
+
+        public @Nullable Throwable fallbackCause() {
+            return fallbackCause;
+        }
+
         private CompletableFuture<Integer> quoteFallback(String isbn, Throwable cause) {
+            fallbackCause = cause;
             return CompletableFuture.completedFuture(-1);
         }
 

@@ -112,6 +112,24 @@ class BadBreakerConfigurationTest {
     }
 
     @Test
+    void aWaitMultiplierBelowOne() {
+        FailureAnalysis analysis = failureFor("breakers.instances.wholesaler.wait-multiplier=0.5");
+        assertThat(analysis.getDescription())
+                .contains("'breakers.instances.wholesaler.wait-multiplier'")
+                .contains("'0.5'");
+        assertThat(analysis.getAction()).contains("a number in [1, 100]");
+    }
+
+    @Test
+    void aWaitJitterAboveOne() {
+        FailureAnalysis analysis = failureFor("breakers.defaults.wait-jitter=1.5");
+        assertThat(analysis.getDescription())
+                .contains("'breakers.defaults.wait-jitter'")
+                .contains("'1.5'");
+        assertThat(analysis.getAction()).contains("a number in [0, 1]");
+    }
+
+    @Test
     void windowSizeOutOfRangeForItsType() {
         FailureAnalysis analysis = failureFor(
                 "breakers.instances.wholesaler.sliding-window-type=TIME_BASED",

@@ -12,6 +12,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -23,6 +25,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 class DocumentationTest {
 
     private static final Path ROOT = Path.of("..");
+
+    /** A top-level class of ours by its qualified name, as an import or in prose: up to its first capital. */
+    private static final Pattern OUR_CLASS = Pattern.compile("\\bio\\.breaker(\\.[a-z][a-z0-9_]*)*\\.[A-Z]\\w*");
 
     @Test
     void everySettingHasOneRowThatSaysWhatItsDefinitionSays() throws IOException {
@@ -45,6 +50,35 @@ class DocumentationTest {
                     .as("rows documenting %s", pattern)
                     .hasSize(1);
         }
+    }
+
+    @Test
+    void everyClassOfOursTheDocsNameExists() throws IOException {
+        List<Path> sourceRoots;
+        try (Stream<Path> roots = Files.walk(ROOT, 5)) {
+            // <module>/src/<set>/java: main, test and test-boot4
+            sourceRoots = roots.filter(path -> path.getNameCount() >= 3
+                            && path.getName(path.getNameCount() - 3).toString().equals("src")
+                            && path.getFileName().toString().equals("java"))
+                    .filter(path -> !path.toString().contains("target"))
+                    .toList();
+        }
+        List<String> missing = new ArrayList<>();
+        int named = 0;
+        for (Path file : markdownFiles()) {
+            Matcher name = OUR_CLASS.matcher(Files.readString(file));
+            while (name.find()) {
+                named++;
+                String source = name.group().replace('.', '/') + ".java";
+                if (sourceRoots.stream().noneMatch(root -> Files.exists(root.resolve(source)))) {
+                    missing.add(file.getFileName() + ": " + name.group());
+                }
+            }
+        }
+        assertThat(named).as("class names of ours in the docs").isGreaterThan(20);
+        assertThat(missing)
+                .as("named in the docs (imports, fully qualified names), not in any module")
+                .isEmpty();
     }
 
     /** The row of docs/configuration.md's property table for a setting. */
@@ -80,14 +114,19 @@ class DocumentationTest {
         return "`" + PropertyValues.of(value) + "`";
     }
 
-    /** Every table row of README.md and docs/*.md. */
-    private static List<String> rows() throws IOException {
+    /** README.md and docs/*.md. */
+    private static List<Path> markdownFiles() throws IOException {
         List<Path> files = new ArrayList<>(List.of(ROOT.resolve("README.md")));
         try (Stream<Path> docs = Files.list(ROOT.resolve("docs"))) {
             docs.filter(path -> path.toString().endsWith(".md")).sorted().forEach(files::add);
         }
+        return files;
+    }
+
+    /** Every table row of README.md and docs/*.md. */
+    private static List<String> rows() throws IOException {
         List<String> rows = new ArrayList<>();
-        for (Path file : files) {
+        for (Path file : markdownFiles()) {
             Files.readAllLines(file).stream()
                     .filter(line -> line.startsWith("| `breakers."))
                     .forEach(rows::add);

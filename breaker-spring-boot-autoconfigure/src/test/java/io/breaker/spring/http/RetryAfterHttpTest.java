@@ -56,7 +56,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
             "breakers.defaults.failure-rate-threshold=50",
             "breakers.defaults.wait-duration-in-open-state=30s",
             "breakers.instances.capped.max-wait-duration-in-open-state=1m",
-            "breakers.instances.entities.record-result.http-status=503"
+            "breakers.instances.entities.record-result.http-status=503",
+            "breakers.instances.backing-off.wait-multiplier=2",
+            "breakers.instances.backing-off.max-wait-duration-in-open-state=100s"
         })
 @Tag(BootLine.TAG)
 class RetryAfterHttpTest {
@@ -91,8 +93,7 @@ class RetryAfterHttpTest {
 
     /** The breaker as the {@code breakers} endpoint describes it, with the application's wall clock. */
     private BreakerDescriptor described(String breaker) {
-        BreakerOperations operations =
-                new BreakerOperations(registry, BreakerTransitionHistory.bind(registry, 10), registry.getWallClock());
+        BreakerOperations operations = new BreakerOperations(registry, BreakerTransitionHistory.bind(registry, 10));
         return operations.describe(breaker).orElseThrow();
     }
 
@@ -165,6 +166,27 @@ class RetryAfterHttpTest {
         assertThat(nextProbeAt("entities")).isEqualTo(NOW.plusSeconds(90));
     }
 
+    @Test
+    void failedProbesGrowTheWaitAndTheEndpointSaysBackoff() {
+        tripOn("backing-off", () -> wholesaler.backingOff("/stock/no-hint"));
+        CircuitBreaker breaker = registry.breaker("backing-off");
+        assertThat(described("backing-off").config().waitMultiplier()).isEqualTo(2f);
+        assertThat(described("backing-off").config().maxWaitDurationInOpenState())
+                .isEqualTo(Duration.ofSeconds(100));
+
+        long[] expectedSeconds = {60, 100, 100}; // 30 s * 2, * 4 capped at 100 s, and capped again
+        for (long seconds : expectedSeconds) {
+            NANOS.addAndGet(breaker.getRemainingWaitNanos());
+            assertThatThrownBy(() -> wholesaler.backingOff("/stock/no-hint"))
+                    .isInstanceOf(HttpServerErrorException.class); // the probe, answered 503 again
+            assertThat(breaker.getState()).isEqualTo(State.OPEN);
+            assertThat(breaker.getRemainingWaitNanos())
+                    .isEqualTo(Duration.ofSeconds(seconds).toNanos());
+            assertThat(nextProbeAt("backing-off")).isEqualTo(NOW.plusSeconds(seconds));
+            assertThat(described("backing-off").waitReason()).isEqualTo(WaitReason.BACKOFF);
+        }
+    }
+
     @SpringBootConfiguration
     @EnableAutoConfiguration
     static class App {
@@ -218,6 +240,11 @@ class RetryAfterHttpTest {
 
         @CircuitProtected(name = "malformed")
         public String malformed(String path) {
+            return throwing.get().uri(path).retrieve().body(String.class);
+        }
+
+        @CircuitProtected(name = "backing-off")
+        public String backingOff(String path) {
             return throwing.get().uri(path).retrieve().body(String.class);
         }
 

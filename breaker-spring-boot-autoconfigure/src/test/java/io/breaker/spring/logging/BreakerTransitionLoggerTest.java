@@ -5,6 +5,10 @@ import io.breaker.BreakerRegistry;
 import io.breaker.CircuitBreaker;
 import io.breaker.RetryAfterAware;
 import io.breaker.SlidingWindowType;
+import io.breaker.State;
+import io.breaker.Transition;
+import io.breaker.TransitionCause;
+import io.breaker.WaitReason;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.test.system.CapturedOutput;
@@ -12,6 +16,7 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import java.net.SocketTimeoutException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
@@ -51,7 +56,7 @@ class BreakerTransitionLoggerTest {
                 .containsPattern("WARN .*" + BreakerTransitionLogger.LOGGER_NAME.replace(".", "\\.")
                         + ".*breaker=wholesaler from=CLOSED to=OPEN cause=FAILURE_RATE failureRate=60\\.0 "
                         + "slowCallRate=20\\.0 threshold=50\\.0 callsInWindow=5 "
-                        + "lastFailureType=java\\.net\\.SocketTimeoutException waitReason=CONFIGURED");
+                        + "lastFailureType=java\\.net\\.SocketTimeoutException waitReason=CONFIGURED wait=PT10S");
     }
 
     @Test
@@ -68,7 +73,46 @@ class BreakerTransitionLoggerTest {
         assertThat(output.getOut())
                 .contains("breaker=wholesaler from=CLOSED to=OPEN cause=FAILURE_RATE failureRate=60.0 slowCallRate=0.0 "
                         + "threshold=50.0 callsInWindow=5 lastFailureType=" + Busy.class.getName()
-                        + " waitReason=RETRY_AFTER");
+                        + " waitReason=RETRY_AFTER wait=PT2M");
+    }
+
+    @Test
+    void aReopeningAfterFailedProbesSaysTheWaitGrewByBackoff(CapturedOutput output) {
+        BreakerRegistry backingOff = BreakerRegistry.of(
+                registry.getDefaultConfig().toBuilder().waitMultiplier(2).build(), Map.of(), nanos::get);
+        BreakerTransitionLogger.bind(backingOff);
+        CircuitBreaker breaker = backingOff.breaker("wholesaler");
+        for (int i = 0; i < 5; i++) {
+            record(breaker, 10, new SocketTimeoutException());
+        }
+        for (int probe = 0; probe < 2; probe++) {
+            nanos.addAndGet(breaker.getRemainingWaitNanos());
+            record(breaker, 10, new SocketTimeoutException());
+        }
+
+        assertThat(output.getOut())
+                .containsPattern("WARN .*from=HALF_OPEN to=OPEN cause=PROBE_FAILED .*"
+                        + "lastFailureType=java\\.net\\.SocketTimeoutException waitReason=BACKOFF wait=PT20S\\R")
+                .containsPattern("cause=PROBE_FAILED .* waitReason=BACKOFF wait=PT40S\\R");
+    }
+
+    @Test
+    void theLineSaysTheWaitOfItsOwnTransitionWhateverTheBreakerDoesSince(CapturedOutput output) {
+        CircuitBreaker breaker = registry.breaker("wholesaler"); // CLOSED, with no wait of its own
+        Transition told = new Transition(
+                "wholesaler",
+                State.HALF_OPEN,
+                State.OPEN,
+                TransitionCause.PROBE_FAILED,
+                Instant.EPOCH,
+                breaker.getMetrics(),
+                null,
+                Duration.ofMinutes(2),
+                WaitReason.RETRY_AFTER);
+
+        new BreakerTransitionLogger().onTransition(breaker, told);
+
+        assertThat(output.getOut()).contains("lastFailureType=none waitReason=RETRY_AFTER wait=PT2M");
     }
 
     /** A client's exception that carries the server's Retry-After. */

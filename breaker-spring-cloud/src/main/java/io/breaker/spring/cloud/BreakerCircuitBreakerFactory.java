@@ -4,6 +4,7 @@ import io.breaker.BreakerConfig;
 import io.breaker.BreakerRegistry;
 import io.breaker.CircuitBreaker;
 import io.breaker.spring.aop.RecordedResults;
+import io.breaker.spring.call.CallTimeouts;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 import org.springframework.cloud.client.circuitbreaker.CircuitBreakerFactory;
@@ -35,6 +36,9 @@ import java.util.function.Function;
  * the supplier (contextual name {@code circuit-breaker}) and {@code function} around the fallback
  * ({@code circuit-breaker fallback}), with the names of the SPI's default convention or of the
  * {@link CircuitBreakerObservationConvention} given. A call the breaker rejects has only the fallback's.
+ *
+ * <p>A breaker with a {@code call-timeout} gives up a {@code run} that takes longer: the fallback gets a
+ * {@link io.breaker.CallTimeoutException}. Without one, nothing cuts a call.
  */
 public class BreakerCircuitBreakerFactory extends CircuitBreakerFactory<BreakerConfig, CloudBreakerConfigBuilder> {
 
@@ -42,6 +46,7 @@ public class BreakerCircuitBreakerFactory extends CircuitBreakerFactory<BreakerC
     private final @Nullable ObservationRegistry observations;
     private final @Nullable CircuitBreakerObservationConvention convention;
     private final RecordedResults recordedResults;
+    private final CallTimeouts callTimeouts;
     private final Map<CircuitBreaker, org.springframework.cloud.client.circuitbreaker.CircuitBreaker> adapters =
             new ConcurrentHashMap<>();
 
@@ -58,7 +63,7 @@ public class BreakerCircuitBreakerFactory extends CircuitBreakerFactory<BreakerC
             BreakerRegistry registry,
             @Nullable ObservationRegistry observations,
             @Nullable CircuitBreakerObservationConvention convention) {
-        this(registry, observations, convention, RecordedResults.NONE);
+        this(registry, observations, convention, RecordedResults.NONE, CallTimeouts.VIRTUAL_THREADS);
     }
 
     /**
@@ -71,10 +76,33 @@ public class BreakerCircuitBreakerFactory extends CircuitBreakerFactory<BreakerC
             @Nullable ObservationRegistry observations,
             @Nullable CircuitBreakerObservationConvention convention,
             RecordedResults recordedResults) {
+        this(registry, observations, convention, recordedResults, CallTimeouts.VIRTUAL_THREADS);
+    }
+
+    /**
+     * A factory observed as above, whose breakers with a {@code call-timeout} run their calls as
+     * {@code callTimeouts} says (executor, context).
+     */
+    public BreakerCircuitBreakerFactory(
+            BreakerRegistry registry,
+            @Nullable ObservationRegistry observations,
+            @Nullable CircuitBreakerObservationConvention convention,
+            CallTimeouts callTimeouts) {
+        this(registry, observations, convention, RecordedResults.NONE, callTimeouts);
+    }
+
+    /** A factory observed as above, with {@code record-result} and {@code call-timeout} as given. */
+    public BreakerCircuitBreakerFactory(
+            BreakerRegistry registry,
+            @Nullable ObservationRegistry observations,
+            @Nullable CircuitBreakerObservationConvention convention,
+            RecordedResults recordedResults,
+            CallTimeouts callTimeouts) {
         this.breakers = new CloudBreakers(registry);
         this.observations = observations == null || observations.isNoop() ? null : observations;
         this.convention = convention;
         this.recordedResults = Objects.requireNonNull(recordedResults, "recordedResults");
+        this.callTimeouts = Objects.requireNonNull(callTimeouts, "callTimeouts");
     }
 
     @Override
@@ -94,7 +122,8 @@ public class BreakerCircuitBreakerFactory extends CircuitBreakerFactory<BreakerC
     }
 
     private org.springframework.cloud.client.circuitbreaker.CircuitBreaker newAdapter(CircuitBreaker breaker) {
-        CloudCircuitBreaker adapter = new CloudCircuitBreaker(breaker, recordedResults.forAnyResult(breaker.getName()));
+        CloudCircuitBreaker adapter = new CloudCircuitBreaker(
+                breaker, recordedResults.forAnyResult(breaker.getName()), callTimeouts.of(breaker));
         ObservationRegistry registry = observations;
         if (registry == null) {
             return adapter;

@@ -3,6 +3,7 @@ package io.breaker.spring.cloud;
 import io.breaker.BreakerRegistry;
 import io.breaker.spring.aop.RecordedResults;
 import io.breaker.spring.autoconfigure.BreakerAutoConfiguration;
+import io.breaker.spring.call.CallTimeouts;
 import io.micrometer.observation.ObservationRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
@@ -52,12 +53,14 @@ public class BreakerSpringCloudAutoConfiguration {
             ObjectProvider<Customizer<BreakerCircuitBreakerFactory>> customizers,
             ObjectProvider<ObservationRegistry> observations,
             ObjectProvider<CircuitBreakerObservationConvention> conventions,
-            ObjectProvider<RecordedResults> recordedResults) {
+            ObjectProvider<RecordedResults> recordedResults,
+            ObjectProvider<CallTimeouts> callTimeouts) {
         BreakerCircuitBreakerFactory factory = new BreakerCircuitBreakerFactory(
                 registry,
                 observations.getIfUnique(),
                 conventions.getIfUnique(),
-                recordedResults.getIfAvailable(() -> RecordedResults.NONE));
+                recordedResults.getIfAvailable(() -> RecordedResults.NONE),
+                callTimeouts.getIfAvailable(() -> CallTimeouts.VIRTUAL_THREADS));
         customizers.orderedStream().forEach(customizer -> customizer.customize(factory));
         return factory;
     }

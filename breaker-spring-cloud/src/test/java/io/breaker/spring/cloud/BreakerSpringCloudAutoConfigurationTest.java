@@ -1,6 +1,7 @@
 package io.breaker.spring.cloud;
 
 import io.breaker.BreakerRegistry;
+import io.breaker.CallTimeoutException;
 import io.breaker.spring.autoconfigure.BreakerAutoConfiguration;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -17,6 +18,9 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.function.Function;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -42,6 +46,35 @@ class BreakerSpringCloudAutoConfigurationTest {
             assertThat(context.getBean(BreakerRegistry.class).find("wholesaler"))
                     .isPresent();
         });
+    }
+
+    @Test
+    void theFactoryRunsCallsWithTheBreakersCallTimeoutOnTheNamedExecutor() {
+        runner.withBean("timedCalls", ExecutorService.class, Executors::newCachedThreadPool)
+                .withPropertyValues(
+                        "breakers.instances.wholesaler.call-timeout=50ms",
+                        "breakers.instances.wholesaler.call-timeout-executor=timedCalls")
+                .run(context -> {
+                    String answer = context.getBean(CircuitBreakerFactory.class)
+                            .create("wholesaler")
+                            .run(
+                                    () -> {
+                                        try {
+                                            new CountDownLatch(1).await();
+                                        } catch (InterruptedException cancelled) {
+                                            Thread.currentThread().interrupt();
+                                        }
+                                        return "late";
+                                    },
+                                    error -> error instanceof CallTimeoutException ? "timed out" : "other");
+
+                    assertThat(answer).isEqualTo("timed out");
+                    assertThat(context.getBean(BreakerRegistry.class)
+                                    .breaker("wholesaler")
+                                    .getMetrics()
+                                    .failedCalls())
+                            .isEqualTo(1);
+                });
     }
 
     @Test

@@ -4,6 +4,7 @@ import io.breaker.BreakerConfig;
 import io.breaker.BreakerRegistry;
 import io.breaker.CircuitOpenException;
 import io.breaker.State;
+import io.breaker.spring.call.CallTimeouts;
 import org.junit.jupiter.api.Test;
 import org.springframework.cloud.client.circuitbreaker.CircuitBreaker;
 import org.springframework.cloud.client.circuitbreaker.NoFallbackAvailableException;
@@ -12,6 +13,10 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -45,6 +50,55 @@ class CloudCircuitBreakerTest {
     private String healthy() {
         calls.incrementAndGet();
         return "live";
+    }
+
+    @Test
+    void aBreakerWithACallTimeoutGivesUpAHungSupplierAndTheFallbackGetsTheTimeout() throws Exception {
+        ExecutorService pool = Executors.newCachedThreadPool();
+        try {
+            BreakerRegistry timed = BreakerRegistry.of(
+                    BreakerConfig.ofDefaults(),
+                    Map.of(
+                            "wholesaler",
+                            BreakerConfig.builder()
+                                    .callTimeout(Duration.ofMillis(50))
+                                    .build()),
+                    clock);
+            CallTimeouts onPool = new CallTimeouts(ignored -> pool, null);
+            CircuitBreaker hung = new BreakerCircuitBreakerFactory(timed, null, null, onPool).create("wholesaler");
+            CountDownLatch interrupted = new CountDownLatch(1);
+
+            String answer = hung.run(
+                    () -> {
+                        try {
+                            new CountDownLatch(1).await();
+                        } catch (InterruptedException cancelled) {
+                            interrupted.countDown();
+                        }
+                        return "late";
+                    },
+                    error -> "fallback:" + error.getClass().getSimpleName());
+
+            assertThat(answer).isEqualTo("fallback:CallTimeoutException");
+            assertThat(interrupted.await(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(timed.breaker("wholesaler").getMetrics().failedCalls()).isEqualTo(1);
+            assertThat(hung.run(() -> "live", error -> "fallback")).isEqualTo("live");
+            assertThat(timed.breaker("wholesaler").getMetrics().calls()).isEqualTo(2);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void withoutACallTimeoutTheSupplierRunsOnTheCallersThread() {
+        Thread[] ranOn = new Thread[1];
+        breaker.run(
+                () -> {
+                    ranOn[0] = Thread.currentThread();
+                    return "live";
+                },
+                error -> "fallback");
+        assertThat(ranOn[0]).isSameAs(Thread.currentThread());
     }
 
     @Test

@@ -27,11 +27,14 @@ public record Isbn(String digits) {
             throw new InvalidIsbnException(text, "it is empty");
         }
         String compact = text.replace("-", "").replace(" ", "");
-        if (compact.chars().anyMatch(c -> Character.isDigit(c) && !isAsciiDigit(c))) {
-            // Character.isDigit also accepts fullwidth or Arabic-Indic digits, which c - '0' misreads.
+        // Characters, not UTF-16 units: a digit or an emoji outside the BMP is one character, two units.
+        int length = compact.codePointCount(0, compact.length());
+        if (compact.codePoints().anyMatch(c -> Character.isDigit(c) && !isAsciiDigit(c))) {
+            // Character.isDigit also accepts fullwidth, Arabic-Indic or mathematical bold digits, which
+            // c - '0' misreads.
             throw new InvalidIsbnException(text, "an ISBN is written with the digits 0-9");
         }
-        if (compact.length() == 10) {
+        if (length == 10) {
             if (!compact.substring(0, 9).chars().allMatch(Isbn::isAsciiDigit)
                     || !(isAsciiDigit(compact.charAt(9)) || compact.charAt(9) == 'X' || compact.charAt(9) == 'x')) {
                 throw new InvalidIsbnException(text, "an ISBN-10 has 9 digits followed by a digit or X");
@@ -42,7 +45,7 @@ public record Isbn(String digits) {
             String twelve = "978" + compact.substring(0, 9);
             return new Isbn(twelve + isbn13CheckDigit(twelve));
         }
-        if (compact.length() == 13) {
+        if (length == 13) {
             if (!compact.chars().allMatch(Isbn::isAsciiDigit)) {
                 throw new InvalidIsbnException(text, "an ISBN-13 has 13 digits");
             }
@@ -55,7 +58,9 @@ public record Isbn(String digits) {
             return new Isbn(compact);
         }
         throw new InvalidIsbnException(
-                text, "it has " + compact.length() + " characters without hyphens; an ISBN has 10 or 13");
+                text,
+                "it has " + length + (length == 1 ? " character" : " characters")
+                        + " without hyphens; an ISBN has 10 or 13");
     }
 
     @Override

@@ -53,6 +53,34 @@ class IsbnTest {
                 .hasMessageContaining("digits 0-9");
     }
 
+    @Test
+    void rejectsMathematicalBoldDigitsAsDigitsOtherThan0To9() {
+        // 9780134685991 in MATHEMATICAL BOLD DIGITs, each outside the BMP: two UTF-16 units, one character.
+        String bold = "9780134685991"
+                .codePoints()
+                .map(digit -> 0x1D7CE + digit - '0')
+                .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append)
+                .toString();
+        assertThat(bold).hasSize(26);
+
+        assertThatThrownBy(() -> Isbn.parse(bold))
+                .isInstanceOf(InvalidIsbnException.class)
+                .hasMessageEndingWith("an ISBN is written with the digits 0-9");
+    }
+
+    @ParameterizedTest
+    @CsvSource({
+        "\uD83D\uDCDA, it has 1 character without hyphens; an ISBN has 10 or 13",
+        // Five books are ten UTF-16 units, not the ten characters of an ISBN-10.
+        "\uD83D\uDCDA\uD83D\uDCDA\uD83D\uDCDA\uD83D\uDCDA\uD83D\uDCDA, it has 5 characters without hyphens; an ISBN has 10 or 13",
+        "978013468599\uD83D\uDCDA, an ISBN-13 has 13 digits"
+    })
+    void countsCharactersNotUtf16UnitsInItsMessage(String input, String reason) {
+        assertThatThrownBy(() -> Isbn.parse(input))
+                .isInstanceOf(InvalidIsbnException.class)
+                .hasMessage("'" + input + "' is not a valid ISBN: " + reason);
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"", " ", "123", "97801346859911", "abcdefghij", "97801346859X1", "X201633612"})
     void rejectsWhatIsNoIsbnAtAll(String input) {
