@@ -9,6 +9,12 @@ public enum CallOutcome {
     /** Completed normally, but slower than the slow-call threshold. */
     SLOW_SUCCESS,
 
+    /**
+     * Cancelled by its caller (a reactive caller's {@code timeout()}, for one) before any result, after
+     * running past the slow-call threshold: counts as a slow call, not as a failure, and is no success.
+     */
+    SLOW_CANCELLED,
+
     /** Failed with an exception that counts as a failure. */
     FAILURE,
 

@@ -175,7 +175,7 @@ public final class CallTimeout {
             }
             throw error;
         }
-        breaker.onSuccessBetween(permit, start, clock.nanoTime());
+        breaker.onSuccessBetween(permit, start, clock.nanoTime(), CallOutcome.SLOW_SUCCESS);
         return result;
     }
 

@@ -376,10 +376,9 @@ public final class CircuitBreaker extends CallPath {
      * time-based window files the outcome under, so the clock is not read again.
      */
     @Override
-    protected void onSuccessBetween(long permit, long startNanos, long endNanos) {
+    protected void onSuccessBetween(long permit, long startNanos, long endNanos, CallOutcome slowOutcome) {
         long duration = endNanos - startNanos;
-        CallOutcome outcome = duration >= slowNanos ? CallOutcome.SLOW_SUCCESS : CallOutcome.SUCCESS;
-        record(outcome, permit, duration, endNanos, null);
+        record(duration >= slowNanos ? slowOutcome : CallOutcome.SUCCESS, permit, duration, endNanos, null);
     }
 
     /** {@link #onError(long, long, Throwable)} given the call's start and end readings; see {@link #onSuccessBetween}. */

@@ -84,7 +84,7 @@ final class Execution {
                     breaker.windowNeedsClock ? breaker.clock().nanoTime() : 0L,
                     null);
         } else {
-            breaker.onSuccessBetween(permit, start, breaker.clock().nanoTime());
+            breaker.onSuccessBetween(permit, start, breaker.clock().nanoTime(), CallOutcome.SLOW_SUCCESS);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.breaker.internal;
 
+import io.breaker.CallOutcome;
 import io.breaker.CircuitBreaker;
 import io.breaker.CircuitOpenException;
 import io.breaker.NanoClock;
@@ -38,9 +39,10 @@ public abstract class CallPath {
 
     /**
      * {@link CircuitBreaker#onSuccess(long, long)} given the breaker's clock readings at the call's
-     * start and end: the end reading is the one a time-based window files the outcome under.
+     * start and end: the end reading is the one a time-based window files the outcome under. A call
+     * past the slow-call threshold is {@code slowOutcome}: SLOW_SUCCESS, or SLOW_CANCELLED.
      */
-    protected abstract void onSuccessBetween(long permit, long startNanos, long endNanos);
+    protected abstract void onSuccessBetween(long permit, long startNanos, long endNanos, CallOutcome slowOutcome);
 
     /** {@link CircuitBreaker#onError(long, long, Throwable)} given the call's start and end readings. */
     protected abstract boolean onErrorBetween(long permit, long startNanos, long endNanos, Throwable error);

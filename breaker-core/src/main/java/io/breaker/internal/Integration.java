@@ -1,5 +1,6 @@
 package io.breaker.internal;
 
+import io.breaker.CallOutcome;
 import io.breaker.CircuitBreaker;
 import io.breaker.CircuitOpenException;
 import io.breaker.NanoClock;
@@ -71,7 +72,16 @@ public final class Integration {
      * Both readings must come from {@link #clock}{@code (breaker)}.
      */
     public static void onSuccess(CircuitBreaker breaker, long permit, long startNanos, long endNanos) {
-        ((CallPath) breaker).onSuccessBetween(permit, startNanos, endNanos);
+        ((CallPath) breaker).onSuccessBetween(permit, startNanos, endNanos, CallOutcome.SLOW_SUCCESS);
+    }
+
+    /**
+     * Reports a call its caller cancelled before any result, given its start and end readings of
+     * {@link #clock}: past the slow-call threshold it counts as {@link CallOutcome#SLOW_CANCELLED} (slow,
+     * not failed); within it as a success, as {@link #onSuccess} does.
+     */
+    public static void onCancelled(CircuitBreaker breaker, long permit, long startNanos, long endNanos) {
+        ((CallPath) breaker).onSuccessBetween(permit, startNanos, endNanos, CallOutcome.SLOW_CANCELLED);
     }
 
     /**

@@ -27,6 +27,7 @@ public final class OutcomeBits {
             case SUCCESS:
                 return CALL;
             case SLOW_SUCCESS:
+            case SLOW_CANCELLED:
                 return CALL | SLOW;
             case FAILURE:
                 return CALL | FAILED;

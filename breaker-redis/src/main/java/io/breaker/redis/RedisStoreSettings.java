@@ -150,12 +150,15 @@ public record RedisStoreSettings(
         }
     }
 
+    /** Between {@link #MINIMUM_DURATION} and {@link BreakerConfig#MAX_DURATION}, which the store counts in nanoseconds. */
     private static void atLeastMinimum(String property, @Nullable Duration value, String example) {
-        if (value == null || value.compareTo(MINIMUM_DURATION) < 0) {
+        if (value == null || value.compareTo(MINIMUM_DURATION) < 0 || value.compareTo(BreakerConfig.MAX_DURATION) > 0) {
             throw new InvalidStorePropertyException(
                     property,
                     PropertyValues.of(value),
-                    "a duration of at least " + PropertyValues.of(MINIMUM_DURATION) + ", such as " + example);
+                    "a duration of at least " + PropertyValues.of(MINIMUM_DURATION) + " and at most "
+                            + PropertyValues.of(BreakerConfig.MAX_DURATION) + " (about 292 years), such as "
+                            + example);
         }
     }
 }

@@ -137,6 +137,24 @@ class RedisStoreAutoConfigurationTest {
     }
 
     @Test
+    void aStoreDurationBeyondWhatADurationInNanosecondsHoldsNamesThePropertyWithEitherStoreType() {
+        for (String type : new String[] {"redis", "memory"}) {
+            for (String setting : new String[] {"state-cache-ttl", "key-expiry", "outage-after"}) {
+                runner.withPropertyValues("breakers.store.type=" + type, "breakers.store." + setting + "=200000d")
+                        .run(context -> {
+                            assertThat(context).as(type + " " + setting).hasFailed();
+                            FailureAnalysis analysis =
+                                    new BreakerFailureAnalyzer().analyze(context.getStartupFailure());
+                            assertThat(analysis).as(type + " " + setting).isNotNull();
+                            assertThat(analysis.getDescription())
+                                    .contains("'breakers.store." + setting + "'", "'200000d'");
+                            assertThat(analysis.getAction()).contains("at most 106751d");
+                        });
+            }
+        }
+    }
+
+    @Test
     void aWrongFailureModeListsTheCurrentModesAlsoWhileEveryBreakerIsInMemory() {
         runner.withPropertyValues("breakers.store.type=memory", "breakers.store.failure-mode=maybe")
                 .run(context -> {

@@ -56,6 +56,9 @@ public final class RuntimeSettings {
     /** Epochs of the fleet's settings an instance remembers having left: a late read of one is not adopted. */
     private static final int LEFT_EPOCHS = 8;
 
+    /** The value that turns off a setting without a default, as the allowed values offer it. */
+    private static final String NONE = "none";
+
     private final BreakerRegistry registry;
     private final @Nullable ConfiguredSettings yaml;
     private final BreakerTransitionHistory history;
@@ -124,8 +127,7 @@ public final class RuntimeSettings {
                 if (fixed != null) {
                     return new Result.Refused(SettingKeys.kept(path(name, change.getKey()), fixed, changeable()));
                 }
-                changes.put(
-                        setting.propertyName(), value == null ? null : PropertyValues.of(parse(name, setting, value)));
+                changes.put(setting.propertyName(), value == null ? null : written(parse(name, setting, value)));
             }
         } catch (InvalidBreakerPropertyException invalid) {
             return new Result.Refused(ErrorDescriptor.badRequest(invalid.getMessage()));
@@ -328,7 +330,7 @@ public final class RuntimeSettings {
             Map<String, String> overrides = new LinkedHashMap<>();
             for (Map.Entry<String, String> override : fleet.overrides().entrySet()) {
                 Setting<?> setting = setting(name, override.getKey());
-                overrides.put(setting.propertyName(), PropertyValues.of(parse(name, setting, override.getValue())));
+                overrides.put(setting.propertyName(), written(parse(name, setting, override.getValue())));
             }
             config = build(name, entry.configured, overrides);
             String refusal = sharedSettings.refusal(name, config);
@@ -521,8 +523,20 @@ public final class RuntimeSettings {
         return setting;
     }
 
+    /** A parsed value as written: {@code none} for a setting turned off. */
+    private static String written(@Nullable Object value) {
+        return value == null ? NONE : PropertyValues.of(value);
+    }
+
+    /**
+     * The value {@code raw} sets, or {@code null} for {@code none} on a setting that can be off (one
+     * without a default: {@code slow-call-duration-threshold}, {@code max-wait-duration-in-open-state}).
+     */
     private @Nullable Object parse(String name, Setting<?> setting, Object raw) {
         String path = path(name, setting.propertyName());
+        if (setting.defaultValue() == null && raw instanceof String text && NONE.equalsIgnoreCase(text.trim())) {
+            return null;
+        }
         if (setting.type() == List.class) {
             // As in YAML: a comma-separated text, blanks around names left out; "" or [] is no class at all.
             List<?> names = raw instanceof List<?> list

@@ -95,9 +95,11 @@ public final class CircuitProtectedValidator
             }
         }
         if (!names.isEmpty()) {
-            LOGGER.info(
-                    "Breakers named only in @CircuitProtected use breakers.defaults: " + String.join(", ", names)
-                            + " (configure them under breakers.instances.<name>; check the spelling if you meant a configured one)");
+            LOGGER.info("Breakers in @CircuitProtected without settings of their own use breakers.defaults: "
+                    + String.join(", ", names)
+                    + " (no key under breakers.instances.<name> sets anything for them, and an empty section"
+                    + " such as " + names.iterator().next() + ": {} sets nothing;"
+                    + " check the spelling if you meant a configured one)");
         }
     }
 

@@ -11,6 +11,7 @@ import io.breaker.spring.call.CallTimeouts;
 import org.springframework.aop.config.AopConfigUtils;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -68,6 +69,14 @@ public class BreakerAutoConfiguration {
                 .withStateStore(stateStore.getIfUnique())
                 .withWallClock(wallClock.getIfUnique(Clock::systemUTC))
                 .create();
+    }
+
+    /** The console's and the health contributor's properties, checked also while those parts are off. */
+    @Bean
+    @ConditionalOnMissingBean(name = "breakerFeaturePropertiesCheck")
+    static SmartInitializingSingleton breakerFeaturePropertiesCheck(
+            Environment environment, ObjectProvider<BreakerRegistry> registry) {
+        return () -> FeatureProperties.check(environment, registry.getIfUnique());
     }
 
     /**

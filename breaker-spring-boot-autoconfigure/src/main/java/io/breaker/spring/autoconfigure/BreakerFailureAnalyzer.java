@@ -6,16 +6,23 @@ import io.breaker.spring.aop.InvalidCircuitProtectedException;
 import io.breaker.spring.config.InvalidBreakerPropertyException;
 import io.breaker.spring.config.PropertyValues;
 import org.jspecify.annotations.Nullable;
+import org.springframework.beans.BeanUtils;
 import org.springframework.boot.context.properties.bind.BindException;
+import org.springframework.boot.context.properties.bind.UnboundConfigurationPropertiesException;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.diagnostics.FailureAnalyzer;
+import org.springframework.core.NestedExceptionUtils;
 import org.springframework.core.Ordered;
+import org.springframework.core.env.Environment;
 import org.springframework.util.ClassUtils;
 
 import java.math.BigDecimal;
 import java.time.Duration;
+import java.util.Collection;
 
 /**
  * Explains every start-up failure caused by breaker configuration, for all breaker modules: a key no
@@ -32,6 +39,22 @@ public class BreakerFailureAnalyzer implements FailureAnalyzer, Ordered {
     private static final ConfigurationPropertyName DEFAULTS = ConfigurationPropertyName.of("breakers.defaults");
     private static final ConfigurationPropertyName INSTANCES = ConfigurationPropertyName.of("breakers.instances");
 
+    /** Where a value refused after binding came from; {@code null} when not known. */
+    private final @Nullable Environment environment;
+
+    /** An analyzer that cannot tell where a value refused after binding came from. */
+    public BreakerFailureAnalyzer() {
+        this(null);
+    }
+
+    /**
+     * @param environment the failed application's environment, to name the environment variable a
+     *     refused value came from; {@code null} when not known
+     */
+    public BreakerFailureAnalyzer(@Nullable Environment environment) {
+        this.environment = environment;
+    }
+
     @Override
     public @Nullable FailureAnalysis analyze(Throwable failure) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
@@ -39,12 +62,14 @@ public class BreakerFailureAnalyzer implements FailureAnalyzer, Ordered {
                 return unknown(unknown);
             }
             if (cause instanceof InvalidBreakerPropertyException invalid) {
+                String variable = environmentVariable(invalid.getProperty());
                 return analysis(
                         invalid.getProperty(),
                         invalid.getValue(),
-                        "",
+                        variable == null ? "" : " (from the environment variable " + variable + ")",
                         invalid.getProblem(),
-                        invalid.getAllowed(),
+                        invalid.getAllowed()
+                                + (variable == null ? "" : " (in the environment variable " + variable + ")"),
                         cause);
             }
             if (cause instanceof InvalidCircuitProtectedException invalid) {
@@ -55,6 +80,11 @@ public class BreakerFailureAnalyzer implements FailureAnalyzer, Ordered {
             }
         }
         return null;
+    }
+
+    /** The environment variable that holds the winning value of {@code property}, or {@code null}. */
+    private @Nullable String environmentVariable(String property) {
+        return BreakerPropertiesCheck.environmentVariable(property(property));
     }
 
     private static FailureAnalysis analysis(
@@ -85,8 +115,14 @@ public class BreakerFailureAnalyzer implements FailureAnalyzer, Ordered {
         return new FailureAnalysis(description, action, unknown);
     }
 
-    private static FailureAnalysis binding(BindException bind) {
-        ConfigurationProperty property = bind.getProperty();
+    private FailureAnalysis binding(BindException bind) {
+        if (bind.getCause() instanceof UnboundConfigurationPropertiesException unbound
+                && !unbound.getUnboundProperties().isEmpty()) {
+            return unbound(bind, unbound);
+        }
+        ConfigurationProperty property = bind.getProperty() != null
+                ? bind.getProperty()
+                : property(bind.getName().toString());
         String value = property == null ? "" : String.valueOf(property.getValue());
         String variable = BreakerPropertiesCheck.environmentVariable(property);
         String origin = variable != null
@@ -117,20 +153,70 @@ public class BreakerFailureAnalyzer implements FailureAnalyzer, Ordered {
         } else if (type == Float.class || type == Double.class) {
             problem = "it is not a number";
             allowed = range != null ? range : "a number";
+        } else if (type == Duration.class
+                && setting != null
+                && setting.defaultValue() == null
+                && value.trim().equalsIgnoreCase("none")) {
+            problem = "none turns the setting off only at runtime (POST /actuator/breakers/{name}/config);"
+                    + " in a property file, a setting left unset is off";
+            allowed = "a duration, such as 800ms or 30s, or leave it unset (remove the property, here and under"
+                    + " breakers.defaults) to turn it off";
         } else if (type == Duration.class) {
             problem = "it is not a duration (or one too long to hold)";
             allowed = (range != null ? range : "a duration") + ", such as 800ms or 30s";
         } else if (type == Boolean.class) {
             problem = "it is not a boolean";
             allowed = "true or false";
-        } else {
-            problem = "it cannot be converted to " + type.getSimpleName();
+        } else if (BeanUtils.isSimpleValueType(type) || Collection.class.isAssignableFrom(type)) {
+            problem = "it cannot be converted to " + type.getSimpleName() + " ("
+                    + NestedExceptionUtils.getMostSpecificCause(bind).getMessage() + ")";
             allowed = range != null ? range : "a valid " + type.getSimpleName();
+        } else {
+            problem = "it is a section of keys, not a single value";
+            allowed = "nothing: set the keys under it instead, such as " + bind.getName()
+                    + (type == BreakerProperties.Settings.class ? ".failure-rate-threshold" : ".<key>");
         }
         if (variable != null) {
             allowed += " (in the environment variable " + variable + ")";
         }
         return analysis(bind.getName().toString(), value, origin, problem, allowed, bind);
+    }
+
+    /**
+     * Elements of a list that Spring Boot left unbound: their indexes do not start at 0 or have a gap
+     * ({@code record-exceptions[5]} alone), so the list stops before them.
+     */
+    private FailureAnalysis unbound(BindException bind, UnboundConfigurationPropertiesException unbound) {
+        ConfigurationProperty first = unbound.getUnboundProperties().iterator().next();
+        String variable = BreakerPropertiesCheck.environmentVariable(first);
+        String origin = variable != null
+                ? " (from the environment variable " + variable + ")"
+                : first.getOrigin() == null ? "" : " (from " + first.getOrigin() + ")";
+        return analysis(
+                first.getName().toString(),
+                String.valueOf(first.getValue()),
+                origin,
+                "Spring Boot left it unbound (" + unbound.getMessage() + "): the elements of a list are read from [0]"
+                        + " up to the first missing index",
+                "an element of '" + bind.getName() + "' numbered from [0] without gaps ("
+                        + bind.getName() + "[0], " + bind.getName() + "[1], ...), or write the list as one"
+                        + " comma-separated value of '" + bind.getName() + "'",
+                bind);
+    }
+
+    /** The winning property of that name in the environment, or {@code null}. */
+    private @Nullable ConfigurationProperty property(String property) {
+        if (environment == null || !ConfigurationPropertyName.isValid(property)) {
+            return null;
+        }
+        ConfigurationPropertyName name = ConfigurationPropertyName.of(property);
+        for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
+            ConfigurationProperty value = source.getConfigurationProperty(name);
+            if (value != null) {
+                return value;
+            }
+        }
+        return null;
     }
 
     /** The breaker setting {@code name} binds to, under {@code breakers.defaults} or {@code breakers.instances.<name>}. */

@@ -1,5 +1,6 @@
 package io.breaker.spring.autoconfigure;
 
+import io.breaker.spring.config.PropertyValues;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.InitializingBean;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
@@ -71,8 +72,9 @@ public class BreakerPropertiesCheck implements InitializingBean {
         if (property.getSource() != null
                 && property.getSource().getUnderlyingSource() instanceof SystemEnvironmentPropertySource environment) {
             String dotted = property.getName().toString();
+            String canonical = PropertyValues.environmentVariable(dotted);
             for (String variable : environment.getPropertyNames()) {
-                if (variable.replace('_', '.').equalsIgnoreCase(dotted)) {
+                if (variable.replace('_', '.').equalsIgnoreCase(dotted) || variable.equalsIgnoreCase(canonical)) {
                     return variable;
                 }
             }

@@ -228,7 +228,8 @@ public abstract class BreakerCall {
         /**
          * Cancelled (the caller read enough, gave up, or its {@code timeout()} fired): a success once
          * an element arrived; before that a slow call once it ran past the slow-call threshold (a hung
-         * dependency behind the caller's own timeout must still count); otherwise neither way, and a
+         * dependency behind the caller's own timeout must still count), recorded as
+         * {@link io.breaker.CallOutcome#SLOW_CANCELLED}, not as a success; otherwise neither way, and a
          * half-open permit goes back.
          */
         public void cancel() {
@@ -236,8 +237,10 @@ public abstract class BreakerCall {
                 return;
             }
             long end = call.end(start);
-            if (emitted || (start != NOT_TIMED && end - start >= call.slowNanos)) {
+            if (emitted) {
                 call.succeeded(permit, start, end);
+            } else if (start != NOT_TIMED && end - start >= call.slowNanos) {
+                Integration.onCancelled(call.breaker, permit, start, end);
             } else {
                 call.released(permit);
             }

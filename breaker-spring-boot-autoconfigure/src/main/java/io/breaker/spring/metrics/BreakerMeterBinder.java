@@ -22,7 +22,7 @@ import java.util.Objects;
  * <table>
  * <caption>Meters</caption>
  * <tr><th>name</th><th>type</th><th>tags</th></tr>
- * <tr><td>{@value #CALLS}</td><td>timer</td><td>name, outcome = success, failure, slow_success, slow_failure, ignored</td></tr>
+ * <tr><td>{@value #CALLS}</td><td>timer</td><td>name, outcome = success, failure, slow_success, slow_cancelled, slow_failure, ignored</td></tr>
  * <tr><td>{@value #REJECTED}</td><td>counter</td><td>name</td></tr>
  * <tr><td>{@value #STATE}</td><td>gauge, 1 for the current state, 0 for the others</td><td>name, state</td></tr>
  * <tr><td>{@value #FAILURE_RATE}</td><td>gauge, percent or -1</td><td>name</td></tr>

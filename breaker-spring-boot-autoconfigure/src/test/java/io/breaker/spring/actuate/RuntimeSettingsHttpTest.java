@@ -230,6 +230,21 @@ class RuntimeSettingsHttpTest {
     }
 
     @Test
+    void noneTurnsSlowCallDetectionOffAsTheMessageOffers() throws Exception {
+        HttpResponse<String> on = send("POST", CONFIG, "{\"slow-call-duration-threshold\": \"2s\"}", "alice");
+        assertThat(on.statusCode()).isEqualTo(200);
+        assertThat(registry.breaker("wholesaler").getConfig().getSlowCallDurationThreshold())
+                .isEqualTo(Duration.ofSeconds(2));
+
+        HttpResponse<String> off = send("POST", CONFIG, "{\"slow-call-duration-threshold\": \"none\"}", "alice");
+
+        assertThat(off.statusCode()).as(off.body()).isEqualTo(200);
+        assertThat(registry.breaker("wholesaler").getConfig().getSlowCallDurationThreshold())
+                .isNull();
+        assertThat(off.body()).contains("\"slow-call-duration-threshold\":{\"source\":\"RUNTIME\"}");
+    }
+
+    @Test
     void aBadValueIsRefusedWithTheStartUpMessageAndChangesNothing() throws Exception {
         long before = version();
 

@@ -11,18 +11,25 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
+import org.springframework.boot.env.YamlPropertySourceLoader;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.context.runner.ContextConsumer;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.core.env.PropertySource;
+import org.springframework.core.io.ByteArrayResource;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -322,13 +329,45 @@ class CircuitProtectedAspectTest {
                 });
         List<String> lines = output.getAll()
                 .lines()
-                .filter(line -> line.contains("named only in @CircuitProtected"))
+                .filter(line -> line.contains("without settings of their own"))
                 .toList();
         assertThat(lines).hasSize(1);
         assertThat(lines.get(0))
                 .as("sorted, without the configured 'wholesaler'")
                 .contains(
                         ": catalogue, inventory, inventory-audit, notifier, quotes, review-feed, reviews, stages, typo-wholesailer (");
+    }
+
+    @Test
+    void anInstanceWrittenAsAnEmptySectionInYamlIsNotReportedAsNamedOnlyInTheAnnotation(CapturedOutput output)
+            throws IOException {
+        // Spring Boot 3.5's YAML loader drops an empty section, so "{}" leaves no trace and the breaker is
+        // listed with the empty-section case named; 4.1's keeps it, and the breaker is a configured one.
+        AtomicBoolean configured = new AtomicBoolean();
+        runWithYaml(
+                "breakers:\n  instances:\n    typo-wholesailer: {}\n",
+                context -> configured.set(
+                        context.getBean(BreakerRegistry.class).configuredNames().contains("typo-wholesailer")));
+        assertThat(output.getAll()).doesNotContain("named only in @CircuitProtected");
+        if (configured.get()) {
+            assertThat(output.getAll()).doesNotContain("typo-wholesailer");
+        } else {
+            assertThat(output.getAll())
+                    .containsPattern("without settings of their own use breakers\\.defaults: [^(]*typo-wholesailer")
+                    .contains("an empty section such as ");
+        }
+    }
+
+    private void runWithYaml(String yaml, ContextConsumer<AssertableApplicationContext> check) throws IOException {
+        List<PropertySource<?>> sources = new YamlPropertySourceLoader()
+                .load("application.yml", new ByteArrayResource(yaml.getBytes(StandardCharsets.UTF_8)));
+        runner.withInitializer(context -> sources.forEach(
+                        source -> context.getEnvironment().getPropertySources().addFirst(source)))
+                .withBean(Services.Unconfigured.class)
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    check.accept(context);
+                });
     }
 
     private static CircuitBreaker breaker(org.springframework.context.ApplicationContext context, String name) {

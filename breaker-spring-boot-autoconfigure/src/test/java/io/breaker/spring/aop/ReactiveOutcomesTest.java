@@ -7,7 +7,9 @@ import io.breaker.CircuitOpenException;
 import io.breaker.SlidingWindowType;
 import io.breaker.State;
 import io.breaker.spring.CircuitProtected;
+import io.breaker.spring.metrics.BreakerMeterBinder;
 import io.breaker.spring.test.BootLine;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.aop.framework.ProxyFactory;
@@ -219,6 +221,32 @@ class ReactiveOutcomesTest {
 
         assertThat(realTime.breaker("feed").getState()).isEqualTo(State.OPEN);
         assertThat(realTime.breaker("feed").getLastFailureType()).isNull();
+    }
+
+    @Test
+    void aHungCallCancelledByTheCallersTimeoutIsMeteredAsSlowCancelledNotAsASuccess() {
+        BreakerRegistry realTime = BreakerRegistry.of(
+                BreakerConfig.builder()
+                        .slowCallDurationThreshold(Duration.ofMillis(20))
+                        .build(),
+                Map.of());
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        new BreakerMeterBinder(realTime).bindTo(meters);
+        Feed hanging = proxy(new Feed(), realTime);
+
+        assertThatThrownBy(() ->
+                        hanging.hangingRating().timeout(Duration.ofMillis(40)).block())
+                .hasCauseInstanceOf(TimeoutException.class);
+
+        assertThat(meters.find("breaker.calls").tag("outcome", "slow_cancelled").timer())
+                .as("the cancelled call's timer")
+                .isNotNull()
+                .satisfies(timer -> assertThat(timer.count()).isEqualTo(1));
+        assertThat(meters.find("breaker.calls").tag("outcome", "slow_success").timers())
+                .allSatisfy(timer -> assertThat(timer.count()).isZero());
+        assertThat(realTime.breaker("feed").getMetrics().slowCalls())
+                .as("still a slow call")
+                .isEqualTo(1);
     }
 
     // ------------------------------------------------------------------ 3. one rule for every return type

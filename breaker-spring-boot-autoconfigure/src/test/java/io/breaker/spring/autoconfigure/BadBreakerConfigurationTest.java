@@ -7,6 +7,7 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.core.env.Environment;
 import org.springframework.util.ClassUtils;
 
 import java.util.concurrent.atomic.AtomicReference;
@@ -193,6 +194,46 @@ class BadBreakerConfigurationTest {
     }
 
     @Test
+    void aListWithAGapGivesSpringsReasonNotAConversionFailure() {
+        FailureAnalysis analysis = failureFor("breakers.instances.wholesaler.record-exceptions[5]=java.io.IOException");
+        assertThat(analysis.getDescription())
+                .contains("'breakers.instances.wholesaler.record-exceptions[5]'", "'java.io.IOException'")
+                .contains("left unbound")
+                .doesNotContain("converted to List");
+        assertThat(analysis.getAction()).contains("[0]").doesNotContain("a valid List");
+    }
+
+    @Test
+    void aValueWhereASectionOfSettingsBelongsSaysSoWithoutInternalTypes() {
+        for (String property : new String[] {"breakers.defaults", "breakers.instances.wholesaler"}) {
+            FailureAnalysis analysis = failureFor(property + "=fast");
+            assertThat(analysis.getDescription())
+                    .as(property)
+                    .contains("'" + property + "'", "'fast'")
+                    .contains("a section of keys");
+            assertThat(analysis.getAction())
+                    .as(property)
+                    .contains(property + ".failure-rate-threshold")
+                    .doesNotContain("a valid Settings");
+        }
+    }
+
+    @Test
+    void noneInAPropertyFileIsExplainedWithoutOfferingNoneAgain() {
+        for (String setting : new String[] {"slow-call-duration-threshold", "max-wait-duration-in-open-state"}) {
+            FailureAnalysis analysis = failureFor("breakers.instances.wholesaler." + setting + "=none");
+            assertThat(analysis.getDescription())
+                    .as(setting)
+                    .contains("'breakers.instances.wholesaler." + setting + "'", "'none'")
+                    .contains("only at runtime");
+            assertThat(analysis.getAction())
+                    .as(setting)
+                    .doesNotContain("or none")
+                    .contains("leave");
+        }
+    }
+
+    @Test
     void ignoresFailuresThatAreNotAboutBreakers() {
         assertThat(new BreakerFailureAnalyzer().analyze(new IllegalStateException("something else")))
                 .isNull();
@@ -200,10 +241,13 @@ class BadBreakerConfigurationTest {
 
     private FailureAnalysis failureFor(String... properties) {
         AtomicReference<FailureAnalysis> analysis = new AtomicReference<>();
-        runner.withPropertyValues(properties).run(context -> {
-            assertThat(context).hasFailed();
-            analysis.set(new BreakerFailureAnalyzer().analyze(context.getStartupFailure()));
-        });
+        AtomicReference<Environment> environment = new AtomicReference<>();
+        runner.withPropertyValues(properties)
+                .withInitializer(context -> environment.set(context.getEnvironment()))
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    analysis.set(new BreakerFailureAnalyzer(environment.get()).analyze(context.getStartupFailure()));
+                });
         assertThat(analysis.get()).as("a breaker-specific analysis").isNotNull();
         return analysis.get();
     }

@@ -13,6 +13,10 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.StandardEnvironment;
+import org.springframework.core.env.SystemEnvironmentPropertySource;
+
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -59,6 +63,25 @@ class FailureAnalyzerRegistrationTest {
         assertThat(output)
                 .contains("The breaker property 'breakers.defaults.sliding-window-type' has the value 'COUNTED'")
                 .contains("one of count-based, time-based");
+    }
+
+    @Test
+    void aRangeFailureFromAnEnvironmentVariableNamesTheVariable(CapturedOutput output) {
+        StandardEnvironment environment = new StandardEnvironment();
+        environment
+                .getPropertySources()
+                .replace(
+                        StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
+                        new SystemEnvironmentPropertySource(
+                                StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
+                                Map.of("BREAKERS_INSTANCES_DEP_FAILURERATETHRESHOLD", "150")));
+        SpringApplication application = new SpringApplication(App.class);
+        application.setWebApplicationType(WebApplicationType.NONE);
+        application.setEnvironment(environment);
+        assertThatThrownBy(() -> application.run().close());
+        assertThat(output)
+                .contains("'breakers.instances.dep.failure-rate-threshold' has the value '150'"
+                        + " (from the environment variable BREAKERS_INSTANCES_DEP_FAILURERATETHRESHOLD)");
     }
 
     @Test

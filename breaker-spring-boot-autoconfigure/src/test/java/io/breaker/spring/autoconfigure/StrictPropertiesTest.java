@@ -5,6 +5,7 @@ import io.breaker.spring.aop.CircuitProtectedAdvisor;
 import io.breaker.spring.test.BootLine;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.beans.factory.config.BeanPostProcessor;
@@ -12,8 +13,11 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
 
 import java.util.Map;
@@ -25,6 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** Input that used to slip through: every key under breakers. is read by some module, and every value is checked. */
 @Tag(BootLine.TAG)
+@ExtendWith(OutputCaptureExtension.class)
 class StrictPropertiesTest {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
@@ -85,6 +90,32 @@ class StrictPropertiesTest {
     }
 
     @Test
+    void aValueFromAnEnvironmentVariableThatFailsARangeCheckNamesTheVariable() {
+        FailureAnalysis analysis = failureWithEnvironment(Map.of("BREAKERS_INSTANCES_DEP_FAILURERATETHRESHOLD", "150"));
+        assertThat(analysis.getDescription())
+                .contains("'breakers.instances.dep.failure-rate-threshold'", "'150'")
+                .contains("from the environment variable BREAKERS_INSTANCES_DEP_FAILURERATETHRESHOLD");
+        assertThat(analysis.getAction())
+                .contains(
+                        "a number in (0, 100]",
+                        "in the environment variable BREAKERS_INSTANCES_DEP_FAILURERATETHRESHOLD");
+    }
+
+    @Test
+    void anInheritedDefaultFromAnEnvironmentVariableNamesTheVariableOfTheDefaults() {
+        FailureAnalysis analysis = failureWithEnvironment(Map.of("BREAKERS_DEFAULTS_PROBELEASE", "0"));
+        assertThat(analysis.getDescription())
+                .contains("'breakers.defaults.probe-lease'", "BREAKERS_DEFAULTS_PROBELEASE");
+    }
+
+    @Test
+    void aRangeFailureFromAPropertyFileNamesNoVariable() {
+        assertThat(failureFor("breakers.instances.dep.failure-rate-threshold=150")
+                        .getDescription())
+                .doesNotContain("environment variable");
+    }
+
+    @Test
     void theDeclaredKeysInTheRightFormStartUp() {
         runner.withPropertyValues(
                         "breakers.enabled=true",
@@ -113,6 +144,41 @@ class StrictPropertiesTest {
                         .hasNotFailed()
                         .doesNotHaveBean(BreakerRegistry.class)
                         .doesNotHaveBean(CircuitProtectedAdvisor.class));
+    }
+
+    @Test
+    void withBreakersOffEveryKeyAndValueIsStillCheckedAndOneInfoLineSaysSo(CapturedOutput output) {
+        ApplicationContextRunner off = runner.withConfiguration(
+                        AutoConfigurations.of(BreakersOffAutoConfiguration.class))
+                .withPropertyValues("breakers.enabled=false");
+        assertThat(failure(off.withPropertyValues("breakers.default.failure-rate-threshold=30"))
+                        .getAction())
+                .contains("'breakers.defaults.failure-rate-threshold'");
+        assertThat(failure(off.withPropertyValues("breakers.instances.dep.failure-rate-threshold=150"))
+                        .getDescription())
+                .contains("'breakers.instances.dep.failure-rate-threshold'", "'150'");
+        assertThat(failure(off.withPropertyValues("breakers.defaults.sliding-window-type=COUNTED"))
+                        .getAction())
+                .contains("one of count-based, time-based");
+        assertThat(failure(off.withPropertyValues("breakers.console.enabled=maybe"))
+                        .getAction())
+                .contains("true or false");
+        off.withPropertyValues("breakers.instances.dep.failure-rate-threshold=30", "breakers.health.down-when-open=dep")
+                .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(BreakerRegistry.class));
+        assertThat(output.getAll().lines().filter(line -> line.contains("Breakers are off")))
+                .hasSize(1)
+                .allMatch(line -> line.contains("INFO") && line.contains("breakers.enabled"));
+    }
+
+    @Test
+    void aFeaturesValuesAreCheckedWhileTheFeatureIsOff() {
+        // No endpoint and no health contributor in this context: their properties are checked all the same.
+        assertThat(failureFor("breakers.console.enabled=maybe").getDescription())
+                .contains("'breakers.console.enabled'", "'maybe'");
+        FailureAnalysis analysis =
+                failureFor("breakers.instances.dep.failure-rate-threshold=30", "breakers.health.down-when-open=nobody");
+        assertThat(analysis.getDescription()).contains("'breakers.health.down-when-open'", "'nobody'");
+        assertThat(analysis.getAction()).contains("'dep'");
     }
 
     @Test
@@ -190,10 +256,12 @@ class StrictPropertiesTest {
 
     private static FailureAnalysis failure(ApplicationContextRunner runner) {
         AtomicReference<FailureAnalysis> analysis = new AtomicReference<>();
-        runner.run(context -> {
-            assertThat(context).hasFailed();
-            analysis.set(new BreakerFailureAnalyzer().analyze(context.getStartupFailure()));
-        });
+        AtomicReference<Environment> environment = new AtomicReference<>();
+        runner.withInitializer(context -> environment.set(context.getEnvironment()))
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    analysis.set(new BreakerFailureAnalyzer(environment.get()).analyze(context.getStartupFailure()));
+                });
         assertThat(analysis.get()).as("a breaker-specific analysis").isNotNull();
         return analysis.get();
     }

@@ -2,6 +2,7 @@ package io.breaker.spring.metrics;
 
 import io.breaker.BreakerConfig;
 import io.breaker.BreakerRegistry;
+import io.breaker.CallOutcome;
 import io.breaker.CircuitBreaker;
 import io.breaker.SlidingWindowType;
 import io.breaker.State;
@@ -126,7 +127,7 @@ class BreakerMeterBinderTest {
 
         registry.breaker("late");
 
-        assertThat(meters.find("breaker.calls").tag("name", "late").timers()).hasSize(5);
+        assertThat(meters.find("breaker.calls").tag("name", "late").timers()).hasSize(CallOutcome.values().length);
         assertThat(meters.find("breaker.state").tag("name", "late").gauges()).hasSize(State.values().length);
         assertThat(meters.find("breaker.calls.rejected").tag("name", "late").counter())
                 .isNotNull();
