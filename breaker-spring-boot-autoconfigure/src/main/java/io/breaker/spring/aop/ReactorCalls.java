@@ -18,7 +18,7 @@ import java.time.Duration;
  * those of {@link io.breaker.spring.call.ReactorCalls}, which every integration shares; here, building
  * the publisher runs the method, and the fallback is the method's. A breaker's {@code call-timeout} is
  * Reactor's {@code timeout()} on the publisher the method returns, failing with a
- * {@link CallTimeoutException} (see {@link #timed}).
+ * {@link CallTimeoutException} (see {@link io.breaker.spring.call.ReactorCalls#timed}).
  */
 final class ReactorCalls {
 
@@ -38,23 +38,6 @@ final class ReactorCalls {
             return new FluxCall(breaker, fallback, recordResult, timeout);
         }
         return null;
-    }
-
-    /**
-     * {@code built} with the call timeout: a Mono must signal within it; a Flux must signal its first
-     * element within it, then each next element (or its completion) within it of the one before, as
-     * Reactor's {@code Flux.timeout(Duration)} does. When one does not, the publisher is cancelled
-     * and the subscriber gets a {@link CallTimeoutException} instead. Reactor's parallel scheduler
-     * keeps the time.
-     */
-    static @Nullable Object timed(@Nullable Object built, String breakerName, Duration timeout) {
-        if (built instanceof Mono<?> mono) {
-            return mono.timeout(timeout, Mono.error(() -> new CallTimeoutException(breakerName, timeout)));
-        }
-        if (built instanceof Flux<?> flux) {
-            return flux.timeout(timeout, Flux.error(() -> new CallTimeoutException(breakerName, timeout)));
-        }
-        return built;
     }
 
     /**
@@ -86,7 +69,9 @@ final class ReactorCalls {
         @Override
         public final @Nullable Object build(MethodInvocation invocation) throws Throwable {
             Duration limit = timeout;
-            return limit == null ? proceed(invocation) : timed(proceed(invocation), breaker.getName(), limit);
+            return limit == null
+                    ? proceed(invocation)
+                    : io.breaker.spring.call.ReactorCalls.timed(proceed(invocation), breaker.getName(), limit);
         }
 
         @Override

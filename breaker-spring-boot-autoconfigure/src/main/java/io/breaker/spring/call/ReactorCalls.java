@@ -1,9 +1,12 @@
 package io.breaker.spring.call;
 
+import io.breaker.CallTimeoutException;
 import io.breaker.CircuitBreaker;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+
+import java.time.Duration;
 
 /**
  * Calls whose result is Reactor's {@code Mono} or {@code Flux}, for every integration. Loaded only
@@ -139,5 +142,22 @@ public final class ReactorCalls {
     private interface Step {
         @Nullable
         Object run() throws Throwable;
+    }
+
+    /**
+     * {@code built} with the call timeout: a Mono must signal within it; a Flux must signal its first
+     * element within it, then each next element (or its completion) within it of the one before, as
+     * Reactor's {@code Flux.timeout(Duration)} does. When one does not, the publisher is cancelled
+     * and the subscriber gets a {@link CallTimeoutException} instead. Reactor's parallel scheduler
+     * keeps the time.
+     */
+    public static @Nullable Object timed(@Nullable Object built, String breakerName, Duration timeout) {
+        if (built instanceof Mono<?> mono) {
+            return mono.timeout(timeout, Mono.error(() -> new CallTimeoutException(breakerName, timeout)));
+        }
+        if (built instanceof Flux<?> flux) {
+            return flux.timeout(timeout, Flux.error(() -> new CallTimeoutException(breakerName, timeout)));
+        }
+        return built;
     }
 }

@@ -9,6 +9,7 @@ import org.springframework.cloud.client.circuitbreaker.ReactiveCircuitBreaker;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
+import java.time.Duration;
 import java.util.function.Function;
 
 /**
@@ -18,7 +19,9 @@ import java.util.function.Function;
  * cancelled after an element; a cancel before any element counts neither way unless the call already
  * ran past the slow-call threshold. With the breaker's {@code record-result}, a Mono's value, or the first
  * element of a Flux, that the rule counts makes the call a failure; the values still reach the
- * subscriber. Nothing times the call out: a caller's own {@code timeout()} does.
+ * subscriber. The breaker's {@code call-timeout}, when it has one, is Reactor's {@code timeout()} on
+ * the publisher, failing with a {@link io.breaker.CallTimeoutException} as the advice's does; without
+ * one nothing times the call out.
  */
 final class ReactiveCloudCircuitBreaker extends BreakerCall
         implements ReactiveCircuitBreaker, ReactorCalls.Steps<ReactiveCloudCircuitBreaker.Run> {
@@ -30,7 +33,11 @@ final class ReactiveCloudCircuitBreaker extends BreakerCall
     /** @param recordResult the breaker's {@code record-result} check, or {@code null}: results are not looked at */
     ReactiveCloudCircuitBreaker(io.breaker.CircuitBreaker breaker, @Nullable ResultPredicate recordResult) {
         super(breaker, recordResult);
+        this.callTimeout = breaker.getConfig().getCallTimeout();
     }
+
+    /** The breaker's call timeout (fixed while it runs), or {@code null}. */
+    private final @Nullable Duration callTimeout;
 
     /** One {@code run}: the publisher and its fallback. */
     record Run(Publisher<?> source, @Nullable Function<Throwable, ? extends Publisher<?>> fallback) {}
@@ -49,7 +56,8 @@ final class ReactiveCloudCircuitBreaker extends BreakerCall
 
     @Override
     public Object build(Run run) {
-        return run.source();
+        Duration limit = callTimeout;
+        return limit == null ? run.source() : ReactorCalls.timed(run.source(), breaker.getName(), limit);
     }
 
     @Override

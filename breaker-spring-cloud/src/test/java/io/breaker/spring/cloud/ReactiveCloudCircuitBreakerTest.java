@@ -2,6 +2,7 @@ package io.breaker.spring.cloud;
 
 import io.breaker.BreakerConfig;
 import io.breaker.BreakerRegistry;
+import io.breaker.CallTimeoutException;
 import io.breaker.CircuitOpenException;
 import io.breaker.SlidingWindowType;
 import io.breaker.State;
@@ -148,5 +149,33 @@ class ReactiveCloudCircuitBreakerTest {
             return "late but whole";
         });
         assertThat(breaker.run(slow, error -> Mono.just("fallback")).block()).isEqualTo("late but whole");
+    }
+
+    @Test
+    void aBreakersCallTimeoutCutsAMonoAndAFluxAndCountsAFailure() {
+        BreakerRegistry timed = BreakerRegistry.of(
+                BreakerConfig.ofDefaults(),
+                Map.of(
+                        "quotes",
+                        BreakerConfig.builder()
+                                .callTimeout(Duration.ofMillis(50))
+                                .build()));
+        ReactiveCircuitBreaker quotes = new ReactiveBreakerCircuitBreakerFactory(timed).create("quotes");
+        AtomicInteger cancelled = new AtomicInteger();
+
+        Throwable monoAnswer = quotes.run(
+                        Mono.<String>never().doOnCancel(cancelled::incrementAndGet),
+                        error -> Mono.just(error.getClass().getSimpleName()))
+                .map(name -> (Throwable) new IllegalStateException(name))
+                .block(Duration.ofSeconds(10));
+        String fluxAnswer = quotes.run(
+                        Flux.<String>never().doOnCancel(cancelled::incrementAndGet),
+                        error -> Flux.just(error instanceof CallTimeoutException ? "timed out" : error.toString()))
+                .blockFirst(Duration.ofSeconds(10));
+
+        assertThat(monoAnswer).hasMessage("CallTimeoutException");
+        assertThat(fluxAnswer).isEqualTo("timed out");
+        assertThat(cancelled).as("the late publishers are cancelled").hasValue(2);
+        assertThat(timed.breaker("quotes").getMetrics().failedCalls()).isEqualTo(2);
     }
 }
