@@ -9,9 +9,11 @@ import org.springframework.boot.SpringBootConfiguration
 import org.springframework.boot.WebApplicationType
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration
 import org.springframework.boot.builder.SpringApplicationBuilder
+import org.springframework.context.annotation.Bean
 import org.springframework.context.annotation.Import
 import org.springframework.core.NestedExceptionUtils
 import org.springframework.stereotype.Service
+import java.util.concurrent.Executor
 
 /** A suspend fun whose fallback does not fit stops start-up, with the signatures that would, in Kotlin. */
 class StartupFailureKotlinTest {
@@ -32,10 +34,24 @@ class StartupFailureKotlinTest {
         suspend fun priceFallback(isbn: String, e: Throwable): String = "unknown"
     }
 
+    @Service
+    class TimedSuspendFun {
+        @CircuitProtected(name = "timed")
+        suspend fun price(isbn: String): Int = isbn.length
+    }
+
     @SpringBootConfiguration
     @EnableAutoConfiguration
     @Import(PlainFallback::class)
     class PlainFallbackApplication
+
+    @SpringBootConfiguration
+    @EnableAutoConfiguration
+    @Import(TimedSuspendFun::class)
+    class TimedSuspendFunApplication {
+        @Bean
+        fun pricesExecutor(): Executor = Executor { it.run() }
+    }
 
     @SpringBootConfiguration
     @EnableAutoConfiguration
@@ -63,9 +79,22 @@ class StartupFailureKotlinTest {
             .contains("suspend fun priceFallback(isbn: String, e: Throwable): Int")
     }
 
-    private fun startupFailure(application: Class<*>): InvalidCircuitProtectedException {
+    @Test
+    fun aCallTimeoutOnASuspendFunIsRefusedWithTheWayOut() {
+        val failure = startupFailure(
+            TimedSuspendFunApplication::class.java,
+            "--breakers.instances.timed.call-timeout=1s",
+            "--breakers.instances.timed.call-timeout-executor=pricesExecutor",
+        )
+        assertThat(failure.method).isEqualTo("price(String)")
+        assertThat(failure.message)
+            .contains("its breaker 'timed' has a call-timeout, which does not apply to a suspend fun or a Flow")
+        assertThat(failure.remedy).contains("Remove call-timeout from the breaker 'timed'", "withTimeout")
+    }
+
+    private fun startupFailure(application: Class<*>, vararg args: String): InvalidCircuitProtectedException {
         val thrown = assertThrows<Exception> {
-            SpringApplicationBuilder(application).web(WebApplicationType.NONE).run().close()
+            SpringApplicationBuilder(application).web(WebApplicationType.NONE).run(*args).close()
         }
         val cause = NestedExceptionUtils.getMostSpecificCause(thrown)
         assertThat(cause).isInstanceOf(InvalidCircuitProtectedException::class.java)
