@@ -2,12 +2,28 @@ package io.breaker.sample.books;
 
 import org.jspecify.annotations.Nullable;
 
-/** Raised for input that is not an ISBN-10 or ISBN-13; the bookshop answers it with a 400. */
+/** Thrown for text that is not a valid ISBN; the message quotes the text and says what is wrong. */
 public class InvalidIsbnException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;
 
+    /** The characters of the input a message quotes; a longer input is cut there and its length given. */
+    static final int QUOTED_CHARACTERS = 40;
+
     public InvalidIsbnException(@Nullable String input, String reason) {
-        super("'" + input + "' is not a valid ISBN: " + reason);
+        super(quoted(input) + " is not a valid ISBN: " + reason);
+    }
+
+    /** The input in quotes, cut after {@link #QUOTED_CHARACTERS} characters (code points, never half of one). */
+    private static String quoted(@Nullable String input) {
+        if (input == null) {
+            return "'null'";
+        }
+        int characters = input.codePointCount(0, input.length());
+        if (characters <= QUOTED_CHARACTERS) {
+            return "'" + input + "'";
+        }
+        return "'" + input.substring(0, input.offsetByCodePoints(0, QUOTED_CHARACTERS)) + "...' (" + characters
+                + " characters)";
     }
 }

@@ -86,4 +86,23 @@ class IsbnTest {
     void rejectsWhatIsNoIsbnAtAll(String input) {
         assertThatThrownBy(() -> Isbn.parse(input)).isInstanceOf(InvalidIsbnException.class);
     }
+
+    @Test
+    void cutsALongInputInItsMessage() {
+        String huge = "9".repeat(10_000);
+
+        assertThatThrownBy(() -> Isbn.parse(huge))
+                .isInstanceOf(InvalidIsbnException.class)
+                .hasMessage("'" + "9".repeat(40) + "...' (10000 characters) is not a valid ISBN: it has 10000"
+                        + " characters without hyphens; an ISBN has 10 or 13");
+    }
+
+    @Test
+    void cutsALongInputBetweenCharactersNotInsideOne() {
+        // 41 mathematical bold digits: cutting at 40 UTF-16 units would split the 21st in two.
+        String bold = "\uD835\uDFD7".repeat(41);
+
+        assertThatThrownBy(() -> Isbn.parse(bold))
+                .hasMessageStartingWith("'" + "\uD835\uDFD7".repeat(40) + "...' (41 characters)");
+    }
 }
