@@ -19,6 +19,8 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 
@@ -144,10 +146,23 @@ class SpringBootBreakersTest {
     }
 
     @Test
-    void aBreakerThatDoesNotExistIsNamedWithThoseThatDo() {
+    void aBreakerThatDoesNotExistIsNamedWithThoseThatDo() throws IOException {
         assertThatThrownBy(() -> Breakers.trip("suplier"))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageStartingWith("No breaker named 'suplier'; the breakers are [catalogue, supplier]");
+                .hasMessageStartingWith("No breaker named 'suplier'; the breakers are [catalogue, supplier]")
+                .satisfies(failure -> assertThat(readme())
+                        .as("the README shows this failure as it is")
+                        .contains(failure.toString()));
+    }
+
+    /** The README at the repository's root, above the working directory (each line's module runs this). */
+    private static String readme() throws IOException {
+        Path dir = Path.of("").toAbsolutePath();
+        while (!Files.exists(dir.resolve("README.md")) || !Files.exists(dir.resolve("breaker-core"))) {
+            dir = dir.getParent();
+            assertThat(dir).as("the repository's root").isNotNull();
+        }
+        return Files.readString(dir.resolve("README.md"));
     }
 
     private String get(String path) {

@@ -14,6 +14,12 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.support.GenericApplicationContext;
 import org.springframework.core.io.support.SpringFactoriesLoader;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatNoException;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -46,7 +52,7 @@ class BootLineCheckTest {
     }
 
     @Test
-    void theOtherLinesStarterStopsStartUpAndNamesTheStarterForThisLine(CapturedOutput output) {
+    void theOtherLinesStarterStopsStartUpAndNamesTheStarterForThisLine(CapturedOutput output) throws IOException {
         int otherLine = BootLine.MAJOR == 3 ? 4 : 3;
         SpringApplication application = new SpringApplication(App.class);
         application.setWebApplicationType(WebApplicationType.NONE);
@@ -60,6 +66,25 @@ class BootLineCheckTest {
                         "The breaker starter " + BootLine.OTHER_STARTER + " is built for Spring Boot " + otherLine
                                 + ".x, but this application runs Spring Boot " + BootLine.MAJOR,
                         "Replace " + BootLine.OTHER_STARTER + " with " + BootLine.STARTER);
+        if (BootLine.MAJOR == 4) {
+            // The README shows this case, Boot 3's starter on Boot 4, as the application prints it.
+            String readme = readme();
+            int at = readme.indexOf("The wrong starter stops start-up");
+            Matcher shown = Pattern.compile("```text\n(.*?)```", Pattern.DOTALL).matcher(readme);
+            assertThat(at >= 0 && shown.find(at)).as("the README's example").isTrue();
+            assertThat(output.toString().replace("\r\n", "\n"))
+                    .contains(shown.group(1).strip());
+        }
+    }
+
+    /** The README at the repository's root, above the working directory (each line's module runs this). */
+    private static String readme() throws IOException {
+        Path dir = Path.of("").toAbsolutePath();
+        while (!Files.exists(dir.resolve("README.md")) || !Files.exists(dir.resolve("breaker-core"))) {
+            dir = dir.getParent();
+            assertThat(dir).as("the repository's root").isNotNull();
+        }
+        return Files.readString(dir.resolve("README.md"));
     }
 
     @Test

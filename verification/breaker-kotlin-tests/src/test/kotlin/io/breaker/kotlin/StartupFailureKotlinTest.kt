@@ -2,6 +2,7 @@ package io.breaker.kotlin
 
 import io.breaker.spring.CircuitProtected
 import io.breaker.spring.aop.InvalidCircuitProtectedException
+import io.breaker.spring.autoconfigure.BreakerFailureAnalyzer
 import org.assertj.core.api.Assertions.assertThat
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.assertThrows
@@ -13,6 +14,8 @@ import org.springframework.context.annotation.Bean
 import org.springframework.context.annotation.Import
 import org.springframework.core.NestedExceptionUtils
 import org.springframework.stereotype.Service
+import java.nio.file.Files
+import java.nio.file.Path
 import java.util.concurrent.Executor
 
 /** A suspend fun whose fallback does not fit stops start-up, with the signatures that would, in Kotlin. */
@@ -69,6 +72,25 @@ class StartupFailureKotlinTest {
                 "Accepted fallback signatures: suspend fun priceFallback(isbn: String): Int" +
                     " or suspend fun priceFallback(isbn: String, e: Throwable): Int",
             )
+        // The README shows this failure as Spring Boot prints it, for a class of its example's name.
+        val analysis = BreakerFailureAnalyzer().analyze(failure)!!
+        val printed = "Description:\n\n${analysis.description}\n\nAction:\n\n${analysis.action}"
+            .replace(failure.beanClass, "com.example.shop.Catalogue")
+        assertThat(readmeExample("A fallback that does not fit stops start-up, with the signatures that would, in Kotlin"))
+            .isEqualTo(printed)
+    }
+
+    /** The text block after [marker] in the README at the repository's root, above the working directory. */
+    private fun readmeExample(marker: String): String {
+        var dir: Path? = Path.of("").toAbsolutePath()
+        while (dir != null && !(Files.exists(dir.resolve("README.md")) && Files.exists(dir.resolve("breaker-core")))) {
+            dir = dir.parent
+        }
+        val readme = Files.readString(checkNotNull(dir) { "no repository root above the working directory" }.resolve("README.md"))
+        val at = readme.indexOf(marker)
+        assertThat(at).`as`("the README's example").isNotNegative()
+        val start = readme.indexOf("```text\n", at) + "```text\n".length
+        return readme.substring(start, readme.indexOf("```", start)).trimEnd()
     }
 
     @Test
