@@ -115,9 +115,10 @@ public final class BreakerRegistryFactory {
         configs.forEach((name, config) -> {
             if (config.isFaultInjectionEnabled()) {
                 LOGGER.warn("breaker=" + name + " faults are injected into its calls: failureRate="
-                        + config.getFaultFailureRate() + " exception="
-                        + config.getFaultException().getName()
-                        + " latency=" + config.getFaultLatency() + " latencyRate=" + config.getFaultLatencyRate());
+                        + PropertyValues.of(config.getFaultFailureRate()) + " exception="
+                        + config.getFaultException().getName() + " latency="
+                        + (config.getFaultLatency() == null ? "none" : PropertyValues.of(config.getFaultLatency()))
+                        + " latencyRate=" + PropertyValues.of(config.getFaultLatencyRate()));
             }
         });
         return registry;

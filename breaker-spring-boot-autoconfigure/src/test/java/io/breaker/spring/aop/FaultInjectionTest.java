@@ -208,7 +208,8 @@ class FaultInjectionTest {
                     assertThat(wholesaler.stock()).isEqualTo("cached");
                     assertThat(requests.get() - before).isEqualTo(fromTheDependency);
                     assertThat(output)
-                            .contains("breaker=wholesaler faults are injected into its calls: failureRate=50.0");
+                            .contains("breaker=wholesaler faults are injected into its calls: failureRate=50"
+                                    + " exception=io.breaker.InjectedFaultException latency=none latencyRate=100");
                 });
     }
 
