@@ -124,6 +124,11 @@ class ConsoleBrowserTest extends BookshopHttpTest {
         browser.get("http://localhost:" + port + "/actuator/breakers/console");
         await(() -> "live".equals(browser.findElement(By.id("live")).getText()));
         assertThat(shown(() -> row().getText())).doesNotContain("faults injected");
+        HttpResponse<String> anonymous =
+                post("/actuator/breakers/wholesaler/config", "{\"fault-failure-rate\": 50}", null, null);
+        assertThat(anonymous.statusCode())
+                .as("faults are settings: the same access rules")
+                .isEqualTo(401);
         try {
             HttpResponse<String> on = post(
                     "/actuator/breakers/wholesaler/config",
