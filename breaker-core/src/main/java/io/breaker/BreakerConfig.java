@@ -225,6 +225,52 @@ public final class BreakerConfig {
             BreakerConfig::getCallTimeout,
             Builder::callTimeout);
 
+    /** Share of calls (percent) that fail with {@link #FAULT_EXCEPTION} before their method runs; 0 injects none. */
+    public static final Setting<Float> FAULT_FAILURE_RATE = new Setting<>(
+            "faultFailureRate",
+            Float.class,
+            0f,
+            "a number in [0, 100]",
+            "Percentage of calls that fail with the fault exception before their method runs (fault injection, for"
+                    + " tests and rehearsals); 0 injects no failure.",
+            BreakerConfig::isShare,
+            BreakerConfig::getFaultFailureRate,
+            Builder::faultFailureRate);
+
+    /** The exception an injected failure throws. */
+    public static final Setting<Class<? extends Throwable>> FAULT_EXCEPTION = new Setting<>(
+            "faultException",
+            Class.class,
+            InjectedFaultException.class,
+            "a class that extends java.lang.Throwable, not abstract, with a public constructor taking a String"
+                    + " or none",
+            "Exception class an injected failure throws; by default an InjectedFaultException naming the breaker.",
+            Faults::isInjectable,
+            BreakerConfig::getFaultException,
+            Builder::faultException);
+
+    /** Latency added before the method of a call runs; none (the default) adds none. */
+    public static final Setting<@Nullable Duration> FAULT_LATENCY = new Setting<>(
+            "faultLatency",
+            Duration.class,
+            null,
+            DURATION + ", or none for no injected latency",
+            "Latency injected before the method of a call runs (fault injection); unset injects none.",
+            latency -> latency == null || isDuration(latency),
+            BreakerConfig::getFaultLatency,
+            Builder::faultLatency);
+
+    /** Share of calls (percent) delayed by {@link #FAULT_LATENCY}. */
+    public static final Setting<Float> FAULT_LATENCY_RATE = new Setting<>(
+            "faultLatencyRate",
+            Float.class,
+            100f,
+            "a number in [0, 100]",
+            "Percentage of calls delayed by the fault latency (when it is set).",
+            BreakerConfig::isShare,
+            BreakerConfig::getFaultLatencyRate,
+            Builder::faultLatencyRate);
+
     private static final List<Setting<?>> SETTINGS = List.of(
             SLIDING_WINDOW_TYPE,
             SLIDING_WINDOW_SIZE,
@@ -240,7 +286,11 @@ public final class BreakerConfig {
             PROBE_LEASE,
             RECORD_EXCEPTIONS,
             IGNORE_EXCEPTIONS,
-            CALL_TIMEOUT);
+            CALL_TIMEOUT,
+            FAULT_FAILURE_RATE,
+            FAULT_EXCEPTION,
+            FAULT_LATENCY,
+            FAULT_LATENCY_RATE);
 
     private static final BreakerConfig DEFAULTS = new Builder().build();
 
@@ -262,6 +312,12 @@ public final class BreakerConfig {
     private final @Nullable Duration callTimeout;
     private final @Nullable Predicate<Throwable> recordFailurePredicate;
     private final @Nullable RetryAfterResolver retryAfterResolver;
+    private final float faultFailureRate;
+    private final Class<? extends Throwable> faultException;
+    private final @Nullable Duration faultLatency;
+    private final float faultLatencyRate;
+    private final @Nullable DoubleSupplier faultRandom;
+    private final Faults.@Nullable Sleeper faultSleeper;
 
     private BreakerConfig(Builder b) {
         this.slidingWindowType = b.slidingWindowType;
@@ -282,6 +338,12 @@ public final class BreakerConfig {
         this.callTimeout = b.callTimeout;
         this.recordFailurePredicate = b.recordFailurePredicate;
         this.retryAfterResolver = b.retryAfterResolver;
+        this.faultFailureRate = b.faultFailureRate;
+        this.faultException = b.faultException;
+        this.faultLatency = b.faultLatency;
+        this.faultLatencyRate = b.faultLatencyRate;
+        this.faultRandom = b.faultRandom;
+        this.faultSleeper = b.faultSleeper;
     }
 
     /** The defaults: a count window of 100 calls, 10 calls minimum, 50% failures, 30 s open, 1 probe. */
@@ -292,7 +354,8 @@ public final class BreakerConfig {
     /**
      * Every setting a configuration source may set, in a stable order. The failure predicate
      * ({@link Builder#recordFailurePredicate}), the Retry-After resolver
-     * ({@link Builder#retryAfterResolver}) and the jitter's random source ({@link Builder#jitterSource})
+     * ({@link Builder#retryAfterResolver}), the jitter's random source ({@link Builder#jitterSource}) and
+     * fault injection's random source and sleeper ({@link Builder#faultRandom}, {@link Builder#faultSleeper})
      * are code, not settings, and are not among them.
      */
     public static List<Setting<?>> settings() {
@@ -422,6 +485,44 @@ public final class BreakerConfig {
         return retryAfterResolver;
     }
 
+    /** Percentage of calls that fail with {@link #getFaultException()} before their method runs (0: none). */
+    public float getFaultFailureRate() {
+        return faultFailureRate;
+    }
+
+    /** The exception an injected failure throws. */
+    public Class<? extends Throwable> getFaultException() {
+        return faultException;
+    }
+
+    /** Latency injected before the method of a call runs, or {@code null} for none. */
+    public @Nullable Duration getFaultLatency() {
+        return faultLatency;
+    }
+
+    /** Percentage of calls delayed by {@link #getFaultLatency()}. */
+    public float getFaultLatencyRate() {
+        return faultLatencyRate;
+    }
+
+    /** Where fault injection draws its random numbers in [0, 1), or {@code null} for ThreadLocalRandom. */
+    public @Nullable DoubleSupplier getFaultRandom() {
+        return faultRandom;
+    }
+
+    /** What waits an injected latency on a blocking call, or {@code null} for {@link Thread#sleep}. */
+    public Faults.@Nullable Sleeper getFaultSleeper() {
+        return faultSleeper;
+    }
+
+    /**
+     * Whether these settings inject faults into calls (a failure rate above 0, or a latency with a rate
+     * above 0); see {@link Faults}.
+     */
+    public boolean isFaultInjectionEnabled() {
+        return faultFailureRate > 0f || (faultLatency != null && faultLatencyRate > 0f);
+    }
+
     /**
      * Whether the exception counts as a failure. Ignored exceptions never do. A
      * {@link CallTimeoutException} that is not ignored always does. Otherwise, with neither
@@ -469,7 +570,9 @@ public final class BreakerConfig {
                 + ", waitMultiplier=" + waitMultiplier + ", waitJitter=" + waitJitter
                 + ", permittedCallsInHalfOpenState=" + permittedCallsInHalfOpenState + ", probeLease=" + probeLease
                 + ", recordExceptions=" + recordExceptions + ", ignoreExceptions=" + ignoreExceptions
-                + ", callTimeout=" + callTimeout + "}";
+                + ", callTimeout=" + callTimeout + ", faultFailureRate=" + faultFailureRate + ", faultException="
+                + faultException.getName() + ", faultLatency=" + faultLatency + ", faultLatencyRate=" + faultLatencyRate
+                + "}";
     }
 
     /** Builds a {@link BreakerConfig}; each setter validates its argument at once. */
@@ -493,6 +596,12 @@ public final class BreakerConfig {
         private @Nullable Duration callTimeout = CALL_TIMEOUT.defaultValue();
         private @Nullable Predicate<Throwable> recordFailurePredicate;
         private @Nullable RetryAfterResolver retryAfterResolver;
+        private float faultFailureRate = FAULT_FAILURE_RATE.defaultValue();
+        private Class<? extends Throwable> faultException = FAULT_EXCEPTION.defaultValue();
+        private @Nullable Duration faultLatency = FAULT_LATENCY.defaultValue();
+        private float faultLatencyRate = FAULT_LATENCY_RATE.defaultValue();
+        private @Nullable DoubleSupplier faultRandom;
+        private Faults.@Nullable Sleeper faultSleeper;
 
         private Builder() {}
 
@@ -515,6 +624,12 @@ public final class BreakerConfig {
             this.callTimeout = c.callTimeout;
             this.recordFailurePredicate = c.recordFailurePredicate;
             this.retryAfterResolver = c.retryAfterResolver;
+            this.faultFailureRate = c.faultFailureRate;
+            this.faultException = c.faultException;
+            this.faultLatency = c.faultLatency;
+            this.faultLatencyRate = c.faultLatencyRate;
+            this.faultRandom = c.faultRandom;
+            this.faultSleeper = c.faultSleeper;
         }
 
         /**
@@ -673,6 +788,42 @@ public final class BreakerConfig {
             return this;
         }
 
+        /** Percentage of calls, in [0, 100], that fail with the fault exception before their method runs. */
+        public Builder faultFailureRate(float percent) {
+            this.faultFailureRate = FAULT_FAILURE_RATE.check(percent);
+            return this;
+        }
+
+        /** The exception an injected failure throws: concrete, with a public (String) or () constructor. */
+        public Builder faultException(Class<? extends Throwable> type) {
+            this.faultException = FAULT_EXCEPTION.check(type);
+            return this;
+        }
+
+        /** Latency injected before the method of a call runs (positive), or {@code null} for none. */
+        public Builder faultLatency(@Nullable Duration latency) {
+            this.faultLatency = FAULT_LATENCY.check(latency);
+            return this;
+        }
+
+        /** Percentage of calls, in [0, 100], delayed by the fault latency. */
+        public Builder faultLatencyRate(float percent) {
+            this.faultLatencyRate = FAULT_LATENCY_RATE.check(percent);
+            return this;
+        }
+
+        /** Where fault injection draws numbers in [0, 1) (tests give a seeded sequence); {@code null} for ThreadLocalRandom. */
+        public Builder faultRandom(@Nullable DoubleSupplier source) {
+            this.faultRandom = source;
+            return this;
+        }
+
+        /** What waits an injected latency on a blocking call (tests move a virtual clock); {@code null} for Thread.sleep. */
+        public Builder faultSleeper(Faults.@Nullable Sleeper sleeper) {
+            this.faultSleeper = sleeper;
+            return this;
+        }
+
         /** The config; checks the settings that depend on each other. */
         public BreakerConfig build() {
             checkWindowSizeForType();
@@ -700,6 +851,10 @@ public final class BreakerConfig {
                         "a whole number in [1, " + MAX_TIME_WINDOW_SECONDS + "] (seconds) for a TIME_BASED window");
             }
         }
+    }
+
+    private static boolean isShare(Float value) {
+        return value >= 0 && value <= 100;
     }
 
     private static boolean isPercent(Float value) {

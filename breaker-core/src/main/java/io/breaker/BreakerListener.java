@@ -27,6 +27,12 @@ public interface BreakerListener {
     default void onCallRejected(CircuitBreaker breaker) {}
 
     /**
+     * The breaker's fault injection delayed a call or failed it before its method ran (see
+     * {@link Faults}); the call's outcome is then recorded as any other.
+     */
+    default void onFaultInjected(CircuitBreaker breaker, FaultKind kind) {}
+
+    /**
      * Whether this listener needs the real durations of calls in {@link #onCallRecorded}. A listener
      * that watches only transitions or rejections returns {@code false}, so that it does not make the
      * breaker read the clock around every call (it then may receive 0 as a duration). Read when the

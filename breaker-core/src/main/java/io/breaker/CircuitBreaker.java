@@ -116,6 +116,9 @@ public final class CircuitBreaker extends CallPath {
     BreakerConfig config;
     /** Long.MAX_VALUE when slow-call detection is off: no duration reaches it. */
     long slowNanos;
+    /** The faults injected into calls (see Faults); null, and read as one plain field, when none are set. */
+    @Nullable
+    Faults faults;
     /** 1 while a reconfiguration runs: a second one at the same time is refused (see Reconfiguration). */
     @SuppressWarnings("unused") // accessed through Reconfiguration's VarHandle
     volatile int reconfiguring;

@@ -18,6 +18,8 @@ import java.util.function.Supplier;
  *   detection, or a listener that wants durations); the outcome is then filed under the end
  *   reading. Untimed, the start is Long.MIN_VALUE, the duration reported is 0, and the clock is read
  *   once at the end only for a time-based window.
+ * - Faults (Faults.java) are injected inside the try, after the clock's start reading: an injected
+ *   failure is recorded as the work's own, and injected latency is part of the call's duration.
  * - This is the call path: the public methods on CircuitBreaker are one-line delegations to these
  *   static methods, which the JIT inlines into the caller with the breaker's own methods (no
  *   virtual call, no allocation; checked with -XX:+PrintInlining).
@@ -34,6 +36,7 @@ final class Execution {
         long start = startTiming(breaker);
         T result;
         try {
+            injectFaults(breaker);
             result = supplier.get();
         } catch (Throwable error) {
             endWithError(breaker, permit, start, error);
@@ -49,6 +52,7 @@ final class Execution {
         long start = startTiming(breaker);
         T result;
         try {
+            injectFaults(breaker);
             result = callable.call();
         } catch (Throwable error) {
             endWithError(breaker, permit, start, error);
@@ -63,12 +67,21 @@ final class Execution {
         long permit = breaker.acquirePermit();
         long start = startTiming(breaker);
         try {
+            injectFaults(breaker);
             runnable.run();
         } catch (Throwable error) {
             endWithError(breaker, permit, start, error);
             throw error;
         }
         endWithSuccess(breaker, permit, start);
+    }
+
+    /** The breaker's faults, if it has any, after the permit and before the work (see Faults). */
+    private static void injectFaults(CircuitBreaker breaker) {
+        Faults faults = breaker.faults; // a plain read: null unless faults are set
+        if (faults != null) {
+            faults.beforeCall();
+        }
     }
 
     private static long startTiming(CircuitBreaker breaker) {

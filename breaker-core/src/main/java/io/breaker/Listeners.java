@@ -229,6 +229,16 @@ final class Listeners {
         }
     }
 
+    void faultInjected(CircuitBreaker breaker, FaultKind kind) {
+        for (BreakerListener listener : listeners) {
+            try {
+                listener.onFaultInjected(breaker, kind);
+            } catch (Throwable failure) {
+                listenerFailed(breaker.getName(), listener, failure);
+            }
+        }
+    }
+
     private static void listenerFailed(String breakerName, BreakerListener listener, Throwable failure) {
         if (failure instanceof VirtualMachineError) {
             throw (VirtualMachineError) failure;

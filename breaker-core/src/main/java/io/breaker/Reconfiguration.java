@@ -9,7 +9,8 @@ import java.util.Objects;
  * change), and the settings a breaker starts with. Never on the call path.
  *
  * Invariants:
- * - The settings and what is derived from them (the breaker's fields `config` and `slowNanos`) are
+ * - The settings and what is derived from them (the breaker's fields `config`, `slowNanos` and
+ *   `faults`, null when no fault is injected) are
  *   plain fields, read on the call path exactly as final ones would be (no volatile read, no
  *   indirection). Only settle writes them, and a reconfiguration then publishes a new phase by a
  *   volatile CAS, so a call that reads that phase sees them. A call already past its phase read may
@@ -50,6 +51,7 @@ final class Reconfiguration {
         breaker.slowNanos = newConfig.isSlowCallDetectionEnabled()
                 ? newConfig.getSlowCallDurationThreshold().toNanos()
                 : Long.MAX_VALUE;
+        breaker.faults = Faults.of(breaker, newConfig);
     }
 
     /** What {@link CircuitBreaker#reconfigure(BreakerConfig)} does, as its Javadoc says. */

@@ -3,7 +3,9 @@ package io.breaker.internal;
 import io.breaker.CallOutcome;
 import io.breaker.CircuitBreaker;
 import io.breaker.CircuitOpenException;
+import io.breaker.Faults;
 import io.breaker.NanoClock;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What an integration that drives a breaker through the two-step API (the Spring starter's aspect,
@@ -30,6 +32,16 @@ public final class Integration {
     /** The clock the breaker reads; an integration times calls with it, so tests that move it move both. */
     public static NanoClock clock(CircuitBreaker breaker) {
         return ((CallPath) breaker).clock();
+    }
+
+    /**
+     * The faults the breaker injects into its calls, or {@code null} (one plain read; see
+     * {@link Faults}): an integration calls this after the permit and its start reading, and injects
+     * them before the method runs, so that an injected failure is recorded as the method's own and
+     * injected latency is part of the call's duration.
+     */
+    public static @Nullable Faults faults(CircuitBreaker breaker) {
+        return Faults.injectedInto(breaker);
     }
 
     /**

@@ -34,7 +34,7 @@ class AlertRulesTest {
 
         Result check = PrometheusTools.run(directory, promtool.toString(), "check", "rules", "breaker-alerts.yml");
         assertThat(check.exitCode()).as(check.output()).isZero();
-        assertThat(check.output()).contains("SUCCESS: 6 rules found");
+        assertThat(check.output()).contains("SUCCESS: 7 rules found");
 
         Result test = PrometheusTools.run(directory, promtool.toString(), "test", "rules", "breaker-alerts-test.yml");
         assertThat(test.exitCode()).as(test.output()).isZero();
@@ -45,7 +45,7 @@ class AlertRulesTest {
     void everyAlertHasAUnitTestASeverityASummaryAndADescription() {
         String tests = PrometheusTools.promtoolTestFile("breaker-alerts-test.yml");
         assertThat(alerts(PrometheusTools.resource(PrometheusTools.RULES)))
-                .hasSize(6)
+                .hasSize(7)
                 .allSatisfy(rule -> {
                     assertThat(tests).as("a test of " + rule.get("alert")).contains("alertname: " + rule.get("alert"));
                     assertThat(map(rule.get("labels"))).containsKey("severity");

@@ -83,7 +83,9 @@ class DashboardAndAlertsEndToEndTest {
                         "--breakers.instances.inventory.failure-rate-threshold=50",
                         "--breakers.instances.inventory.slow-call-duration-threshold=2s",
                         "--breakers.instances.inventory.slow-call-rate-threshold=80",
-                        "--breakers.instances.inventory.wait-duration-in-open-state=5m");
+                        "--breakers.instances.inventory.wait-duration-in-open-state=5m",
+                        // Every permitted call is delayed a little: the injected-faults series has data too.
+                        "--breakers.faults.inventory.latency=1ms");
         target = "127.0.0.1:" + app.getEnvironment().getRequiredProperty("local.server.port");
         assertThat(call("/inventory")).isEqualTo(200); // the breaker exists, CLOSED, before the first scrape
         String rules = PrometheusTools.resource(PrometheusTools.RULES).replaceAll("(?m)^(\\s+for:) \\S+$", "$1 5s");
@@ -221,7 +223,7 @@ class DashboardAndAlertsEndToEndTest {
     void everyAlertExpressionRunsAndNamesOnlyExportedMetrics() {
         Set<String> exported = exportedMetricNames();
         List<Map<String, Object>> alerts = AlertRulesTest.alerts(PrometheusTools.resource(PrometheusTools.RULES));
-        assertThat(alerts).hasSize(6);
+        assertThat(alerts).hasSize(7);
         for (Map<String, Object> alert : alerts) {
             String expression = (String) alert.get("expr");
             assertThat(PromQl.metricNames(expression))

@@ -119,6 +119,34 @@ class ConsoleBrowserTest extends BookshopHttpTest {
         Files.copy(screenshot, Path.of("target", "console.png"), StandardCopyOption.REPLACE_EXISTING);
     }
 
+    @Test
+    void aBreakerThatInjectsFaultsWearsABadgeWithItsValues() {
+        browser.get("http://localhost:" + port + "/actuator/breakers/console");
+        await(() -> "live".equals(browser.findElement(By.id("live")).getText()));
+        assertThat(shown(() -> row().getText())).doesNotContain("faults injected");
+        HttpResponse<String> anonymous =
+                post("/actuator/breakers/wholesaler/config", "{\"fault-failure-rate\": 50}", null, null);
+        assertThat(anonymous.statusCode())
+                .as("faults are settings: the same access rules")
+                .isEqualTo(401);
+        try {
+            HttpResponse<String> on = post(
+                    "/actuator/breakers/wholesaler/config",
+                    "{\"fault-failure-rate\": 50}",
+                    OPERATOR,
+                    OPERATOR_PASSWORD);
+            assertThat(on.statusCode()).as(on.body()).isEqualTo(200);
+
+            await(() -> row().getText().contains("faults injected")); // the page reads the breakers every 5 s
+            assertThat(shown(() -> row().findElement(By.cssSelector(".faults")).getAttribute("title")))
+                    .isEqualTo("50% fail with io.breaker.InjectedFaultException");
+        } finally {
+            assertThat(deleteAsOperator("/actuator/breakers/wholesaler/config").statusCode())
+                    .isEqualTo(200);
+        }
+        await(() -> !row().getText().contains("faults injected"));
+    }
+
     /** Keeps, in window.writesSent, the method of every write the page sends and whether it asks for no challenge. */
     private void recordWrites() {
         browser.executeScript("""

@@ -33,6 +33,7 @@ import java.util.List;
  *                        longer) or {@code BACKOFF} (probes failed since the trip, and each multiplied the
  *                        wait by {@code wait-multiplier}); otherwise {@code null}
  * @param lastFailureType class name of the last exception recorded as a failure, or {@code null}
+ * @param faults          the faults injected into its calls (fault injection is on), or {@code null} when none are
  * @param config          the effective settings
  * @param transitions     the last state changes, newest first
  * @param settingsChanges the last changes of its settings at runtime, newest first
@@ -53,6 +54,7 @@ public record BreakerDescriptor(
         @Nullable Instant nextProbeAt,
         @Nullable WaitReason waitReason,
         @Nullable String lastFailureType,
+        @Nullable FaultsDescriptor faults,
         BreakerConfigDescriptor config,
         List<TransitionDescriptor> transitions,
         List<SettingsChangeDescriptor> settingsChanges)

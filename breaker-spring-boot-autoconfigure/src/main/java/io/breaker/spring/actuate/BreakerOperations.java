@@ -180,6 +180,7 @@ public final class BreakerOperations {
                 nextProbeAt,
                 breaker.getWaitReason(),
                 breaker.getLastFailureType(),
+                FaultsDescriptor.of(breaker.getConfig()),
                 BreakerConfigDescriptor.of(breaker.getConfig()),
                 history.recent(breaker.getName()),
                 history.recentSettingsChanges(breaker.getName()));

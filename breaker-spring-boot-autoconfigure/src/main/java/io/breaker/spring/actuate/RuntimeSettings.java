@@ -491,6 +491,9 @@ public final class RuntimeSettings {
     }
 
     private static @Nullable Object shown(@Nullable Object value) {
+        if (value instanceof Class<?> type) {
+            return type.getName();
+        }
         if (value instanceof List<?> list) {
             return list.stream()
                     .map(element -> element instanceof Class<?> type ? type.getName() : element)
@@ -520,7 +523,7 @@ public final class RuntimeSettings {
     }
 
     private static String path(String name, String property) {
-        return "breakers.instances." + BreakerNames.propertyKey(name) + "." + property;
+        return PropertyValues.breakerProperty(BreakerNames.propertyKey(name), property);
     }
 
     /** The setting named {@code property} (as in YAML), or {@code null}. */
@@ -568,6 +571,7 @@ public final class RuntimeSettings {
                             .toList();
             return ExceptionClasses.load(path, names, classLoader);
         }
+        Object value = setting.type() == Class.class ? ExceptionClasses.loadOne(path, raw, classLoader) : null;
         String allowed = PropertyValues.inPropertyTerms(setting.allowed())
                 + (setting.type() == Duration.class ? ", such as 800ms or 30s" : "");
         if (raw instanceof Map<?, ?>
@@ -577,9 +581,8 @@ public final class RuntimeSettings {
                         && number.doubleValue() != Math.rint(number.doubleValue()))) {
             throw new InvalidBreakerPropertyException(path, sent(raw), notA(setting.type()), allowed, null);
         }
-        Object value;
         try {
-            value = conversion.convert(raw, setting.type());
+            value = value != null ? value : conversion.convert(raw, setting.type());
         } catch (ConversionException unreadable) {
             throw new InvalidBreakerPropertyException(path, sent(raw), notA(setting.type()), allowed, unreadable);
         }

@@ -2,10 +2,13 @@ package io.breaker.spring.aop;
 
 import io.breaker.CallTimeout;
 import io.breaker.CircuitBreaker;
+import io.breaker.Faults;
 import io.breaker.internal.Integration;
 import io.breaker.spring.ResultPredicate;
+import io.breaker.spring.call.FaultedStages;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
+import org.springframework.aop.interceptor.ExposeInvocationInterceptor;
 
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -54,7 +57,10 @@ final class CompletionStageCall extends ProtectedCall {
         long start = start();
         Object returned;
         try {
-            returned = invocation.proceed();
+            Faults faults = faults();
+            returned = faults == null
+                    ? invocation.proceed()
+                    : FaultedStages.call(faults, () -> ExposeInvocationInterceptor.INSTANCE.invoke(invocation));
         } catch (Throwable error) {
             boolean failure = failed(permit, start, error);
             return recover(target, arguments, error, failure);

@@ -27,6 +27,7 @@ final class ResultCheckingSyncCall extends ProtectedCall {
         Object result;
         boolean failedResult;
         try {
+            injectFaults();
             result = invocation.proceed();
             failedResult = isFailedResult(result); // a predicate that throws ends the call as the method would
         } catch (Throwable error) {

@@ -22,6 +22,7 @@ final class SyncCall extends ProtectedCall {
         long start = start();
         Object result;
         try {
+            injectFaults();
             result = invocation.proceed();
         } catch (Throwable error) {
             boolean failure = failed(permit, start, error);

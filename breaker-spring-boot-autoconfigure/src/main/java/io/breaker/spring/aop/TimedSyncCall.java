@@ -62,6 +62,7 @@ final class TimedSyncCall extends ProtectedCall {
             result = timeout.run(() -> {
                 try {
                     // Exposes the invocation on the timed thread too, for AspectJ-style advice further in.
+                    injectFaults(); // on the timed thread: the call timeout cuts an injected latency too
                     return ExposeInvocationInterceptor.INSTANCE.invoke(invocation);
                 } catch (Throwable error) {
                     throw ProtectedMethods.<Exception>sneaky(error);

@@ -46,6 +46,12 @@ public class BreakerProperties {
     /** Named breakers, created at start-up; each inherits every default it does not set. */
     private final Map<String, Settings> instances = new LinkedHashMap<>();
 
+    /**
+     * Faults injected into the calls of named breakers, for tests and rehearsals of an outage; none
+     * unless set. A name here names a breaker as one under instances does.
+     */
+    private final Map<String, Faults> faults = new LinkedHashMap<>();
+
     public boolean isEnabled() {
         return enabled;
     }
@@ -68,6 +74,61 @@ public class BreakerProperties {
 
     public Map<String, Settings> getInstances() {
         return instances;
+    }
+
+    public Map<String, Faults> getFaults() {
+        return faults;
+    }
+
+    /**
+     * The faults injected into one breaker's calls ({@code breakers.faults.<name>}), each mapped onto its
+     * {@code fault-*} setting of {@link BreakerConfig#settings()}; every one starts unset.
+     */
+    public static class Faults {
+
+        /** Percentage of calls that fail with the fault exception before their method runs; 0 injects none. */
+        private @Nullable Float failureRate;
+
+        /** Exception class an injected failure throws; by default an InjectedFaultException naming the breaker. */
+        private @Nullable String exception;
+
+        /** Latency injected before the method of a call runs; unset injects none. */
+        private @Nullable Duration latency;
+
+        /** Percentage of calls delayed by the fault latency (when it is set). */
+        private @Nullable Float latencyRate;
+
+        public @Nullable Float getFailureRate() {
+            return failureRate;
+        }
+
+        public void setFailureRate(@Nullable Float failureRate) {
+            this.failureRate = failureRate;
+        }
+
+        public @Nullable String getException() {
+            return exception;
+        }
+
+        public void setException(@Nullable String exception) {
+            this.exception = exception;
+        }
+
+        public @Nullable Duration getLatency() {
+            return latency;
+        }
+
+        public void setLatency(@Nullable Duration latency) {
+            this.latency = latency;
+        }
+
+        public @Nullable Float getLatencyRate() {
+            return latencyRate;
+        }
+
+        public void setLatencyRate(@Nullable Float latencyRate) {
+            this.latencyRate = latencyRate;
+        }
     }
 
     /**

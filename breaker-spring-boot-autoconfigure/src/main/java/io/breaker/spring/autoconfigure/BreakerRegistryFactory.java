@@ -12,6 +12,8 @@ import io.breaker.spring.config.InvalidBreakerPropertyException;
 import io.breaker.spring.config.MappedSettings;
 import io.breaker.spring.config.PropertyValues;
 import io.breaker.spring.http.HttpRetryAfter;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import java.time.Clock;
@@ -32,6 +34,8 @@ import java.util.Set;
 public final class BreakerRegistryFactory {
 
     private static final String DEFAULTS = "breakers.defaults.";
+    private static final String FAULTS = "breakers.faults.";
+    private static final Log LOGGER = LogFactory.getLog(BreakerRegistryFactory.class);
 
     private final BreakerProperties properties;
     private final List<BreakerConfigCustomizer> customizers;
@@ -78,11 +82,13 @@ public final class BreakerRegistryFactory {
         }
         BreakerConfig defaults = build(null, new BreakerProperties.Settings());
         Set<String> names = new LinkedHashSet<>(properties.getInstances().keySet());
+        names.addAll(properties.getFaults().keySet()); // a faults section names a breaker as instances does
         for (String name : names) {
             String problem = BreakerNames.problem(name);
             if (problem != null) {
                 throw new InvalidBreakerPropertyException(
-                        "breakers.instances." + BreakerNames.propertyKey(name),
+                        (properties.getInstances().containsKey(name) ? "breakers.instances." : FAULTS)
+                                + BreakerNames.propertyKey(name),
                         "",
                         problem,
                         "a key naming a breaker with " + BreakerNames.RULE,
@@ -106,6 +112,15 @@ public final class BreakerRegistryFactory {
         }
         BreakerRegistry registry = BreakerRegistry.of(defaults, configs, clock, wallClock, stateStore);
         names.forEach(registry::breaker);
+        configs.forEach((name, config) -> {
+            if (config.isFaultInjectionEnabled()) {
+                LOGGER.warn("breaker=" + name + " faults are injected into its calls: failureRate="
+                        + PropertyValues.of(config.getFaultFailureRate()) + " exception="
+                        + config.getFaultException().getName() + " latency="
+                        + (config.getFaultLatency() == null ? "none" : PropertyValues.of(config.getFaultLatency()))
+                        + " latencyRate=" + PropertyValues.of(config.getFaultLatencyRate()));
+            }
+        });
         return registry;
     }
 
@@ -117,7 +132,8 @@ public final class BreakerRegistryFactory {
      */
     private BreakerConfig build(@Nullable String name, BreakerProperties.Settings own) {
         String prefix = name == null ? DEFAULTS : "breakers.instances." + BreakerNames.propertyKey(name) + ".";
-        MappedSettings instance = BreakerSettingsMapping.of(own);
+        MappedSettings instance = BreakerSettingsMapping.of(
+                own, name == null ? null : properties.getFaults().get(name));
         MappedSettings defaults = BreakerSettingsMapping.of(properties.getDefaults());
         BreakerConfig.Builder builder = BreakerConfig.builder();
         Map<Setting<?>, Source> sources = new HashMap<>();
@@ -127,7 +143,7 @@ public final class BreakerRegistryFactory {
                 continue; // the setting's own default, which the builder already holds
             }
             Source source = from == instance
-                    ? new Source(prefix + setting.propertyName(), false, from.written(setting))
+                    ? new Source(path(name, prefix, setting), false, from.written(setting))
                     : new Source(DEFAULTS + setting.propertyName(), name != null, from.written(setting));
             sources.put(setting, source);
             try {
@@ -152,6 +168,13 @@ public final class BreakerRegistryFactory {
         } catch (InvalidSettingException invalid) {
             throw blame(invalid, sources);
         }
+    }
+
+    /** Where {@code name}'s own value of {@code setting} is written (its faults section for a fault-* setting). */
+    private static String path(@Nullable String name, String prefix, Setting<?> setting) {
+        return name == null
+                ? prefix + setting.propertyName()
+                : PropertyValues.breakerProperty(BreakerNames.propertyKey(name), setting.propertyName());
     }
 
     /**

@@ -3,9 +3,14 @@ package io.breaker.spring.autoconfigure;
 import io.breaker.BreakerConfig;
 import io.breaker.spring.config.ConfiguredSettings;
 import io.breaker.spring.config.MappedSettings;
+import org.jspecify.annotations.Nullable;
 
 import static io.breaker.BreakerConfig.CALL_TIMEOUT;
 import static io.breaker.BreakerConfig.FAILURE_RATE_THRESHOLD;
+import static io.breaker.BreakerConfig.FAULT_EXCEPTION;
+import static io.breaker.BreakerConfig.FAULT_FAILURE_RATE;
+import static io.breaker.BreakerConfig.FAULT_LATENCY;
+import static io.breaker.BreakerConfig.FAULT_LATENCY_RATE;
 import static io.breaker.BreakerConfig.IGNORE_EXCEPTIONS;
 import static io.breaker.BreakerConfig.MAX_WAIT_DURATION_IN_OPEN_STATE;
 import static io.breaker.BreakerConfig.MINIMUM_NUMBER_OF_CALLS;
@@ -33,6 +38,14 @@ final class BreakerSettingsMapping {
 
     /** The settings {@code settings} sets; a property left unset maps to nothing. */
     static MappedSettings of(BreakerProperties.Settings settings) {
+        return of(settings, null);
+    }
+
+    /**
+     * The settings {@code settings} and a breaker's {@code breakers.faults.<name>} section set (the
+     * fault-* settings come from that section only; {@code null} sets none of them).
+     */
+    static MappedSettings of(BreakerProperties.Settings settings, BreakerProperties.@Nullable Faults faults) {
         return MappedSettings.map(map -> {
             map.from(settings::getSlidingWindowType).to(SLIDING_WINDOW_TYPE);
             map.from(settings::getSlidingWindowSize).to(SLIDING_WINDOW_SIZE);
@@ -49,14 +62,25 @@ final class BreakerSettingsMapping {
             map.fromClassNames(settings::getRecordExceptions).to(RECORD_EXCEPTIONS);
             map.fromClassNames(settings::getIgnoreExceptions).to(IGNORE_EXCEPTIONS);
             map.from(settings::getCallTimeout).to(CALL_TIMEOUT);
+            map.from(() -> faults == null ? null : faults.getFailureRate()).to(FAULT_FAILURE_RATE);
+            map.fromClassName(() -> faults == null ? null : faults.getException())
+                    .to(FAULT_EXCEPTION);
+            map.from(() -> faults == null ? null : faults.getLatency()).to(FAULT_LATENCY);
+            map.from(() -> faults == null ? null : faults.getLatencyRate()).to(FAULT_LATENCY_RATE);
         });
     }
 
-    /** Which settings {@code properties} sets for each breaker: in the breaker's own section, or in the defaults. */
+    /**
+     * Which settings {@code properties} sets for each breaker: in its faults section, in its own
+     * section, or in the defaults.
+     */
     static ConfiguredSettings configuredSettings(BreakerProperties properties) {
         return (name, setting) -> {
             BreakerProperties.Settings own = properties.getInstances().get(name);
-            return (own != null && of(own).sets(setting))
+            BreakerProperties.Faults faults = properties.getFaults().get(name);
+            return (faults != null
+                            && of(new BreakerProperties.Settings(), faults).sets(setting))
+                    || (own != null && of(own).sets(setting))
                     || of(properties.getDefaults()).sets(setting);
         };
     }

@@ -2,6 +2,7 @@ package io.breaker.spring.call;
 
 import io.breaker.CircuitBreaker;
 import io.breaker.CircuitOpenException;
+import io.breaker.Faults;
 import io.breaker.NanoClock;
 import io.breaker.internal.Integration;
 import io.breaker.spring.ResultPredicate;
@@ -84,6 +85,27 @@ public abstract class BreakerCall {
     /** The start of a call: a reading of the breaker's clock, or {@link #NOT_TIMED}. */
     public final long start() {
         return Integration.isTimingCalls(breaker) ? clock.nanoTime() : NOT_TIMED;
+    }
+
+    /**
+     * Injects the breaker's faults into a blocking call, if it has any ({@link Faults#beforeCall}: it
+     * may wait, and may throw as the method would): after the permit and the start reading, right
+     * before the method runs. Without faults, one plain read and a branch.
+     */
+    public final void injectFaults() {
+        Faults faults = Integration.faults(breaker);
+        if (faults != null) {
+            faults.beforeCall();
+        }
+    }
+
+    /**
+     * The breaker's faults, or {@code null} when it has none: a call that does not block reads them
+     * once, after the permit, and delays or fails itself without blocking ({@link FaultedStages},
+     * {@link ReactorCalls}).
+     */
+    public final @Nullable Faults faults() {
+        return Integration.faults(breaker);
     }
 
     /** The clock's reading at the end of a call, or {@code NOT_TIMED} when its start was not read either. */

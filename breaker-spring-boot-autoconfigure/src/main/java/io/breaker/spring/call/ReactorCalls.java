@@ -2,6 +2,7 @@ package io.breaker.spring.call;
 
 import io.breaker.CallTimeoutException;
 import io.breaker.CircuitBreaker;
+import io.breaker.Faults;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -23,6 +24,9 @@ import java.time.Duration;
  * neither way and gives a half-open permit back, unless the call already ran past the slow-call
  * threshold: then it counts as a slow call, so a dependency that hangs behind a caller's own
  * {@code timeout()} still trips the breaker.
+ *
+ * <p>A breaker with faults ({@link Faults}) delays or fails a permitted call before its publisher is
+ * built, without blocking; the call's outcome is then recorded as any other.
  *
  * <p>With {@code record-result}, a Mono's element decides: one the rule counts is a failure (an empty
  * completion is a success). A Flux is one call with one outcome: each element is checked as it
@@ -62,8 +66,10 @@ public final class ReactorCalls {
             BreakerCall.Outcome outcome = new BreakerCall.Outcome(call, permit, call.start());
             Mono<Object> source;
             try {
+                Faults faults = call.faults();
                 @SuppressWarnings("unchecked")
-                Mono<Object> built = (Mono<Object>) steps.build(context);
+                Mono<Object> built =
+                        faults == null ? (Mono<Object>) steps.build(context) : Faulted.mono(faults, steps, context);
                 source = built;
             } catch (Throwable thrown) {
                 outcome.error(thrown);
@@ -93,8 +99,10 @@ public final class ReactorCalls {
             BreakerCall.Outcome outcome = new BreakerCall.Outcome(call, permit, call.start());
             Flux<Object> source;
             try {
+                Faults faults = call.faults();
                 @SuppressWarnings("unchecked")
-                Flux<Object> built = (Flux<Object>) steps.build(context);
+                Flux<Object> built =
+                        faults == null ? (Flux<Object>) steps.build(context) : Faulted.flux(faults, steps, context);
                 source = built;
             } catch (Throwable thrown) {
                 outcome.error(thrown);
@@ -114,6 +122,32 @@ public final class ReactorCalls {
                     ? guarded.onErrorResume(outcome::recovers, error -> flux(() -> steps.recover(context, error)))
                     : guarded;
         });
+    }
+
+    /**
+     * A call of a breaker with faults ({@link Faults}), drawn at its subscription: an injected latency
+     * delays building the publisher on Reactor's parallel scheduler (no thread waits), then an injected
+     * failure is signalled instead of building it; what building throws is signalled too.
+     */
+    private static final class Faulted {
+
+        private Faulted() {}
+
+        static <C> Mono<Object> mono(Faults faults, Steps<C> steps, C context) {
+            long delay = faults.latencyNanos();
+            Throwable failure = faults.failure();
+            Mono<Object> call = Mono.defer(
+                    () -> failure != null ? Mono.error(failure) : ReactorCalls.mono(() -> steps.build(context)));
+            return delay == 0L ? call : Mono.delay(Duration.ofNanos(delay)).then(call);
+        }
+
+        static <C> Flux<Object> flux(Faults faults, Steps<C> steps, C context) {
+            long delay = faults.latencyNanos();
+            Throwable failure = faults.failure();
+            Flux<Object> call = Flux.defer(
+                    () -> failure != null ? Flux.error(failure) : ReactorCalls.flux(() -> steps.build(context)));
+            return delay == 0L ? call : Mono.delay(Duration.ofNanos(delay)).thenMany(call);
+        }
     }
 
     /** Runs a step that returns a Mono (a fallback's answer), turning a thrown exception into an error signal. */

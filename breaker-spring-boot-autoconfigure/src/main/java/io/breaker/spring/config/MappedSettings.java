@@ -96,6 +96,12 @@ public final class MappedSettings {
             return new Source<>(names, (property, classLoader) -> ExceptionClasses.load(property, names, classLoader));
         }
 
+        /** A getter of one exception class name; the setting takes the class ({@link ExceptionClasses#loadOne}). */
+        public Source<Class<? extends Throwable>> fromClassName(Supplier<? extends @Nullable String> getter) {
+            @Nullable String name = getter.get();
+            return new Source<>(name, (property, classLoader) -> ExceptionClasses.loadOne(property, name, classLoader));
+        }
+
         /** The value of one getter, on its way to the setting that takes it. */
         public final class Source<T extends @Nullable Object> {
 

@@ -21,6 +21,8 @@ import java.util.stream.Collectors;
  */
 public final class PropertyValues {
 
+    private static final String FAULT = "fault-";
+
     /** Units Spring Boot reads in a duration, largest first, with their length in nanoseconds. */
     private static final String[] UNITS = {"d", "h", "m", "s", "ms", "us", "ns"};
 
@@ -111,6 +113,17 @@ public final class PropertyValues {
                 .filter(constant -> !deprecated(enumType, constant))
                 .map(PropertyValues::of)
                 .collect(Collectors.joining(", "));
+    }
+
+    /**
+     * Where one breaker's value of a setting is written, given the breaker's key ({@code wholesaler}, or
+     * {@code [a.b]}) and the setting's property name: {@code breakers.faults.<key>.failure-rate} for a
+     * {@code fault-*} setting, {@code breakers.instances.<key>.<setting>} for the others.
+     */
+    public static String breakerProperty(String breakerKey, String settingProperty) {
+        return settingProperty.startsWith(FAULT)
+                ? "breakers.faults." + breakerKey + "." + settingProperty.substring(FAULT.length())
+                : "breakers.instances." + breakerKey + "." + settingProperty;
     }
 
     /** A Java name as a property name: {@code failureRateThreshold} is {@code failure-rate-threshold}. */

@@ -4,6 +4,7 @@ import io.breaker.BreakerConfig;
 import io.breaker.BreakerRegistry;
 import io.breaker.CallOutcome;
 import io.breaker.CircuitBreaker;
+import io.breaker.FaultKind;
 import io.breaker.State;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -31,6 +32,7 @@ import java.util.Objects;
  * <tr><td>{@value #FAILURE_RATE_THRESHOLD}</td><td>gauge, percent</td><td>name</td></tr>
  * <tr><td>{@value #SLOW_CALL_RATE_THRESHOLD}</td><td>gauge, percent or -1</td><td>name</td></tr>
  * <tr><td>{@value #WAIT_REMAINING}</td><td>gauge, seconds or -1</td><td>name</td></tr>
+ * <tr><td>{@value #FAULTS_INJECTED}</td><td>counter, from the first injected fault</td><td>name, kind = failure, latency</td></tr>
  * </table>
  * Tag values are lower-case ({@code half_open}).
  */
@@ -54,6 +56,12 @@ public class BreakerMeterBinder implements MeterBinder {
     public static final String SLOW_CALL_RATE_THRESHOLD = "breaker.slow.call.rate.threshold";
     /** Gauge of the time left until the next probe while OPEN, in seconds; -1 in the other states. */
     public static final String WAIT_REMAINING = "breaker.wait.remaining";
+
+    /**
+     * Counter of the faults injected into calls, by kind: a meter of its own, so that a rehearsal's
+     * failures, also counted in {@value #CALLS}, can be told from an outage's.
+     */
+    public static final String FAULTS_INJECTED = "breaker.faults.injected";
 
     private final BreakerRegistry breakers;
 
@@ -136,6 +144,15 @@ public class BreakerMeterBinder implements MeterBinder {
                 .description(
                         "Calls the breaker rejected without calling the dependency (OPEN, HALF_OPEN with every probe taken, FORCED_OPEN)")
                 .tag("name", name)
+                .register(meters);
+    }
+
+    static Counter faultCounter(MeterRegistry meters, String name, FaultKind kind) {
+        return Counter.builder(FAULTS_INJECTED)
+                .description(
+                        "Faults the breaker injected into its calls (fault injection), by kind: failure or latency")
+                .tag("name", name)
+                .tag("kind", tag(kind))
                 .register(meters);
     }
 

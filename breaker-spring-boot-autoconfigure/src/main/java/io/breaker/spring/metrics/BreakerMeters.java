@@ -3,6 +3,7 @@ package io.breaker.spring.metrics;
 import io.breaker.BreakerListener;
 import io.breaker.CallOutcome;
 import io.breaker.CircuitBreaker;
+import io.breaker.FaultKind;
 import io.breaker.State;
 import io.breaker.Transition;
 import io.micrometer.core.instrument.Counter;
@@ -30,6 +31,9 @@ final class BreakerMeters implements BreakerListener {
     private final Timer[] calls = new Timer[CallOutcome.values().length];
     private final Counter rejected;
     private final AtomicReferenceArray<@Nullable Counter> transitions = new AtomicReferenceArray<>(STATES * STATES);
+    /** One counter per kind of injected fault, created by the first injection (a breaker without faults has none). */
+    private final AtomicReferenceArray<@Nullable Counter> faults =
+            new AtomicReferenceArray<>(FaultKind.values().length);
 
     BreakerMeters(CircuitBreaker breaker, MeterRegistry meters) {
         this.meters = meters;
@@ -52,6 +56,16 @@ final class BreakerMeters implements BreakerListener {
     @Override
     public void onCallRejected(CircuitBreaker breaker) {
         rejected.increment();
+    }
+
+    @Override
+    public void onFaultInjected(CircuitBreaker breaker, FaultKind kind) {
+        Counter counter = faults.get(kind.ordinal());
+        if (counter == null) {
+            counter = BreakerMeterBinder.faultCounter(meters, name, kind); // a race registers the same counter
+            faults.set(kind.ordinal(), counter);
+        }
+        counter.increment();
     }
 
     @Override

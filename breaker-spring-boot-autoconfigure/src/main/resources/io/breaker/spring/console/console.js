@@ -118,6 +118,17 @@
     return details;
   }
 
+  // A breaker that injects faults into its calls (a rehearsal): said next to its state, with the values.
+  function faultsBadge(f) {
+    const badge = document.createElement('span');
+    badge.className = 'faults';
+    badge.textContent = 'faults injected';
+    badge.title = f.failureRate + '% fail with ' + f.exception
+      + (f.latency ? ', ' + f.latencyRate + '% delayed ' + f.latency : '');
+    badge.setAttribute('aria-label', 'faults injected: ' + badge.title);
+    return badge;
+  }
+
   function render() {
     const open = new Set(Array.from(rows.querySelectorAll('details[open]')).map(d => d.closest('tr').dataset.name));
     rows.textContent = '';
@@ -131,7 +142,8 @@
       state.className = 'state ' + b.state;
       state.dataset.state = b.state;
       state.textContent = b.state;
-      cell(row, 'State', state);
+      const stateCell = cell(row, 'State', state);
+      if (b.faults) stateCell.append(' ', faultsBadge(b.faults));
       const failure = cell(row, 'Failure rate', rate(b.failureRate, b.config.failureRateThreshold));
       if (b.failureRate >= b.config.failureRateThreshold) failure.className = 'over';
       cell(row, 'Slow calls', rate(b.slowCallRate, b.config.slowCallRateThreshold));

@@ -27,16 +27,24 @@ class BreakerSettingsMappingTest {
     @Test
     void eachSettingIsReadFromThePropertyNamedAfterIt() {
         BreakerProperties.Settings settings = new BreakerProperties.Settings();
+        BreakerProperties.Faults faults = new BreakerProperties.Faults();
         BeanWrapper properties = PropertyAccessorFactory.forBeanPropertyAccess(settings);
+        BeanWrapper faultProperties = PropertyAccessorFactory.forBeanPropertyAccess(faults);
         Map<Setting<?>, Object> written = new LinkedHashMap<>();
         int n = 0;
         for (Setting<?> setting : BreakerConfig.settings()) {
             Object value = distinctValue(setting, ++n);
-            properties.setPropertyValue(setting.name(), value);
+            if (setting.name().startsWith("fault")) { // faultLatencyRate is latencyRate in breakers.faults.<name>
+                String shortName = setting.name().substring("fault".length());
+                faultProperties.setPropertyValue(
+                        Character.toLowerCase(shortName.charAt(0)) + shortName.substring(1), value);
+            } else {
+                properties.setPropertyValue(setting.name(), value);
+            }
             written.put(setting, value);
         }
 
-        MappedSettings mapped = BreakerSettingsMapping.of(settings);
+        MappedSettings mapped = BreakerSettingsMapping.of(settings, faults);
 
         written.forEach((setting, value) -> {
             assertThat(mapped.sets(setting)).as("%s is set", setting.name()).isTrue();
@@ -90,6 +98,24 @@ class BreakerSettingsMappingTest {
         assertThat(configured.sets("inventory", BreakerConfig.PROBE_LEASE)).isFalse();
     }
 
+    @Test
+    void faultSettingsAreConfiguredByTheBreakersFaultsSectionOnly() {
+        BreakerProperties properties = new BreakerProperties();
+        BreakerProperties.Faults faults = new BreakerProperties.Faults();
+        faults.setFailureRate(50f);
+        properties.getFaults().put("wholesaler", faults);
+
+        ConfiguredSettings configured = BreakerSettingsMapping.configuredSettings(properties);
+
+        assertThat(configured.sets("wholesaler", BreakerConfig.FAULT_FAILURE_RATE))
+                .isTrue();
+        assertThat(configured.sets("wholesaler", BreakerConfig.FAULT_LATENCY)).isFalse();
+        assertThat(configured.sets("inventory", BreakerConfig.FAULT_FAILURE_RATE))
+                .isFalse();
+        assertThat(BreakerSettingsMapping.of(properties.getDefaults()).sets(BreakerConfig.FAULT_FAILURE_RATE))
+                .isFalse();
+    }
+
     /** A value of the setting's bound type that no other setting of this test gets. */
     private static Object distinctValue(Setting<?> setting, int n) {
         if (setting.type() == SlidingWindowType.class) {
@@ -103,6 +129,9 @@ class BreakerSettingsMappingTest {
         }
         if (setting.type() == Duration.class) {
             return Duration.ofMillis(1000 + n);
+        }
+        if (setting.type() == Class.class) {
+            return "com.example.Failure" + n;
         }
         return List.of("com.example.Failure" + n);
     }

@@ -30,6 +30,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ConfigurationMetadataTest {
 
     private static final String DEFAULTS = "breakers.defaults.";
+    /** The settings set in a breaker's faults section, breakers.faults.<name>, without this prefix. */
+    private static final String FAULT = "fault-";
     /** The one section of a breaker's properties that the advice reads, not the breaker: no setting defines it. */
     private static final String RECORD_RESULT = "record-result";
     /** The executor of timed calls: read by the integrations that run them, not by the breaker either. */
@@ -40,7 +42,7 @@ class ConfigurationMetadataTest {
     @Test
     void everyDefinedSettingIsBoundAndDescribedAsItsDefinitionSays() throws IOException {
         Map<String, JsonNode> properties = properties();
-        for (Setting<?> setting : BreakerConfig.settings()) {
+        for (Setting<?> setting : sectionSettings()) {
             JsonNode property = properties.get(DEFAULTS + setting.propertyName());
             assertThat(property)
                     .as("metadata for %s%s (a field in BreakerProperties.Settings)", DEFAULTS, setting.propertyName())
@@ -74,11 +76,10 @@ class ConfigurationMetadataTest {
 
         assertThat(bound)
                 .containsExactlyInAnyOrderElementsOf(
-                        BreakerConfig.settings().stream().map(Setting::name).toList());
+                        sectionSettings().stream().map(Setting::name).toList());
         assertThat(inMetadata)
-                .containsExactlyInAnyOrderElementsOf(BreakerConfig.settings().stream()
-                        .map(Setting::propertyName)
-                        .toList());
+                .containsExactlyInAnyOrderElementsOf(
+                        sectionSettings().stream().map(Setting::propertyName).toList());
     }
 
     @Test
@@ -100,6 +101,31 @@ class ConfigurationMetadataTest {
                         .path("description")
                         .asText())
                 .contains("io.breaker.spring.ResultPredicate");
+    }
+
+    @Test
+    void everyFaultSettingIsBoundInTheFaultsSectionUnderItsShortName() throws IOException {
+        Set<String> bound = Arrays.stream(BeanUtils.getPropertyDescriptors(BreakerProperties.Faults.class))
+                .map(PropertyDescriptor::getName)
+                .filter(name -> !name.equals("class"))
+                .map(PropertyValues::dashed)
+                .collect(Collectors.toCollection(TreeSet::new));
+
+        assertThat(bound)
+                .containsExactlyInAnyOrderElementsOf(BreakerConfig.settings().stream()
+                        .map(Setting::propertyName)
+                        .filter(name -> name.startsWith(FAULT))
+                        .map(name -> name.substring(FAULT.length()))
+                        .toList());
+        assertThat(properties().get("breakers.faults").path("type").asText())
+                .isEqualTo("java.util.Map<java.lang.String,io.breaker.spring.autoconfigure.BreakerProperties$Faults>");
+    }
+
+    /** The settings of breakers.defaults and breakers.instances.<name>: all but the fault-* ones. */
+    private static List<Setting<?>> sectionSettings() {
+        return BreakerConfig.settings().stream()
+                .filter(setting -> !setting.propertyName().startsWith(FAULT))
+                .toList();
     }
 
     @Test

@@ -33,7 +33,7 @@ class DocumentationTest {
     void everySettingHasOneRowThatSaysWhatItsDefinitionSays() throws IOException {
         List<String> rows = rows();
         for (Setting<?> setting : BreakerConfig.settings()) {
-            String key = "breakers.defaults." + setting.propertyName();
+            String key = key(setting);
             assertThat(rows.stream().filter(row -> row.startsWith("| `" + key + "` |")))
                     .as("the row of %s, as the definition renders it", key)
                     .containsExactly(row(setting));
@@ -45,7 +45,8 @@ class DocumentationTest {
         List<String> rows = rows();
         for (String pattern : DeclaredKeys.load(getClass().getClassLoader()).patterns()) {
             String documented = pattern.replace("[*]", "")
-                    .replaceFirst("^breakers\\.instances\\.\\*\\..*$", "breakers.instances.<name>.<setting>");
+                    .replaceFirst("^breakers\\.instances\\.\\*\\..*$", "breakers.instances.<name>.<setting>")
+                    .replaceFirst("^breakers\\.faults\\.\\*\\.", "breakers.faults.<name>.");
             assertThat(rows.stream().filter(row -> row.startsWith("| `" + documented + "` |")))
                     .as("rows documenting %s", pattern)
                     .hasSize(1);
@@ -83,8 +84,14 @@ class DocumentationTest {
 
     /** The row of docs/configuration.md's property table for a setting. */
     static String row(Setting<?> setting) {
-        return "| `breakers.defaults." + setting.propertyName() + "` | " + type(setting) + " | " + defaultValue(setting)
-                + " | " + PropertyValues.inPropertyTerms(setting.allowed()) + " | " + setting.description() + " |";
+        return "| `" + key(setting) + "` | " + type(setting) + " | " + defaultValue(setting) + " | "
+                + PropertyValues.inPropertyTerms(setting.allowed()) + " | " + setting.description() + " |";
+    }
+
+    /** The key a setting's row documents: in breakers.defaults, or a fault-* setting in a breaker's faults section. */
+    private static String key(Setting<?> setting) {
+        String property = PropertyValues.breakerProperty("<name>", setting.propertyName());
+        return property.startsWith("breakers.faults.") ? property : "breakers.defaults." + setting.propertyName();
     }
 
     private static String type(Setting<?> setting) {
@@ -99,6 +106,9 @@ class DocumentationTest {
         }
         if (setting.type() == Duration.class) {
             return "duration";
+        }
+        if (setting.type() == Class.class) {
+            return "class name";
         }
         return "list of class names";
     }

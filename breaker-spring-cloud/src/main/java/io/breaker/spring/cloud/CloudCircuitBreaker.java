@@ -53,6 +53,7 @@ final class CloudCircuitBreaker extends BreakerCall implements CircuitBreaker {
         T result;
         boolean failedResult;
         try {
+            injectFaults();
             result = toRun.get();
             failedResult = recordResult != null && isFailedResult(result);
         } catch (Throwable error) {
@@ -78,7 +79,10 @@ final class CloudCircuitBreaker extends BreakerCall implements CircuitBreaker {
         T result;
         boolean failedResult;
         try {
-            result = limit.run(toRun::get);
+            result = limit.run(() -> {
+                injectFaults(); // on the timed thread: the call timeout cuts an injected latency too
+                return toRun.get();
+            });
             failedResult = recordResult != null && isFailedResult(result);
         } catch (Throwable error) {
             if (CallTimeout.callerInterrupted(error)) {
