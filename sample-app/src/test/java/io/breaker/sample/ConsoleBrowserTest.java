@@ -12,6 +12,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
+import org.openqa.selenium.Keys;
 import org.openqa.selenium.NoAlertPresentException;
 import org.openqa.selenium.NoSuchElementException;
 import org.openqa.selenium.OutputType;
@@ -232,6 +233,46 @@ class ConsoleBrowserTest extends BookshopHttpTest {
                 .containsEntry("failed", "0")
                 .containsEntry("rejected", "0");
         savePanel("console-closed.png");
+    }
+
+    @Test
+    void readsOnAPhoneFollowsADarkSystemThemeAndWorksByKeyboard() {
+        browser.manage().window().setSize(new Dimension(390, 844));
+        browser.executeCdpCommand(
+                "Emulation.setEmulatedMedia",
+                Map.of("features", List.of(Map.of("name", "prefers-color-scheme", "value", "dark"))));
+        browser.get("http://localhost:" + port + "/actuator/breakers/console");
+        await(() -> "live".equals(live()));
+        assertThat(deliveryTime(BOOK).statusCode()).isEqualTo(200);
+        clock.advance(BreakerActivity.SPACING); // the next sample, whoever reads first, holds that call
+        String sampled = lastSampleAt(breaker("wholesaler"));
+        await(() ->
+                sampled.equals(panel().findElement(By.cssSelector("svg.chart")).getAttribute("data-to")));
+
+        assertThat(browser.executeScript("return document.documentElement.scrollWidth <= window.innerWidth"))
+                .as("nothing wider than the phone's screen")
+                .isEqualTo(true);
+        assertThat(browser.executeScript("""
+                        const chart = document.querySelector("section.panel[data-name='wholesaler'] svg.chart");
+                        return chart.getBoundingClientRect().right <= window.innerWidth;
+                        """))
+                .as("the chart scales to the screen")
+                .isEqualTo(true);
+        assertThat(browser.executeScript("return getComputedStyle(document.body).backgroundColor"))
+                .as("the dark theme's background")
+                .isEqualTo("rgb(18, 20, 23)");
+
+        // By keyboard: the chart takes the focus and says its totals; Enter opens the numbers plotted.
+        WebElement chart = panel().findElement(By.cssSelector("figure.history"));
+        browser.executeScript("arguments[0].focus()", chart);
+        assertThat(browser.switchTo().activeElement().getAttribute("aria-label"))
+                .startsWith("History of wholesaler")
+                .contains("1 succeeded");
+        browser.switchTo().activeElement().sendKeys(Keys.TAB);
+        WebElement summary = browser.switchTo().activeElement();
+        assertThat(summary.getText()).isEqualTo("Numbers plotted");
+        summary.sendKeys(Keys.ENTER);
+        await(() -> panel().findElement(By.cssSelector("details.numbers")).getAttribute("open") != null);
     }
 
     private WebElement panel() {
