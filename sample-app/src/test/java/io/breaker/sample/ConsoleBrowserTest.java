@@ -275,6 +275,43 @@ class ConsoleBrowserTest extends BookshopHttpTest {
         await(() -> panel().findElement(By.cssSelector("details.numbers")).getAttribute("open") != null);
     }
 
+    /**
+     * A breaker shared through Redis: its panel says this instance's state, the fleet's and whether
+     * the instance acts alone. The sample runs without Redis here, so the page draws the endpoint's
+     * own description of the wholesaler with the store's fields set as a shared breaker's are (the
+     * endpoint's side of them is tested against a real Redis in breaker-redis).
+     */
+    @Test
+    void showsASharedBreakersFleetAndWhetherThisInstanceActsAlone() {
+        browser.get("http://localhost:" + port + "/actuator/breakers/console");
+        await(() -> "live".equals(live()));
+        Object fleet = browser.executeAsyncScript("""
+                const done = arguments[arguments.length - 1];
+                fetch(location.pathname.replace(/\\/console$/, '') + '/wholesaler').then(r => r.json()).then(b => {
+                  const shared = (store, fleet) => Object.assign({}, b, { shared: true, store: store, fleet: fleet });
+                  const box = document.createElement('div');
+                  document.body.appendChild(box);
+                  const lines = [];
+                  window.BreakerPanels.render(box, [shared(
+                      { type: 'redis', reachable: true, actingAlone: false, failureMode: 'protect-locally' },
+                      { state: b.state, age: 'PT0.4S' })]);
+                  lines.push(box.querySelector('.fleet').textContent);
+                  window.BreakerPanels.render(box, [shared(
+                      { type: 'redis', reachable: false, actingAlone: true, failureMode: 'protect-locally' },
+                      { state: 'OPEN', age: 'PT1M5S' })]);
+                  lines.push(box.querySelector('.fleet').textContent + ' | ' + box.querySelector('.fleet').className);
+                  box.remove();
+                  done(lines);
+                });
+                """);
+        assertThat(fleet)
+                .asList()
+                .containsExactly(
+                        "This instance: CLOSED · fleet (redis): CLOSED, heard 0 s ago · acting with the fleet",
+                        "This instance: CLOSED · fleet (redis): OPEN, heard 65 s ago"
+                                + " · acting alone: the store is unreachable (protect-locally) | fleet alone");
+    }
+
     private WebElement panel() {
         return browser.findElement(By.cssSelector("section.panel[data-name='wholesaler']"));
     }
