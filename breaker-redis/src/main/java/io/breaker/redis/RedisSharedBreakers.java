@@ -41,7 +41,7 @@ public final class RedisSharedBreakers implements SharedBreakers {
 
     @Override
     public @Nullable FleetDescriptor fleet(String breaker) {
-        RedisStateStore.FleetSeen seen = store.fleetSeen(breaker);
+        FleetSeen seen = store.fleetSeen(breaker);
         return seen == null ? null : new FleetDescriptor(seen.state(), seen.age());
     }
 }

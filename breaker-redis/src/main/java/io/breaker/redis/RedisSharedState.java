@@ -171,11 +171,12 @@ final class RedisSharedState implements SharedState {
     }
 
     /** The fleet's state in the newest answer applied, and how long ago it came; null before the first. */
-    RedisStateStore.@Nullable FleetSeen fleetSeen() {
+    @Nullable
+    FleetSeen fleetSeen() {
         Applied known = newest.get();
         return known == null
                 ? null
-                : new RedisStateStore.FleetSeen(
+                : new FleetSeen(
                         known.answer().verdict().state(), Duration.ofNanos(clock.nanoTime() - known.receivedNanos()));
     }
 

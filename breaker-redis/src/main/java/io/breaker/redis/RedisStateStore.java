@@ -14,7 +14,6 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 
-import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
@@ -162,7 +161,8 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
      * The fleet's state in Redis as this instance last heard it for the breaker {@code name}, or
      * {@code null} when Redis has not answered for it yet (or the breaker is not shared here).
      */
-    public @Nullable FleetSeen fleetSeen(String name) {
+    @Nullable
+    FleetSeen fleetSeen(String name) {
         for (RedisSharedState shared : attached) {
             if (shared.name().equals(name)) {
                 return shared.fleetSeen();
@@ -170,14 +170,6 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
         }
         return null;
     }
-
-    /**
-     * A shared breaker's state in Redis's last answer to this instance.
-     *
-     * @param state the fleet's state in that answer
-     * @param age   how long ago the answer came
-     */
-    public record FleetSeen(State state, Duration age) {}
 
     /**
      * Whether this instance's last operator change of the breaker {@code name} was sent to Redis and
