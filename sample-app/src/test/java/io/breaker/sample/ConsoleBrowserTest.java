@@ -44,7 +44,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The operators' console in a real browser (headless Chromium through chromedriver), against the
  * whole bookshop over HTTP: the page lists the wholesaler breaker, shows it go OPEN when the
  * wholesaler fails (from the stream, without a reload), a user who is not an operator cannot force
- * it, and an operator's click forces it and the change shows. Skipped with a message when Chromium
+ * it, and an operator's click forces it and the change shows; the wholesaler's panel charts what
+ * happened with the endpoint's own numbers, on a phone, in a dark theme and by keyboard. The
+ * breakers run on the test kit's virtual clock, which the tests move. Skipped with a message when Chromium
  * or chromedriver is missing, except on CI ({@code CI=true}), where that fails the build.
  */
 class ConsoleBrowserTest extends BookshopHttpTest {

@@ -298,8 +298,10 @@ window.BreakerPanels = (function () {
     figure.id = 'history-' + b.name;
     figure.tabIndex = 0;
     if (samples.length < 2) {
-      figure.appendChild(html('p', 'collecting', 'Collecting: the chart fills as this page reads the breaker (a sample every '
-        + (b.activity ? durationSeconds(b.activity.spacing) : '?') + ' s at most).'));
+      figure.appendChild(html('p', 'collecting', b.activity
+        ? 'Collecting: the chart fills as this page reads the breaker (a sample every '
+          + durationSeconds(b.activity.spacing) + ' s at most).'
+        : 'This endpoint keeps no history of the breaker.'));
       section.append(figure, timeline(b, Date.now(), Date.now()));
       return section;
     }
