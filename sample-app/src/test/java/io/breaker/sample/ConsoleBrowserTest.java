@@ -238,7 +238,7 @@ class ConsoleBrowserTest extends BookshopHttpTest {
     }
 
     @Test
-    void readsOnAPhoneFollowsADarkSystemThemeAndWorksByKeyboard() {
+    void readsOnAPhoneFollowsADarkSystemThemeAndWorksByKeyboard() throws IOException {
         browser.manage().window().setSize(new Dimension(390, 844));
         browser.executeCdpCommand(
                 "Emulation.setEmulatedMedia",
@@ -275,6 +275,7 @@ class ConsoleBrowserTest extends BookshopHttpTest {
         assertThat(summary.getText()).isEqualTo("Numbers plotted");
         summary.sendKeys(Keys.ENTER);
         await(() -> panel().findElement(By.cssSelector("details.numbers")).getAttribute("open") != null);
+        savePanel("console-phone-dark.png");
     }
 
     /**

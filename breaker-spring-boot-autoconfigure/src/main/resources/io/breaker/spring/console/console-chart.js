@@ -6,7 +6,8 @@
 // a test, a screen reader and a keyboard user read exactly what was plotted.
 window.BreakerPanels = (function () {
   const SVG = 'http://www.w3.org/2000/svg';
-  const W = 600;
+  // The drawing's width follows the page's, so that its text stays readable on a phone.
+  let W = 600;
   const H = 190;
   const LEFT = 46;
   const RIGHT = 44;
@@ -333,6 +334,7 @@ window.BreakerPanels = (function () {
     const focused = document.activeElement && container.contains(document.activeElement) ? document.activeElement.id : null;
     const open = new Set(Array.from(container.querySelectorAll('details[open]')).map(d => d.id));
     container.textContent = '';
+    W = Math.max(300, Math.min(720, Math.round(container.clientWidth) - 32));
     list.forEach(b => {
       if (!received.has(b)) received.set(b, performance.now());
       container.appendChild(panel(b));
