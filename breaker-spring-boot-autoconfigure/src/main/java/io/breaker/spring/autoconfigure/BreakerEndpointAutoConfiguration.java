@@ -107,9 +107,9 @@ public class BreakerEndpointAutoConfiguration {
             @Bean
             @ConditionalOnMissingBean
             public CallTotals.Source breakerCallTotals(ObjectProvider<MeterRegistry> meters) {
+                BreakerCallCounts calls = new BreakerCallCounts(meters::getIfUnique);
                 return breaker -> {
-                    MeterRegistry registry = meters.getIfUnique();
-                    long[] counts = registry == null ? null : BreakerCallCounts.of(registry, breaker.getName());
+                    long[] counts = calls.of(breaker.getName());
                     if (counts == null) {
                         return null;
                     }

@@ -53,8 +53,9 @@ class BreakerActivityTest {
             .build();
     private final BreakerRegistry registry = BreakerRegistry.of(config, Map.of(), nanos::get, wall, null);
     private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+    private final BreakerCallCounts calls = new BreakerCallCounts(() -> meters);
     private final BreakerActivity activity = new BreakerActivity(wall, breaker -> {
-        long[] counts = BreakerCallCounts.of(meters, breaker.getName());
+        long[] counts = calls.of(breaker.getName());
         return counts == null
                 ? null
                 : new CallTotals(counts[0], counts[3] + counts[4], counts[1] + counts[2], counts[5]);
