@@ -1,8 +1,10 @@
 package io.breaker.redis;
 
 import io.breaker.spring.actuate.FleetChange;
+import io.breaker.spring.actuate.FleetDescriptor;
 import io.breaker.spring.actuate.SharedBreakers;
 import io.breaker.spring.actuate.StoreDescriptor;
+import org.jspecify.annotations.Nullable;
 
 import java.util.Objects;
 
@@ -35,5 +37,11 @@ public final class RedisSharedBreakers implements SharedBreakers {
             return changed ? FleetChange.CHANGED : FleetChange.UNCHANGED;
         }
         return store.lastOperatorChangeUnanswered(breaker) ? FleetChange.UNKNOWN : null;
+    }
+
+    @Override
+    public @Nullable FleetDescriptor fleet(String breaker) {
+        FleetSeen seen = store.fleetSeen(breaker);
+        return seen == null ? null : new FleetDescriptor(seen.state(), seen.age());
     }
 }

@@ -15,6 +15,7 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.core.script.RedisScript;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedDeque;
@@ -167,6 +168,16 @@ final class RedisSharedState implements SharedState {
             longest = Long.MAX_VALUE;
         }
         return Math.max(store.keyExpiryMillis(), longest);
+    }
+
+    /** The fleet's state in the newest answer applied, and how long ago it came; null before the first. */
+    @Nullable
+    FleetSeen fleetSeen() {
+        Applied known = newest.get();
+        return known == null
+                ? null
+                : new FleetSeen(
+                        known.answer().verdict().state(), Duration.ofNanos(clock.nanoTime() - known.receivedNanos()));
     }
 
     /** Connects, then syncs once at once: a new breaker learns the fleet's state without waiting for a call. */

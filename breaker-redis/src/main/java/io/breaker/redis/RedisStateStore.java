@@ -158,6 +158,20 @@ public final class RedisStateStore implements StateStore, AutoCloseable {
     }
 
     /**
+     * The fleet's state in Redis as this instance last heard it for the breaker {@code name}, or
+     * {@code null} when Redis has not answered for it yet (or the breaker is not shared here).
+     */
+    @Nullable
+    FleetSeen fleetSeen(String name) {
+        for (RedisSharedState shared : attached) {
+            if (shared.name().equals(name)) {
+                return shared.fleetSeen();
+            }
+        }
+        return null;
+    }
+
+    /**
      * Whether this instance's last operator change of the breaker {@code name} was sent to Redis and
      * got no answer in time: it may have changed the fleet or not (a late answer is applied when it
      * comes; without one, the change is replayed). {@code false} when Redis answered, or was known to

@@ -25,7 +25,7 @@ final class BreakerSession {
     private final BreakerClock clock;
     private final TransitionRecorder recorder;
     private final Map<String, Long> rejectedAtStart = new ConcurrentHashMap<>();
-    /** What else forgets the past on a reset (the endpoint's history of transitions, in a Spring test). */
+    /** What else forgets the past on a reset (the endpoint's transitions and history, in a Spring test). */
     private final Runnable alsoOnReset;
 
     BreakerSession(BreakerRegistry registry, BreakerClock clock) {

@@ -3,6 +3,7 @@ package io.breaker.test;
 import io.breaker.BreakerRegistry;
 import io.breaker.CircuitBreaker;
 import io.breaker.internal.Integration;
+import io.breaker.spring.actuate.BreakerActivity;
 import io.breaker.spring.actuate.BreakerTransitionHistory;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -65,6 +66,10 @@ final class SpringBreakers {
             }
         }
         ObjectProvider<BreakerTransitionHistory> history = application.getBeanProvider(BreakerTransitionHistory.class);
-        return new BreakerSession(registry, clock, () -> history.ifAvailable(BreakerTransitionHistory::clear));
+        ObjectProvider<BreakerActivity> activity = application.getBeanProvider(BreakerActivity.class);
+        return new BreakerSession(registry, clock, () -> {
+            history.ifAvailable(BreakerTransitionHistory::clear);
+            activity.ifAvailable(BreakerActivity::clear);
+        });
     }
 }

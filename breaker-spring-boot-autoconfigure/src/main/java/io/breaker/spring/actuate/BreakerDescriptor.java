@@ -19,6 +19,8 @@ import java.util.List;
  * @param shared          whether the breaker shares its state with other instances through a store
  * @param store           the store a shared breaker goes through, and whether it is reachable; {@code null}
  *                        for a breaker kept in memory
+ * @param fleet           for a shared breaker, its state in the store as this instance last heard it, or
+ *                        {@code null} (kept in memory, or no answer from the store yet)
  * @param stateSince      when the breaker entered its current state
  * @param failureRate     failed calls in the window, in percent, or -1
  * @param slowCallRate    slow calls in the window, in percent, or -1 (also when slow-call detection is off)
@@ -37,12 +39,15 @@ import java.util.List;
  * @param config          the effective settings
  * @param transitions     the last state changes, newest first
  * @param settingsChanges the last changes of its settings at runtime, newest first
+ * @param activity        its recent history for the console (see {@link BreakerActivity}), or {@code null}
+ *                        when the endpoint keeps none
  */
 public record BreakerDescriptor(
         String name,
         State state,
         boolean shared,
         @Nullable StoreDescriptor store,
+        @Nullable FleetDescriptor fleet,
         Instant stateSince,
         float failureRate,
         float slowCallRate,
@@ -57,5 +62,6 @@ public record BreakerDescriptor(
         @Nullable FaultsDescriptor faults,
         BreakerConfigDescriptor config,
         List<TransitionDescriptor> transitions,
-        List<SettingsChangeDescriptor> settingsChanges)
+        List<SettingsChangeDescriptor> settingsChanges,
+        @Nullable ActivityDescriptor activity)
         implements OperationResponseBody {}

@@ -33,6 +33,8 @@ public final class BreakerOperations {
     private final BreakerTransitionHistory history;
     /** The store that shares breakers with other instances, or null. */
     private final @Nullable SharedBreakers sharedBreakers;
+    /** The console's history, or null. */
+    private final @Nullable BreakerActivity activity;
     /**
      * Operator changes run one at a time: each one's transitions reach the listeners (the history among
      * them) before the next one starts, so concurrent requests cannot reorder the recent transitions.
@@ -55,9 +57,24 @@ public final class BreakerOperations {
      */
     public BreakerOperations(
             BreakerRegistry registry, BreakerTransitionHistory history, @Nullable SharedBreakers sharedBreakers) {
+        this(registry, history, sharedBreakers, null);
+    }
+
+    /**
+     * @param registry       the breakers to show and steer (the times shown are from its wall clock)
+     * @param history        their recent transitions
+     * @param sharedBreakers the store that shares breakers with other instances, or {@code null}
+     * @param activity       the console's history, which each description samples, or {@code null}
+     */
+    public BreakerOperations(
+            BreakerRegistry registry,
+            BreakerTransitionHistory history,
+            @Nullable SharedBreakers sharedBreakers,
+            @Nullable BreakerActivity activity) {
         this.registry = Objects.requireNonNull(registry, "registry");
         this.history = Objects.requireNonNull(history, "history");
         this.sharedBreakers = sharedBreakers;
+        this.activity = activity;
     }
 
     /** Every breaker, sorted by name. */
@@ -164,11 +181,13 @@ public final class BreakerOperations {
         // The trip time plus the wait, from one reading of the phase: the same at every read, also once due.
         Instant nextProbeAt = state == State.OPEN ? breaker.getNextProbeAt() : null;
         boolean shared = breaker.isShared();
+        boolean inStore = shared && sharedBreakers != null;
         return new BreakerDescriptor(
                 breaker.getName(),
                 state,
                 shared,
-                shared && sharedBreakers != null ? sharedBreakers.store() : null,
+                inStore ? sharedBreakers.store() : null,
+                inStore ? sharedBreakers.fleet(breaker.getName()) : null,
                 breaker.getStateSince(),
                 metrics.failureRate(),
                 metrics.slowCallRate(),
@@ -183,7 +202,8 @@ public final class BreakerOperations {
                 FaultsDescriptor.of(breaker.getConfig()),
                 BreakerConfigDescriptor.of(breaker.getConfig()),
                 history.recent(breaker.getName()),
-                history.recentSettingsChanges(breaker.getName()));
+                history.recentSettingsChanges(breaker.getName()),
+                activity == null ? null : activity.read(breaker, state, metrics));
     }
 
     /** The outcome of a change request. */

@@ -22,4 +22,12 @@ public interface SharedBreakers {
      */
     @Nullable
     FleetChange lastOperatorChange(String breaker);
+
+    /**
+     * The named breaker's state in the store as this instance last heard it, or {@code null} when the
+     * store has not answered for it yet, or does not say (the default).
+     */
+    default @Nullable FleetDescriptor fleet(String breaker) {
+        return null;
+    }
 }

@@ -1,16 +1,21 @@
 package io.breaker.spring.autoconfigure;
 
 import io.breaker.BreakerRegistry;
+import io.breaker.CallOutcome;
+import io.breaker.spring.actuate.BreakerActivity;
 import io.breaker.spring.actuate.BreakerEventStream;
 import io.breaker.spring.actuate.BreakerOperations;
 import io.breaker.spring.actuate.BreakerStreamLifecycle;
 import io.breaker.spring.actuate.BreakerTransitionHistory;
 import io.breaker.spring.actuate.BreakersEndpoint;
 import io.breaker.spring.actuate.BreakersWebEndpointExtension;
+import io.breaker.spring.actuate.CallTotals;
 import io.breaker.spring.actuate.RuntimeSettings;
 import io.breaker.spring.actuate.SharedBreakers;
 import io.breaker.spring.actuate.SharedSettings;
 import io.breaker.spring.config.ConfiguredSettings;
+import io.breaker.spring.metrics.BreakerCallCounts;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -41,11 +46,18 @@ public class BreakerEndpointAutoConfiguration {
 
         @Bean
         @ConditionalOnMissingBean
+        public BreakerActivity breakerActivity(BreakerRegistry registry, ObjectProvider<CallTotals.Source> totals) {
+            return new BreakerActivity(registry.getWallClock(), totals.getIfUnique());
+        }
+
+        @Bean
+        @ConditionalOnMissingBean
         public BreakerOperations breakerOperations(
                 BreakerRegistry registry,
                 BreakerTransitionHistory history,
-                ObjectProvider<SharedBreakers> sharedBreakers) {
-            return new BreakerOperations(registry, history, sharedBreakers.getIfUnique());
+                ObjectProvider<SharedBreakers> sharedBreakers,
+                ObjectProvider<BreakerActivity> activity) {
+            return new BreakerOperations(registry, history, sharedBreakers.getIfUnique(), activity.getIfUnique());
         }
 
         @Bean
@@ -82,6 +94,32 @@ public class BreakerEndpointAutoConfiguration {
                     registry.getWallClock(),
                     sharedSettings.getIfUnique(),
                     registry.getClass().getClassLoader());
+        }
+
+        /**
+         * The console's call totals, from the breakers' timers: the meter registry is looked up at the
+         * first sample, so that this needs no order against Micrometer's auto-configuration.
+         */
+        @Configuration(proxyBeanMethods = false)
+        @ConditionalOnClass(name = "io.micrometer.core.instrument.MeterRegistry")
+        static class CallTotalsConfiguration {
+
+            @Bean
+            @ConditionalOnMissingBean
+            public CallTotals.Source breakerCallTotals(ObjectProvider<MeterRegistry> meters) {
+                BreakerCallCounts calls = new BreakerCallCounts(meters::getIfUnique);
+                return breaker -> {
+                    long[] counts = calls.of(breaker.getName());
+                    if (counts == null) {
+                        return null;
+                    }
+                    return new CallTotals(
+                            counts[CallOutcome.SUCCESS.ordinal()],
+                            counts[CallOutcome.FAILURE.ordinal()] + counts[CallOutcome.SLOW_FAILURE.ordinal()],
+                            counts[CallOutcome.SLOW_SUCCESS.ordinal()] + counts[CallOutcome.SLOW_CANCELLED.ordinal()],
+                            counts[CallOutcome.IGNORED.ordinal()]);
+                };
+            }
         }
 
         @Bean

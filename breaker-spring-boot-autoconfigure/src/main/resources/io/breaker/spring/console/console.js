@@ -5,6 +5,7 @@
   const base = location.pathname.replace(/\/console\/?$/, '');
   const breakers = new Map();
   const rows = document.getElementById('breakers');
+  const panels = document.getElementById('panels');
   const live = document.getElementById('live');
   const message = document.getElementById('message');
   const REFRESH_MS = 5000;
@@ -132,7 +133,8 @@
   function render() {
     const open = new Set(Array.from(rows.querySelectorAll('details[open]')).map(d => d.closest('tr').dataset.name));
     rows.textContent = '';
-    Array.from(breakers.values()).sort((a, b) => a.name.localeCompare(b.name)).forEach(b => {
+    const sorted = Array.from(breakers.values()).sort((a, b) => a.name.localeCompare(b.name));
+    sorted.forEach(b => {
       const row = document.createElement('tr');
       row.dataset.name = b.name;
       const name = document.createElement('strong');
@@ -167,6 +169,7 @@
       cell(row, 'Actions', actions);
       rows.appendChild(row);
     });
+    window.BreakerPanels.render(panels, sorted);
   }
 
   function replaceAll(list) {

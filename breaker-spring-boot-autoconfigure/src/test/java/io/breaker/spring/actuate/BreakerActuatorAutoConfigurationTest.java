@@ -3,12 +3,16 @@ package io.breaker.spring.actuate;
 import io.breaker.BreakerConfig;
 import io.breaker.BreakerRegistry;
 import io.breaker.spring.autoconfigure.BreakerEndpointAutoConfiguration;
+import io.breaker.spring.metrics.BreakerMeterBinder;
 import io.breaker.spring.test.BootLine;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ApplicationContext;
 
 import java.util.Map;
 
@@ -36,6 +40,42 @@ class BreakerActuatorAutoConfigurationTest {
                     assertThat(context).hasSingleBean(BreakerStreamLifecycle.class);
                     assertThat(context).hasBean("breakersHealthIndicator");
                 });
+    }
+
+    @Test
+    void theHistoryCountsCallsWithTheBreakersTimers() {
+        withRegistry
+                .withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+                .withPropertyValues("management.endpoints.web.exposure.include=breakers")
+                .run(context -> {
+                    new BreakerMeterBinder(context.getBean(BreakerRegistry.class))
+                            .bindTo(context.getBean(MeterRegistry.class));
+                    context.getBean(BreakerRegistry.class).breaker("wholesaler").execute(() -> "ok");
+
+                    assertThat(context).hasSingleBean(BreakerActivity.class).hasSingleBean(CallTotals.Source.class);
+                    assertThat(firstSample(context).succeeded()).isEqualTo(1);
+                });
+    }
+
+    @Test
+    void withoutMicrometerTheHistoryKeepsNoCallTotals() {
+        withRegistry
+                .withClassLoader(new FilteredClassLoader("io.micrometer"))
+                .withPropertyValues("management.endpoints.web.exposure.include=breakers")
+                .run(context -> {
+                    context.getBean(BreakerRegistry.class).breaker("wholesaler").execute(() -> "ok");
+
+                    assertThat(context).hasSingleBean(BreakerActivity.class).doesNotHaveBean(CallTotals.Source.class);
+                    assertThat(firstSample(context).succeeded()).isEqualTo(-1);
+                });
+    }
+
+    private static ActivitySample firstSample(ApplicationContext context) {
+        return context.getBean(BreakersEndpoint.class)
+                .breaker("wholesaler")
+                .activity()
+                .samples()
+                .get(0);
     }
 
     @Test
