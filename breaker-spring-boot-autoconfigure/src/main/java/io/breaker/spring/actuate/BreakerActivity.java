@@ -8,6 +8,7 @@ import org.jspecify.annotations.Nullable;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -60,7 +61,7 @@ public final class BreakerActivity {
      * last one is {@link #SPACING} old or more (or the wall clock went back, which starts it afresh).
      */
     ActivityDescriptor read(CircuitBreaker breaker, State state, BreakerMetrics metrics) {
-        Instant now = wallClock.instant();
+        Instant now = wallClock.instant().truncatedTo(ChronoUnit.MILLIS); // as every time the endpoint shows
         Ring ring = rings.computeIfAbsent(breaker.getName(), name -> new Ring());
         List<ActivitySample> samples;
         synchronized (ring) {

@@ -241,7 +241,8 @@ class RuntimeSettingsHttpTest {
         assertThat(off.statusCode()).as(off.body()).isEqualTo(200);
         assertThat(registry.breaker("wholesaler").getConfig().getSlowCallDurationThreshold())
                 .isNull();
-        assertThat(off.body()).contains("\"slow-call-duration-threshold\":{\"source\":\"RUNTIME\"}");
+        // Off is this breaker's configured value: none returns it there, as null would.
+        assertThat(off.body()).contains("\"slow-call-duration-threshold\":{\"source\":\"DEFAULT\"}");
     }
 
     @Test
