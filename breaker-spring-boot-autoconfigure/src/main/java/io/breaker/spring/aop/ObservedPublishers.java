@@ -51,7 +51,7 @@ final class ObservedPublishers {
     }
 
     private static void subscribe(
-            Publisher source,
+            Source source,
             CoreSubscriber<? super Object> actual,
             CircuitBreaker breaker,
             BreakerObservations observations) {
@@ -66,7 +66,7 @@ final class ObservedPublishers {
 
     /** Subscribes a subscriber; lets the Mono and the Flux share {@link #subscribe}. */
     @FunctionalInterface
-    private interface Publisher {
+    private interface Source {
         void subscribe(CoreSubscriber<? super Object> subscriber);
     }
 
