@@ -7,12 +7,14 @@ import kotlinx.coroutines.flow.take
 import kotlinx.coroutines.flow.toList
 import kotlinx.coroutines.runBlocking
 import org.assertj.core.api.Assertions.assertThat
+import org.awaitility.Awaitility.await
 import org.junit.jupiter.api.BeforeEach
 import org.junit.jupiter.api.Test
 import org.springframework.beans.factory.annotation.Autowired
 import org.springframework.boot.test.context.SpringBootTest
 import org.springframework.boot.test.context.TestConfiguration
 import org.springframework.context.annotation.Bean
+import java.time.Duration
 
 /**
  * A suspend fun observed as `breaker.call` when the application has an observation registry: its
@@ -49,6 +51,10 @@ class ObservedKotlinCallsTest(
     fun aSuspendFunIsOneCallObservationWithItsOutcome(): Unit = runBlocking {
         assertThat(catalogue.price("978-0")).isEqualTo(5)
 
+        // the wholesaler answers on another thread, which stops the observation as it hands the answer on
+        await().atMost(Duration.ofSeconds(30)).untilAsserted {
+            TestObservationRegistryAssert.assertThat(observations).hasSingleObservationThat().hasBeenStopped()
+        }
         TestObservationRegistryAssert.assertThat(observations)
             .hasSingleObservationThat()
             .hasNameEqualTo("breaker.call")
@@ -64,6 +70,11 @@ class ObservedKotlinCallsTest(
 
         assertThat(catalogue.price("978-0")).isEqualTo(0)
 
+        await().atMost(Duration.ofSeconds(30)).untilAsserted {
+            TestObservationRegistryAssert.assertThat(observations).hasNumberOfObservationsEqualTo(2)
+            TestObservationRegistryAssert.assertThat(observations)
+                .hasObservationWithNameEqualTo("breaker.call").that().hasBeenStopped()
+        }
         TestObservationRegistryAssert.assertThat(observations)
             .hasNumberOfObservationsEqualTo(2)
             .hasAnObservation { call ->
