@@ -5,8 +5,6 @@ import io.micrometer.observation.Observation;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 
-import java.lang.reflect.AccessibleObject;
-import java.lang.reflect.Method;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -103,9 +101,8 @@ final class ObservedCall extends ProtectedCall {
      * future comes back as a future completed in the observation's scope, so that the breaker records
      * the outcome there. Counts down the two completions the observation waits for.
      */
-    private final class StageInvocation implements MethodInvocation {
+    private final class StageInvocation extends DelegatingInvocation {
 
-        private final MethodInvocation invocation;
         private final Observation observation;
         /** The completions left before the observation stops: the caller's future, and the method's if it ran. */
         private final AtomicInteger pending = new AtomicInteger(1);
@@ -114,7 +111,7 @@ final class ObservedCall extends ProtectedCall {
         private volatile @Nullable Throwable callerError;
 
         StageInvocation(MethodInvocation invocation, Observation observation) {
-            this.invocation = invocation;
+            super(invocation);
             this.observation = observation;
         }
 
@@ -170,26 +167,6 @@ final class ObservedCall extends ProtectedCall {
                 BreakerObservations.outcomeFromError(observation, breaker, error);
             }
             observation.stop();
-        }
-
-        @Override
-        public Method getMethod() {
-            return invocation.getMethod();
-        }
-
-        @Override
-        public @Nullable Object[] getArguments() {
-            return invocation.getArguments();
-        }
-
-        @Override
-        public @Nullable Object getThis() {
-            return invocation.getThis();
-        }
-
-        @Override
-        public AccessibleObject getStaticPart() {
-            return invocation.getStaticPart();
         }
     }
 }

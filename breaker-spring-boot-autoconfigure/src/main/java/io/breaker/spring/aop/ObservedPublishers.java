@@ -15,8 +15,6 @@ import reactor.core.publisher.MonoOperator;
 import reactor.core.publisher.Operators;
 import reactor.util.context.Context;
 
-import java.lang.reflect.AccessibleObject;
-import java.lang.reflect.Method;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -222,13 +220,12 @@ final class ObservedPublishers {
     }
 
     /** See {@link #scoped}. */
-    private static final class ScopedInvocation implements MethodInvocation {
+    private static final class ScopedInvocation extends DelegatingInvocation {
 
-        private final MethodInvocation invocation;
         private final ObservationRegistry registry;
 
         ScopedInvocation(MethodInvocation invocation, ObservationRegistry registry) {
-            this.invocation = invocation;
+            super(invocation);
             this.registry = registry;
         }
 
@@ -249,26 +246,6 @@ final class ObservedPublishers {
                         .transform(Operators.lift((scannable, actual) -> new ScopedSubscriber(actual, current)));
             }
             return built;
-        }
-
-        @Override
-        public Method getMethod() {
-            return invocation.getMethod();
-        }
-
-        @Override
-        public @Nullable Object[] getArguments() {
-            return invocation.getArguments();
-        }
-
-        @Override
-        public @Nullable Object getThis() {
-            return invocation.getThis();
-        }
-
-        @Override
-        public AccessibleObject getStaticPart() {
-            return invocation.getStaticPart();
         }
     }
 }
