@@ -15,7 +15,7 @@ import java.util.Arrays;
  * {@code Continuation} (the exception comes before it), and a call runs them as a publisher in the
  * caller's coroutine context ({@link KotlinCalls#invokeSuspending}).
  */
-final class Fallback {
+class Fallback {
 
     private final Method[] withException;
     private final Class<?>[] exceptionTypes;
@@ -36,6 +36,14 @@ final class Fallback {
         }
         this.withoutException = withoutException;
         this.suspending = suspending;
+    }
+
+    /** The same overloads, for a subclass that adds to how they are called. */
+    Fallback(Fallback overloads) {
+        this.withException = overloads.withException;
+        this.exceptionTypes = overloads.exceptionTypes;
+        this.withoutException = overloads.withoutException;
+        this.suspending = overloads.suspending;
     }
 
     /** The overload serving {@code error}, or {@code null} if none accepts it. */

@@ -7,6 +7,7 @@ import io.breaker.spring.BreakerNames;
 import io.breaker.spring.CircuitProtected;
 import io.breaker.spring.ResultPredicate;
 import io.breaker.spring.call.CallTimeouts;
+import io.breaker.spring.observation.BreakerObservations;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 import org.springframework.aop.support.AopUtils;
@@ -55,6 +56,7 @@ public final class ProtectedMethods {
     private final Supplier<BreakerRegistry> registry;
     private final Supplier<RecordedResults> recordedResults;
     private final Supplier<CallTimeouts> callTimeouts;
+    private final Supplier<@Nullable BreakerObservations> observations;
     private final Map<Class<?>, Map<Method, ProtectedCall>> calls = new ConcurrentHashMap<>();
     /** Each breaker name used so far, with the first method using it (for start-up messages). */
     private final Map<String, Use> breakerNames = new ConcurrentHashMap<>();
@@ -86,9 +88,26 @@ public final class ProtectedMethods {
             Supplier<BreakerRegistry> registry,
             Supplier<RecordedResults> recordedResults,
             Supplier<CallTimeouts> callTimeouts) {
+        this(registry, recordedResults, callTimeouts, () -> null);
+    }
+
+    /**
+     * @param registry        where breakers come from; asked only when a method is first resolved
+     * @param recordedResults which results count as failures, per breaker; asked only when a method is first resolved
+     * @param callTimeouts    how breakers with {@code call-timeout} run their calls; asked only when a method is
+     *                        first resolved
+     * @param observations    the observations of calls, or {@code null} (no registry, or the no-op one): then a
+     *                        call runs exactly as without Micrometer; asked only when a method is first resolved
+     */
+    public ProtectedMethods(
+            Supplier<BreakerRegistry> registry,
+            Supplier<RecordedResults> recordedResults,
+            Supplier<CallTimeouts> callTimeouts,
+            Supplier<@Nullable BreakerObservations> observations) {
         this.registry = registry;
         this.recordedResults = recordedResults;
         this.callTimeouts = callTimeouts;
+        this.observations = observations;
     }
 
     /** The resolved call for an invocation. */
@@ -194,7 +213,37 @@ public final class ProtectedMethods {
         return call;
     }
 
+    /**
+     * The call of {@code method}; observed ({@link ObservedCall}) when there are observations, decided here
+     * once so that an unobserved call runs none of their code.
+     */
     private ProtectedCall create(Class<?> targetClass, Method method) {
+        BreakerObservations observed = observations.get();
+        ObservedCall.@Nullable Kind kind = observed == null ? null : observedKind(method);
+        ProtectedCall call = create(targetClass, method, kind == null ? null : observed);
+        return kind == null || call == PassThrough.INSTANCE ? call : new ObservedCall(call, observed, kind);
+    }
+
+    /** How a call of {@code method} is observed, or {@code null} for a plain method returning Kotlin's Flow. */
+    private static ObservedCall.@Nullable Kind observedKind(Method method) {
+        if (KotlinDetector.isSuspendingFunction(method)) {
+            return ObservedCall.Kind.PUBLISHER;
+        }
+        Class<?> returnType = method.getReturnType();
+        if (isFlow(returnType)) {
+            return null;
+        }
+        if (CompletionStage.class.isAssignableFrom(returnType)) {
+            return ObservedCall.Kind.STAGE;
+        }
+        return REACTOR_PRESENT
+                        && (returnType.getName().equals("reactor.core.publisher.Mono")
+                                || returnType.getName().equals("reactor.core.publisher.Flux"))
+                ? ObservedCall.Kind.PUBLISHER
+                : ObservedCall.Kind.VALUE;
+    }
+
+    private ProtectedCall create(Class<?> targetClass, Method method, @Nullable BreakerObservations observed) {
         CircuitProtected annotation = findAnnotation(method, targetClass);
         if (annotation == null) {
             return PassThrough.INSTANCE;
@@ -235,6 +284,9 @@ public final class ProtectedMethods {
         Fallback fallback = annotation.fallbackMethod().isEmpty()
                 ? null
                 : FallbackResolver.resolve(targetClass, method, annotation.fallbackMethod());
+        if (fallback != null && observed != null) {
+            fallback = new ObservedFallback(fallback, observed, annotation.name());
+        }
         Class<?> returnType = method.getReturnType();
         if (CompletionStage.class.isAssignableFrom(returnType)
                 && !returnType.isAssignableFrom(CompletableFuture.class)) {

@@ -8,6 +8,8 @@ import io.breaker.spring.aop.CircuitProtectedValidator;
 import io.breaker.spring.aop.ProtectedMethods;
 import io.breaker.spring.aop.RecordedResults;
 import io.breaker.spring.call.CallTimeouts;
+import io.breaker.spring.observation.BreakerObservations;
+import org.jspecify.annotations.Nullable;
 import org.springframework.aop.config.AopConfigUtils;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -114,8 +116,18 @@ public class BreakerAutoConfiguration {
         static ProtectedMethods breakerProtectedMethods(
                 ObjectProvider<BreakerRegistry> registry,
                 ObjectProvider<RecordedResults> recordedResults,
-                ObjectProvider<CallTimeouts> callTimeouts) {
-            return new ProtectedMethods(registry::getObject, recordedResults::getObject, callTimeouts::getObject);
+                ObjectProvider<CallTimeouts> callTimeouts,
+                ObjectProvider<BreakerObservations> observations) {
+            return new ProtectedMethods(
+                    registry::getObject,
+                    recordedResults::getObject,
+                    callTimeouts::getObject,
+                    () -> recording(observations.getIfUnique()));
+        }
+
+        /** {@code observations} unless absent or recording nothing. */
+        private static @Nullable BreakerObservations recording(@Nullable BreakerObservations observations) {
+            return observations == null ? null : observations.ifRecording();
         }
 
         @Bean

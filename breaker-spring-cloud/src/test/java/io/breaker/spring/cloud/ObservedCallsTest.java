@@ -4,7 +4,10 @@ import io.breaker.BreakerConfig;
 import io.breaker.BreakerRegistry;
 import io.breaker.CircuitOpenException;
 import io.breaker.SlidingWindowType;
+import io.breaker.State;
 import io.breaker.spring.autoconfigure.BreakerAutoConfiguration;
+import io.breaker.spring.autoconfigure.BreakerObservationAutoConfiguration;
+import io.breaker.spring.observation.BreakerObservations;
 import io.micrometer.common.KeyValues;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.observation.tck.TestObservationRegistry;
@@ -159,6 +162,40 @@ class ObservedCallsTest {
                     .hasNameEqualTo(NAME)
                     .hasLowCardinalityKeyValue(TYPE, "supplier");
         });
+    }
+
+    @Test
+    void withTheStartersObservationsTooACallIsObservedOnceUnderSpringCloudsNames() {
+        TestObservationRegistry applications = TestObservationRegistry.create();
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(
+                        BreakerAutoConfiguration.class,
+                        BreakerObservationAutoConfiguration.class,
+                        BreakerSpringCloudAutoConfiguration.class))
+                .withClassLoader(new FilteredClassLoader("org.springframework.cloud.circuitbreaker.resilience4j"))
+                .withPropertyValues(
+                        "breakers.instances.x.sliding-window-size=2", "breakers.instances.x.minimum-number-of-calls=2")
+                .withBean(ObservationRegistry.class, () -> applications)
+                .run(context -> {
+                    assertThat(context).hasSingleBean(BreakerObservations.class);
+                    for (int i = 0; i < 3; i++) {
+                        context.getBean(CircuitBreakerFactory.class)
+                                .create("x")
+                                .run(
+                                        () -> {
+                                            throw new IllegalStateException("down");
+                                        },
+                                        error -> "fallback");
+                    }
+
+                    assertThat(context.getBean(BreakerRegistry.class)
+                                    .breaker("x")
+                                    .getState())
+                            .isEqualTo(State.OPEN);
+                    assertThat(applications)
+                            .hasNumberOfObservationsWithNameEqualTo(NAME, 5) // two supplier runs, three fallbacks
+                            .hasNumberOfObservationsWithNameEqualTo("breaker.call", 0);
+                });
     }
 
     @Test
