@@ -1316,7 +1316,8 @@ final class FleetWorld {
                             "listeners (listener bookkeeping)",
                             "listenersWantDurations (listener bookkeeping: whether calls are timed for listeners)",
                             "lastFailureType",
-                            "reconfiguring (settings changed at runtime: not in the model)"),
+                            "reconfiguring (settings changed at runtime: not in the model)",
+                            "faults (fault injection: settings, not in the model; a fault is a call's outcome)"),
             "io.breaker.Phase",
                     List.of(
                             "permitsAll (follows state)",
