@@ -275,6 +275,10 @@ final class DynamoSharedState implements SharedState {
         return name;
     }
 
+    java.time.Duration probeLease() {
+        return config.getProbeLease();
+    }
+
     /** An operator's change and when (wall clock, ms) it was made: the newest one wins in the table. */
     private record Operator(State target, long atMillis) {}
 }

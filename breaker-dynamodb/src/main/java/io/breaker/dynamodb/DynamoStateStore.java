@@ -159,6 +159,11 @@ public final class DynamoStateStore implements StateStore, AutoCloseable {
         return skew.bounds().map(ClockSkew.Bounds::uncertainty);
     }
 
+    /** The shortest probe lease of the breakers shared through this store (empty before one is attached). */
+    Optional<Duration> shortestProbeLease() {
+        return attached.stream().map(DynamoSharedState::probeLease).min(Duration::compareTo);
+    }
+
     /** Stops the command pool; attached breakers then act on their local state. */
     @Override
     public void close() {
