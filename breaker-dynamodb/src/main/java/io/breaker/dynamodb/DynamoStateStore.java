@@ -72,6 +72,8 @@ public final class DynamoStateStore implements StateStore, AutoCloseable {
     private final List<DynamoSharedState> attached = new CopyOnWriteArrayList<>();
     private final LongAdder callerTimeouts = new LongAdder();
     private volatile boolean warm;
+    /** Whether this store created its client (then it closes it). */
+    private volatile boolean ownsClient;
 
     /** A store sharing every breaker of the registries it is given to. */
     public DynamoStateStore(DynamoDbClient client, DynamoStoreSettings settings) {
@@ -168,6 +170,15 @@ public final class DynamoStateStore implements StateStore, AutoCloseable {
     @Override
     public void close() {
         commands.shutdownNow();
+        if (ownsClient) {
+            client.close();
+        }
+    }
+
+    /** The client was created for this store alone: {@link #close()} closes it too. */
+    DynamoStateStore owningClient() {
+        ownsClient = true;
+        return this;
     }
 
     // ---------------------------------------------------------------- what the breakers' links use
