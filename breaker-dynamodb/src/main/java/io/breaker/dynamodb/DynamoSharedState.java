@@ -174,13 +174,16 @@ final class DynamoSharedState implements SharedState {
 
     // ---------------------------------------------------------------- the pool's side
 
-    /** On a command thread: replays a pending operator change, sends the batch of successes, adopts the state. */
-    void refresh() {
+    /**
+     * On a command thread: replays a pending operator change, sends the batch of successes, adopts the
+     * state. Returns whether the table answered.
+     */
+    boolean refresh() {
         Operator pending = pendingOperator.get();
         if (pending != null) {
             FleetItem forced = store.run(() -> table.force(pending.target(), pending.atMillis()), true, null);
             if (forced == null) {
-                return;
+                return false;
             }
             pendingOperator.compareAndSet(pending, null);
             adopt(accept(forced));
@@ -202,6 +205,21 @@ final class DynamoSharedState implements SharedState {
                 true,
                 late -> adopt(accept(late)));
         adopt(accept(item));
+        return item != null;
+    }
+
+    /**
+     * Reject while the table is down: the breaker reads OPEN, unless an operator forced it (a forced
+     * state is the operator's, whatever the store does).
+     */
+    void holdOpen() {
+        Operator pending = pendingOperator.get();
+        FleetItem known = newest.get();
+        boolean forced = (pending != null && pending.target().isForced())
+                || (known != null && known.state().isForced());
+        if (!forced) {
+            adopt(store.unavailable());
+        }
     }
 
     /** The table answers again after an outage: what was counted meanwhile belongs to no fleet window. */

@@ -27,6 +27,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
@@ -71,6 +72,9 @@ public final class DynamoStateStore implements StateStore, AutoCloseable {
     private final Semaphore refreshSlots = new Semaphore(REFRESH_SLOTS);
     private final List<DynamoSharedState> attached = new CopyOnWriteArrayList<>();
     private final LongAdder callerTimeouts = new LongAdder();
+    /** While the table is known to be down: when (System.nanoTime) the next refresh may try it. */
+    private final AtomicLong nextRecoveryAttempt = new AtomicLong(System.nanoTime());
+
     private volatile boolean warm;
     /** Whether this store created its client (then it closes it). */
     private volatile boolean ownsClient;
@@ -281,17 +285,34 @@ public final class DynamoStateStore implements StateStore, AutoCloseable {
         return null;
     }
 
-    /** Hands a refresh to the pool, if a refresh slot is free; returns whether it was started. */
+    /**
+     * Hands a breaker's refresh to the pool without waiting. Returns {@code false} only when every
+     * refresh slot is taken (the breaker stays due and its next call asks again). While the table is
+     * known to be down, one refresh per cache TTL for the whole store tries it; the others send nothing
+     * (and with {@code reject}, hold their breaker OPEN).
+     */
     boolean refreshSoon(DynamoSharedState shared) {
+        if (commands.isShutdown()) {
+            return true;
+        }
+        if (!health.isAvailable() && !recoveryAttemptDue()) {
+            if (settings.failureMode() == DynamoFailureMode.REJECT) {
+                shared.holdOpen();
+            }
+            return true;
+        }
         if (!refreshSlots.tryAcquire()) {
             return false;
         }
         try {
             commands.execute(() -> {
                 try {
-                    shared.refresh();
+                    boolean answered = shared.refresh();
+                    if (!answered && settings.failureMode() == DynamoFailureMode.REJECT && !health.isAvailable()) {
+                        attached.forEach(DynamoSharedState::holdOpen); // the table answers nobody: all read OPEN
+                    }
                 } catch (RuntimeException unexpected) {
-                    LOG.debug("Breaker state refresh failed: store=dynamodb", unexpected);
+                    LOG.error("Refreshing the shared state of a breaker failed unexpectedly", unexpected);
                 } finally {
                     refreshSlots.release();
                 }
@@ -299,8 +320,16 @@ public final class DynamoStateStore implements StateStore, AutoCloseable {
             return true;
         } catch (RejectedExecutionException busy) {
             refreshSlots.release();
-            return false;
+            health.failed(busy, false);
+            return true;
         }
+    }
+
+    /** While the table is down: of the refreshes due at once, exactly one per cache TTL tries it (a CAS). */
+    private boolean recoveryAttemptDue() {
+        long now = System.nanoTime();
+        long due = nextRecoveryAttempt.get();
+        return now - due >= 0 && nextRecoveryAttempt.compareAndSet(due, now + ttlNanos());
     }
 
     private void answered() {

@@ -118,4 +118,30 @@ class TableOutageTest {
             return after != null && after.state() == State.CLOSED;
         });
     }
+
+    @Test
+    void rejectModeHoldsABreakerThatOnlySucceedsOpenUntilTheTableAnswers() throws Exception {
+        BreakerRegistry registry =
+                BreakerRegistry.of(CONFIG, Map.of(), NanoClock.system(), store(DynamoFailureMode.REJECT));
+        CircuitBreaker breaker = registry.breaker("ship");
+        Dynalite.await(store::isWarm);
+        DYNALITE.pause();
+        Dynalite.await(() -> {
+            long permit = breaker.tryAcquirePermit();
+            if (permit != CircuitBreaker.NO_PERMIT) {
+                breaker.onSuccess(permit, 0L); // successes only: no failure ever asks the store
+            }
+            return breaker.getState() == State.OPEN;
+        });
+        assertThat(store.isAvailable()).isFalse();
+
+        DYNALITE.resume();
+        Dynalite.await(() -> {
+            long permit = breaker.tryAcquirePermit();
+            if (permit != CircuitBreaker.NO_PERMIT) {
+                breaker.onSuccess(permit, 0L);
+            }
+            return breaker.getState() == State.CLOSED;
+        });
+    }
 }
