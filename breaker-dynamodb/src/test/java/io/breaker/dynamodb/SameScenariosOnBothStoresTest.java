@@ -42,9 +42,9 @@ class SameScenariosOnBothStoresTest {
     static final Dynalite DYNALITE = new Dynalite();
 
     private static final int INSTANCES = 3;
-    private static final Duration TTL = Duration.ofMillis(600);
+    private static final Duration TTL = Duration.ofSeconds(1);
     /** Long, so that a slow answer on a loaded machine is waited for rather than taken for an outage. */
-    private static final Duration TIMEOUT = Duration.ofMillis(500);
+    private static final Duration TIMEOUT = Duration.ofMillis(900);
 
     private static final Duration OUTAGE_AFTER = Duration.ofSeconds(30);
 
@@ -153,7 +153,7 @@ class SameScenariosOnBothStoresTest {
 
     /** Calls every instance (a call is what refreshes a cached state) until all read {@code state}. */
     private static String allSee(List<CircuitBreaker> breakers, State state) throws InterruptedException {
-        await(() -> {
+        await("all " + state + ", but saw " + breakers, () -> {
             for (CircuitBreaker breaker : breakers) {
                 long permit = breaker.tryAcquirePermit();
                 if (permit != CircuitBreaker.NO_PERMIT) {
@@ -172,10 +172,14 @@ class SameScenariosOnBothStoresTest {
     }
 
     static void await(BooleanSupplier condition) throws InterruptedException {
+        await("condition", condition);
+    }
+
+    static void await(Object what, BooleanSupplier condition) throws InterruptedException {
         long end = System.nanoTime() + Duration.ofSeconds(20).toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > end) {
-                throw new AssertionError("condition not met within 20s");
+                throw new AssertionError(what + ": not within 20s");
             }
             Thread.sleep(10);
         }

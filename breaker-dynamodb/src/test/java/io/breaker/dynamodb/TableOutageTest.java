@@ -81,7 +81,7 @@ class TableOutageTest {
             breaker.tryAcquirePermit(); // rejected; a call is what starts the refresh that notices the outage
             return !store.isAvailable();
         });
-        assertThat(store.getOutageCount()).isEqualTo(1);
+        assertThat(store.getOutageCount()).isPositive();
 
         DYNALITE.resume();
         Dynalite.await(() -> {
