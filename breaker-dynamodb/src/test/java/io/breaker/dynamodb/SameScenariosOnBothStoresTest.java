@@ -53,7 +53,8 @@ class SameScenariosOnBothStoresTest {
             .slidingWindowSize(10)
             .minimumNumberOfCalls(4)
             .failureRateThreshold(50)
-            .waitDurationInOpenState(Duration.ofMillis(500))
+            // Several cache TTLs: every instance learns of a trip (its next refresh) before any may probe.
+            .waitDurationInOpenState(Duration.ofSeconds(4))
             .permittedCallsInHalfOpenState(1)
             .probeLease(Duration.ofSeconds(30))
             .build();
