@@ -53,7 +53,9 @@ import java.util.function.Predicate;
  */
 public final class DynamoStateStore implements StateStore, AutoCloseable {
 
+    /** SLF4J: the AWS SDK's own logging API, always on the class path with it (Spring is optional here). */
     private static final Logger LOG = LoggerFactory.getLogger(DynamoStateStore.class);
+
     private static final int COMMAND_THREADS = 8;
     private static final int COMMAND_QUEUE = 1024;
     /** Refreshes in flight at once: at most half the threads, so transitions always find one. */
