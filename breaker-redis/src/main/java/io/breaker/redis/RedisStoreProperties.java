@@ -12,7 +12,7 @@ public class RedisStoreProperties {
 
     private static final Log LOG = LogFactory.getLog(RedisStoreProperties.class);
 
-    /** Where breakers keep their state: memory (each instance on its own) or redis (shared by all instances). */
+    /** Where breakers keep their state: memory (each instance on its own), redis (shared by all instances) or dynamodb (shared through breaker-dynamodb, when it is on the class path). */
     private StoreType type = StoreType.MEMORY;
 
     /** How long an instance serves calls from its cached copy of the shared state before refreshing it (at least 1ms). */

@@ -7,5 +7,8 @@ public enum StoreType {
     MEMORY,
 
     /** In Redis: every instance of the application shares one breaker state. */
-    REDIS
+    REDIS,
+
+    /** In a DynamoDB table, through breaker-dynamodb; this module leaves such a breaker to that store. */
+    DYNAMODB
 }

@@ -116,7 +116,7 @@ class RedisStoreAutoConfigurationTest {
                 assertThat(context).hasFailed();
                 FailureAnalysis analysis = new BreakerFailureAnalyzer().analyze(context.getStartupFailure());
                 assertThat(analysis.getDescription()).contains("'" + property + "'", "'mongo'");
-                assertThat(analysis.getAction()).isEqualTo("Set '" + property + "' to one of memory, redis.");
+                assertThat(analysis.getAction()).isEqualTo("Set '" + property + "' to one of memory, redis, dynamodb.");
             });
         }
     }

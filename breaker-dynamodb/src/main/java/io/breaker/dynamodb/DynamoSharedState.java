@@ -1,0 +1,302 @@
+package io.breaker.dynamodb;
+
+import io.breaker.BreakerConfig;
+import io.breaker.CallOutcome;
+import io.breaker.NanoClock;
+import io.breaker.State;
+import io.breaker.TransitionCause;
+import io.breaker.WaitReason;
+import io.breaker.spi.OutcomeBits;
+import io.breaker.spi.SharedState;
+import io.breaker.spi.SharedVerdict;
+import org.jspecify.annotations.Nullable;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
+
+/**
+ * One breaker's link to its item in the table.
+ *
+ * <ul>
+ * <li><b>No timer.</b> The first call that finds the breaker's clock past {@link #nextRefreshAt} wins
+ *     a compare-and-set and hands one refresh to the store's pool, without waiting.</li>
+ * <li><b>Answers in order.</b> Every answer is an item with its version; one older than the newest
+ *     applied (same incarnation) is skipped, so a late refresh never moves the breaker back.</li>
+ * <li><b>Successes in batches.</b> A success is counted in memory; the next refresh adds the batch to
+ *     the fleet's window with one atomic ADD, if the window it was counted in is still current.</li>
+ * <li><b>A spent lease admits no second probe.</b> Once this instance reported its probe's outcome, an
+ *     answer that still shows its lease (a refresh sent before) reads OPEN.</li>
+ * </ul>
+ */
+final class DynamoSharedState implements SharedState {
+
+    private final DynamoStateStore store;
+    private final FleetTable table;
+    private final String name;
+    private volatile BreakerConfig config;
+
+    /** When (breaker clock) the cached state is due for a refresh; the caller whose CAS moves it refreshes. */
+    private final AtomicLong nextRefreshAt = new AtomicLong();
+
+    private volatile NanoClock clock = NanoClock.system();
+    private volatile @Nullable Consumer<SharedVerdict> adopter;
+    private final LongAdder successes = new LongAdder();
+    /** The window epoch in which the current batch of successes began (-1: not known yet). */
+    private volatile long batchEpoch = -1;
+
+    private final AtomicReference<@Nullable FleetItem> newest = new AtomicReference<>();
+    /** The version of the HALF_OPEN item whose lease this instance spent (its probe's outcome was reported). */
+    private volatile long spentLeaseVersion = -1;
+    /** An operator change the table did not take yet, replayed by the next refresh. */
+    private final AtomicReference<@Nullable Operator> pendingOperator = new AtomicReference<>();
+
+    DynamoSharedState(DynamoStateStore store, String name, BreakerConfig config) {
+        this.store = store;
+        this.table = new FleetTable(store, name);
+        this.name = name;
+        this.config = config;
+    }
+
+    @Override
+    public void reconfigure(BreakerConfig newConfig) {
+        this.config = newConfig;
+    }
+
+    /** Connects, then refreshes at once: a new breaker learns the fleet's state without waiting for a call. */
+    @Override
+    public void connect(Consumer<SharedVerdict> adopter, NanoClock clock) {
+        this.clock = clock;
+        this.adopter = adopter;
+        nextRefreshAt.set(clock.nanoTime());
+        touch();
+    }
+
+    // ---------------------------------------------------------------- the call path
+
+    @Override
+    public void recordSuccess() {
+        successes.increment();
+        touch();
+    }
+
+    @Override
+    public void touch() {
+        long now = clock.nanoTime();
+        long due = nextRefreshAt.get();
+        if (now - due < 0) {
+            return;
+        }
+        long next = now + store.ttlNanos();
+        if (nextRefreshAt.compareAndSet(due, next) && !store.refreshSoon(this)) {
+            nextRefreshAt.compareAndSet(next, due); // every refresh slot busy: the next call asks again
+        }
+    }
+
+    @Override
+    public @Nullable SharedVerdict recordFailure(CallOutcome outcome) {
+        return recordFailure(outcome, -1L, WaitReason.CONFIGURED);
+    }
+
+    @Override
+    public @Nullable SharedVerdict recordFailure(CallOutcome outcome, long waitNanos, WaitReason waitReason) {
+        int bits = outcome == CallOutcome.SUCCESS ? 0 : OutcomeBits.of(outcome);
+        if (bits == 0 || !store.isAvailable()) {
+            return store.isAvailable() ? null : store.unavailable();
+        }
+        long batch = successes.sumThenReset();
+        long epoch = batchEpoch;
+        BreakerConfig current = config;
+        long waitMillis = waitMillis(current, waitNanos);
+        WaitReason reason = waitNanos >= 0 ? waitReason : WaitReason.CONFIGURED;
+        return send(() -> table.report(known(), current, bits, batch, epoch, waitMillis, reason), false);
+    }
+
+    /** The instance's own window may trip it while the table is down or its last operations went unanswered. */
+    @Override
+    public boolean allowsLocalTrip() {
+        return store.isSilent();
+    }
+
+    @Override
+    public @Nullable SharedVerdict tryAcquireProbe() {
+        if (!store.isAvailable()) {
+            return store.unavailable();
+        }
+        long lease = config.getProbeLease().toMillis();
+        SharedVerdict verdict = send(() -> table.acquireProbe(lease), false);
+        if (verdict != null) {
+            return verdict;
+        }
+        // No answer in time: another instance may hold the lease. Never probe on a guess.
+        return store.isAvailable()
+                ? new SharedVerdict(State.OPEN, store.timeoutNanos(), TransitionCause.WAIT_ELAPSED)
+                : store.unavailable();
+    }
+
+    @Override
+    public @Nullable SharedVerdict probeFailed() {
+        return probeFailed(SharedVerdict.UNKNOWN, -1L, WaitReason.CONFIGURED);
+    }
+
+    @Override
+    public @Nullable SharedVerdict probeFailed(int failedProbes, long waitNanos, WaitReason waitReason) {
+        spendLease();
+        if (!store.isAvailable()) {
+            return store.unavailable();
+        }
+        long waitMillis = waitMillis(config, waitNanos);
+        WaitReason reason = waitNanos >= 0 ? waitReason : WaitReason.CONFIGURED;
+        return send(() -> table.probeFailed(waitMillis, reason), false);
+    }
+
+    @Override
+    public @Nullable SharedVerdict probesSucceeded() {
+        spendLease();
+        if (!store.isAvailable()) {
+            return store.unavailable();
+        }
+        return send(table::close, false);
+    }
+
+    @Override
+    public @Nullable SharedVerdict operatorSets(State target) {
+        Operator change = new Operator(target, store.nowMillis());
+        pendingOperator.set(change); // until the table takes it: the local breaker changes now, the fleet later
+        SharedVerdict verdict = send(() -> table.force(change.target(), change.atMillis()), false);
+        if (verdict != null) {
+            pendingOperator.compareAndSet(change, null);
+        }
+        return verdict;
+    }
+
+    // ---------------------------------------------------------------- the pool's side
+
+    /**
+     * On a command thread: replays a pending operator change, sends the batch of successes, adopts the
+     * state. Returns whether the table answered.
+     */
+    boolean refresh() {
+        Operator pending = pendingOperator.get();
+        if (pending != null) {
+            FleetItem forced = store.run(() -> table.force(pending.target(), pending.atMillis()), true, null);
+            if (forced == null) {
+                return false;
+            }
+            pendingOperator.compareAndSet(pending, null);
+            adopt(accept(forced));
+        }
+        long batch = successes.sumThenReset();
+        long epoch = batchEpoch;
+        BreakerConfig current = config;
+        FleetItem item = store.run(
+                () -> {
+                    FleetItem known = known();
+                    FleetItem after = batch > 0 && known.state() == State.CLOSED
+                            ? table.report(known, current, 0, batch, epoch, 0L, WaitReason.CONFIGURED)
+                            : table.read();
+                    long halfExpiry = store.getSettings().itemExpiry().toSeconds() / 2;
+                    return after.expiresAt() - TimeUnit.MILLISECONDS.toSeconds(store.nowMillis()) < halfExpiry
+                            ? table.renewExpiry()
+                            : after;
+                },
+                true,
+                late -> adopt(accept(late)));
+        adopt(accept(item));
+        return item != null;
+    }
+
+    /**
+     * Reject while the table is down: the breaker reads OPEN, unless an operator forced it (a forced
+     * state is the operator's, whatever the store does).
+     */
+    void holdOpen() {
+        Operator pending = pendingOperator.get();
+        FleetItem known = newest.get();
+        boolean forced = (pending != null && pending.target().isForced())
+                || (known != null && known.state().isForced());
+        if (!forced) {
+            adopt(store.unavailable());
+        }
+    }
+
+    /** The table answers again after an outage: what was counted meanwhile belongs to no fleet window. */
+    void storeRecovered() {
+        successes.sumThenReset();
+        nextRefreshAt.set(clock.nanoTime());
+    }
+
+    // ---------------------------------------------------------------- answers
+
+    /** The newest item applied, or a strongly consistent read (on a command thread) before the first one. */
+    private FleetItem known() {
+        FleetItem item = newest.get();
+        return item != null ? item : table.read();
+    }
+
+    private @Nullable SharedVerdict send(DynamoStateStore.Operation operation, boolean evenIfDown) {
+        FleetItem item = store.run(operation, evenIfDown, late -> adopt(accept(late)));
+        return accept(item);
+    }
+
+    /** Applies an item in version order; returns the verdict to adopt, or {@code null} for an older answer. */
+    private @Nullable SharedVerdict accept(@Nullable FleetItem item) {
+        if (item == null) {
+            return null;
+        }
+        while (true) {
+            FleetItem current = newest.get();
+            if (current != null
+                    && current.incarnation().equals(item.incarnation())
+                    && item.version() < current.version()) {
+                return null; // overtaken by a newer answer
+            }
+            if (newest.compareAndSet(current, item)) {
+                break;
+            }
+        }
+        if (batchEpoch != item.window().epoch()) {
+            successes.sumThenReset(); // counted in a window that is gone
+            batchEpoch = item.window().epoch();
+        }
+        SharedVerdict verdict = item.verdictFor(store.instanceId(), store.nowMillis());
+        if (verdict.state() == State.HALF_OPEN && item.version() == spentLeaseVersion) {
+            return verdict.with(State.OPEN, verdict.remainingNanos()); // this lease's probe has ended
+        }
+        return verdict;
+    }
+
+    private void spendLease() {
+        FleetItem item = newest.get();
+        if (item != null && item.state() == State.HALF_OPEN) {
+            spentLeaseVersion = item.version();
+        }
+    }
+
+    private void adopt(@Nullable SharedVerdict verdict) {
+        Consumer<SharedVerdict> target = adopter;
+        if (target != null && verdict != null) {
+            target.accept(verdict);
+        }
+    }
+
+    /** The wait an opening write keeps: this instance's computed wait, or the configured one when negative. */
+    private static long waitMillis(BreakerConfig config, long waitNanos) {
+        return waitNanos >= 0
+                ? Math.max(1L, TimeUnit.NANOSECONDS.toMillis(waitNanos))
+                : config.getWaitDurationInOpenState().toMillis();
+    }
+
+    String name() {
+        return name;
+    }
+
+    java.time.Duration probeLease() {
+        return config.getProbeLease();
+    }
+
+    /** An operator's change and when (wall clock, ms) it was made: the newest one wins in the table. */
+    private record Operator(State target, long atMillis) {}
+}

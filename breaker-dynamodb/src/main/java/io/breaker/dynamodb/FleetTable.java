@@ -1,0 +1,267 @@
+package io.breaker.dynamodb;
+
+import io.breaker.BreakerConfig;
+import io.breaker.SlidingWindowType;
+import io.breaker.State;
+import io.breaker.TransitionCause;
+import io.breaker.WaitReason;
+import io.breaker.spi.OutcomeBits;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
+
+import java.util.Map;
+import java.util.UUID;
+
+import static io.breaker.dynamodb.ItemLayout.n;
+import static io.breaker.dynamodb.ItemLayout.s;
+
+/**
+ * One breaker's item and the protocol's writes on it, each a single conditional {@code UpdateItem}
+ * (see {@link ItemLayout}). Runs on the store's command threads; every method answers the item as the
+ * table holds it after the operation: the write's new item, or, when its condition failed (another
+ * instance got there first), a strongly consistent read of the item that stopped it.
+ */
+final class FleetTable {
+
+    /** Attempts of a report whose window block moved under it (concurrent reporters) before it gives up. */
+    private static final int REPORT_ATTEMPTS = 4;
+
+    private final DynamoStateStore store;
+    private final String name;
+    /** Whether this instance has seen the item exist (read or written it); then writes need no read first. */
+    private volatile boolean seen;
+
+    FleetTable(DynamoStateStore store, String name) {
+        this.store = store;
+        this.name = name;
+    }
+
+    /** The item, created CLOSED if nobody has written it yet (a conditional put: one creator wins). */
+    FleetItem read() {
+        return readOrCreate().item();
+    }
+
+    /** The item, and whether this read had to create it. */
+    private Read readOrCreate() {
+        long sent = store.nowMillis();
+        GetItemResponse got = store.client()
+                .getItem(request -> request.tableName(store.table())
+                        .key(Map.of(ItemLayout.KEY, s(name)))
+                        .consistentRead(true));
+        store.sawAnswer(got, sent);
+        seen = true;
+        if (got.hasItem() && !got.item().isEmpty()) {
+            return new Read(FleetItem.of(got.item()), false);
+        }
+        Map<String, AttributeValue> fresh =
+                ItemLayout.fresh(name, UUID.randomUUID().toString(), store.nowMillis(), store.expiresAt());
+        try {
+            store.client()
+                    .putItem(PutItemRequest.builder()
+                            .tableName(store.table())
+                            .item(fresh)
+                            .conditionExpression("attribute_not_exists(#k)")
+                            .expressionAttributeNames(Map.of("#k", ItemLayout.KEY))
+                            .build());
+            return new Read(FleetItem.of(fresh), true);
+        } catch (ConditionalCheckFailedException createdMeanwhile) {
+            return new Read(read(), true);
+        }
+    }
+
+    private record Read(FleetItem item, boolean created) {}
+
+    /**
+     * Adds outcomes to the fleet's window (a failed or slow call's {@code bits}, 0 for none, and
+     * {@code successes} counted while the window of {@code successEpoch} was current), then trips the
+     * fleet if the window's verdict says so. Outcomes count only in CLOSED and in the window they
+     * belong to. {@code waitMillis} is the wait a trip opens for.
+     */
+    FleetItem report(
+            FleetItem known,
+            BreakerConfig config,
+            int bits,
+            long successes,
+            long successEpoch,
+            long waitMillis,
+            WaitReason waitReason) {
+        // The instance reports only in CLOSED: a cached item in another state is older than the table's.
+        FleetItem item = known.state() == State.CLOSED ? known : read();
+        for (int attempt = 0; attempt < REPORT_ATTEMPTS; attempt++) {
+            if (item.state() != State.CLOSED) {
+                return item;
+            }
+            long k = item.window().epoch() == successEpoch ? successes : 0;
+            int own = bits & OutcomeBits.CALL;
+            if (k + own == 0) {
+                return item;
+            }
+            FleetItem added = add(item, config, k + own, bits);
+            if (added == null) {
+                item = read(); // the block or the state moved: look again
+                continue;
+            }
+            String[] verdict = added.window().verdict(config, store.nowMillis());
+            return verdict == null
+                    ? added
+                    : trip(added, TransitionCause.valueOf(verdict[0]), verdict[1], waitMillis, waitReason);
+        }
+        return item;
+    }
+
+    /** One atomic ADD to the current block, or the block's rotation; {@code null} if its condition failed. */
+    private FleetItem add(FleetItem item, BreakerConfig config, long calls, int bits) {
+        long now = store.nowMillis();
+        WindowCounts window = item.window();
+        long target = window.targetBlock(config, now);
+        long failed = (bits & OutcomeBits.FAILED) != 0 ? 1 : 0;
+        long slow = (bits & OutcomeBits.SLOW) != 0 ? 1 : 0;
+        ItemLayout.Write write = new ItemLayout.Write(name);
+        String closed = write.ref(ItemLayout.STATE) + " = " + write.val("closed", s(State.CLOSED.name()));
+        String epoch = write.ref(ItemLayout.WINDOW_EPOCH) + " = " + write.val("epoch", n(window.epoch()));
+        String block = write.ref(ItemLayout.WINDOW_BLOCK) + " = " + write.val("block", n(window.block()));
+        if (target == window.block()) {
+            write.add(ItemLayout.CURRENT_CALLS, calls)
+                    .add(ItemLayout.CURRENT_FAILED, failed)
+                    .add(ItemLayout.CURRENT_SLOW, slow);
+            String room = config.getSlidingWindowType() == SlidingWindowType.COUNT_BASED
+                    ? " AND " + write.ref(ItemLayout.CURRENT_CALLS) + " < "
+                            + write.val("size", n(config.getSlidingWindowSize()))
+                    : "";
+            write.when(closed + " AND " + epoch + " AND " + block + room);
+        } else {
+            // A new block: the current one becomes the previous one if it is adjacent, else both start empty.
+            // Conditional on the current block's calls as read, so no concurrent ADD is lost.
+            boolean adjacent = target == window.block() + 1;
+            write.set(ItemLayout.PREVIOUS_CALLS, n(adjacent ? window.calls() : 0))
+                    .set(ItemLayout.PREVIOUS_FAILED, n(adjacent ? window.failed() : 0))
+                    .set(ItemLayout.PREVIOUS_SLOW, n(adjacent ? window.slow() : 0))
+                    .set(ItemLayout.CURRENT_CALLS, n(calls))
+                    .set(ItemLayout.CURRENT_FAILED, n(failed))
+                    .set(ItemLayout.CURRENT_SLOW, n(slow))
+                    .set(ItemLayout.WINDOW_BLOCK, n(target));
+            write.when(closed + " AND " + epoch + " AND " + block + " AND " + write.ref(ItemLayout.CURRENT_CALLS)
+                    + " = " + write.val("read_calls", n(window.calls())));
+        }
+        write.set(ItemLayout.EXPIRES_AT, n(store.expiresAt()));
+        return updateOrNull(write);
+    }
+
+    /**
+     * CLOSED to OPEN, conditional on the CLOSED version the verdict was computed from: only the first
+     * trip fixes the reopen time; a fleet already tripped (or changed otherwise) is left as it is.
+     */
+    private FleetItem trip(FleetItem read, TransitionCause cause, String counts, long waitMillis, WaitReason reason) {
+        long now = store.nowMillis();
+        ItemLayout.Write write = ItemLayout.transition(name, State.OPEN, cause, now, store.expiresAt());
+        write.set(ItemLayout.TRIPPED, s(counts));
+        ItemLayout.reopen(write, now + waitMillis, 0, reason);
+        ItemLayout.resetWindow(write);
+        write.when(write.ref(ItemLayout.STATE) + " = " + write.val("closed", s(State.CLOSED.name())) + " AND "
+                + ItemLayout.atVersion(write, read));
+        return update(write);
+    }
+
+    /**
+     * OPEN to HALF_OPEN: the probe lease. Exactly one instance wins it once the reopen time has passed,
+     * or once the previous lease ran out without a report.
+     */
+    FleetItem acquireProbe(long leaseMillis) {
+        long now = store.nowMillis();
+        ItemLayout.Write write =
+                ItemLayout.transition(name, State.HALF_OPEN, TransitionCause.WAIT_ELAPSED, now, store.expiresAt());
+        write.set(ItemLayout.LEASE_OWNER, s(store.instanceId())).set(ItemLayout.LEASE_UNTIL, n(now + leaseMillis));
+        String state = write.ref(ItemLayout.STATE);
+        String at = write.val("now", n(now));
+        write.when("(" + state + " = " + write.val("open", s(State.OPEN.name())) + " AND "
+                + write.ref(ItemLayout.PROBE_AT) + " <= " + at + ") OR (" + state + " = "
+                + write.val("half", s(State.HALF_OPEN.name())) + " AND " + write.ref(ItemLayout.LEASE_UNTIL) + " <= "
+                + at + ")");
+        return update(write);
+    }
+
+    /**
+     * HALF_OPEN to OPEN: a probe failed. Only the lease holder (or anyone once the lease ran out)
+     * reopens, for {@code waitMillis}, counting one more failed probe.
+     */
+    FleetItem probeFailed(long waitMillis, WaitReason reason) {
+        long now = store.nowMillis();
+        ItemLayout.Write write =
+                ItemLayout.transition(name, State.OPEN, TransitionCause.PROBE_FAILED, now, store.expiresAt());
+        write.set(ItemLayout.PROBE_AT, n(now + waitMillis))
+                .set(ItemLayout.WAIT_REASON, s(reason.name()))
+                .remove(ItemLayout.LEASE_OWNER, ItemLayout.LEASE_UNTIL);
+        write.setExpression(
+                ItemLayout.ATTEMPTS,
+                "if_not_exists(" + write.ref(ItemLayout.ATTEMPTS) + ", " + write.val("zero", n(0)) + ") + "
+                        + write.val("one", n(1)));
+        write.when(write.ref(ItemLayout.STATE) + " = " + write.val("half", s(State.HALF_OPEN.name())) + " AND ("
+                + write.ref(ItemLayout.LEASE_OWNER) + " = " + write.val("me", s(store.instanceId())) + " OR "
+                + write.ref(ItemLayout.LEASE_UNTIL) + " <= " + write.val("now", n(now)) + ")");
+        return update(write);
+    }
+
+    /** HALF_OPEN to CLOSED: only the lease holder closes the fleet, with a fresh window. */
+    FleetItem close() {
+        long now = store.nowMillis();
+        ItemLayout.Write write =
+                ItemLayout.transition(name, State.CLOSED, TransitionCause.PROBES_SUCCEEDED, now, store.expiresAt());
+        ItemLayout.endEpisode(write);
+        ItemLayout.resetWindow(write);
+        write.when(write.ref(ItemLayout.STATE) + " = " + write.val("half", s(State.HALF_OPEN.name())) + " AND "
+                + write.ref(ItemLayout.LEASE_OWNER) + " = " + write.val("me", s(store.instanceId())));
+        return update(write);
+    }
+
+    /**
+     * An operator sets {@code target} for the fleet; the newest action (by its time) wins, so one
+     * replayed after an outage never overwrites a newer one. CLOSED and FORCED_CLOSED start a fresh window.
+     */
+    FleetItem force(State target, long atMillis) {
+        ItemLayout.Write write =
+                ItemLayout.transition(name, target, TransitionCause.OPERATOR, store.nowMillis(), store.expiresAt());
+        write.set(ItemLayout.OPERATOR_AT, n(atMillis));
+        ItemLayout.endEpisode(write);
+        if (target != State.FORCED_OPEN) {
+            ItemLayout.resetWindow(write);
+        }
+        String operatorAt = write.ref(ItemLayout.OPERATOR_AT);
+        write.when("attribute_not_exists(" + operatorAt + ") OR " + operatorAt + " <= " + write.val("at", n(atMillis)));
+        return update(write);
+    }
+
+    /** Renews the TTL attribute of an item only read for a long time (a forced state nobody changes). */
+    FleetItem renewExpiry() {
+        return update(new ItemLayout.Write(name).set(ItemLayout.EXPIRES_AT, n(store.expiresAt())));
+    }
+
+    /** The write; if its condition failed, the item as it is, or the write again on an item that was missing. */
+    private FleetItem update(ItemLayout.Write write) {
+        if (!seen) {
+            read(); // a write's condition cannot tell a missing item from a lost race: make sure it exists
+        }
+        FleetItem updated = updateOrNull(write);
+        if (updated != null) {
+            return updated;
+        }
+        Read now = readOrCreate();
+        if (now.created()) {
+            updated = updateOrNull(write);
+        }
+        return updated != null ? updated : now.item();
+    }
+
+    private FleetItem updateOrNull(ItemLayout.Write write) {
+        long sent = store.nowMillis();
+        try {
+            UpdateItemResponse response = store.client().updateItem(write.build(store.table()));
+            store.sawAnswer(response, sent);
+            return FleetItem.of(response.attributes());
+        } catch (ConditionalCheckFailedException lost) {
+            return null;
+        }
+    }
+}

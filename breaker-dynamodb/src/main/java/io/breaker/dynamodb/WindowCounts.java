@@ -1,0 +1,103 @@
+package io.breaker.dynamodb;
+
+import io.breaker.BreakerConfig;
+import io.breaker.SlidingWindowType;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The fleet's shared window, kept as counters in the breaker's item and raised with DynamoDB's atomic
+ * {@code ADD}: two blocks, the current one and the one before it. A block holds
+ * {@code slidingWindowSize} calls (COUNT_BASED) or {@code slidingWindowSize} seconds of the writers'
+ * clocks (TIME_BASED). The window's counts are the current block plus the part of the previous one
+ * the window still covers, weighted by how much of it that is (the sliding-window-counter estimate):
+ * exact while the fleet has seen at most one block of calls since the window began, an estimate
+ * afterwards (the outcomes inside a block are not ordered). One counter per block keeps every report
+ * one {@code UpdateItem}, whatever the window's size; a ring of outcomes like the Redis store's would
+ * need a read-modify-write per report.
+ *
+ * @param epoch          the item version at which the window began: outcomes reported against another
+ *                       epoch belong to a window that is gone and are dropped
+ * @param block          which block is the current one (COUNT_BASED: a sequence number; TIME_BASED:
+ *                       the writer's wall clock divided by the block's length)
+ * @param calls          calls of the current block, {@code failed} and {@code slow} of them
+ * @param previousCalls  calls of the previous block, {@code previousFailed} and {@code previousSlow} of them
+ */
+record WindowCounts(
+        long epoch,
+        long block,
+        long calls,
+        long failed,
+        long slow,
+        long previousCalls,
+        long previousFailed,
+        long previousSlow) {
+
+    /** The block a report at {@code nowMillis} goes to. */
+    long targetBlock(BreakerConfig config, long nowMillis) {
+        if (config.getSlidingWindowType() == SlidingWindowType.COUNT_BASED) {
+            return calls >= config.getSlidingWindowSize() ? block + 1 : block;
+        }
+        return Math.floorDiv(nowMillis, blockMillis(config));
+    }
+
+    /**
+     * The trip verdict, the same rule as the in-memory window: enough calls, and the failure rate or
+     * else the slow-call rate at or above its threshold. Returns the cause's name and the counts
+     * ("calls,failed,slow"), or {@code null} below the thresholds.
+     */
+    @Nullable
+    String[] verdict(BreakerConfig config, long nowMillis) {
+        double weight = previousWeight(config, nowMillis);
+        boolean current = config.getSlidingWindowType() == SlidingWindowType.COUNT_BASED
+                || block == Math.floorDiv(nowMillis, blockMillis(config));
+        double c = (current ? calls : 0) + previousCalls(config, nowMillis) * weight;
+        double f = (current ? failed : 0) + previousOf(previousFailed, failed, config, nowMillis) * weight;
+        double s = (current ? slow : 0) + previousOf(previousSlow, slow, config, nowMillis) * weight;
+        long calls = Math.round(c);
+        if (calls < config.getMinimumNumberOfCalls() || calls <= 0) {
+            return null;
+        }
+        long failedCalls = Math.round(f);
+        long slowCalls = Math.round(s);
+        String cause = null;
+        if (failedCalls > 0 && failedCalls * 100f >= config.getFailureRateThreshold() * calls) {
+            cause = "FAILURE_RATE";
+        } else if (slowCalls > 0 && slowCalls * 100f >= config.getSlowCallRateThreshold() * calls) {
+            cause = "SLOW_CALL_RATE";
+        }
+        return cause == null
+                ? null
+                : new String[] {cause, calls + "," + Math.min(failedCalls, calls) + "," + Math.min(slowCalls, calls)};
+    }
+
+    /** How much of the previous block the window still covers, in [0, 1]. */
+    private double previousWeight(BreakerConfig config, long nowMillis) {
+        if (config.getSlidingWindowType() == SlidingWindowType.COUNT_BASED) {
+            int size = config.getSlidingWindowSize();
+            return Math.max(0, size - calls) / (double) size;
+        }
+        long length = blockMillis(config);
+        long nowBlock = Math.floorDiv(nowMillis, length);
+        if (nowBlock != block && nowBlock != block + 1) {
+            return 0;
+        }
+        return 1 - Math.floorMod(nowMillis, length) / (double) length;
+    }
+
+    /** TIME_BASED: when the clock has moved into the next block, the current counters are the previous block. */
+    private long previousCalls(BreakerConfig config, long nowMillis) {
+        return previousOf(previousCalls, calls, config, nowMillis);
+    }
+
+    private long previousOf(long previous, long current, BreakerConfig config, long nowMillis) {
+        if (config.getSlidingWindowType() == SlidingWindowType.TIME_BASED
+                && Math.floorDiv(nowMillis, blockMillis(config)) == block + 1) {
+            return current;
+        }
+        return previous;
+    }
+
+    static long blockMillis(BreakerConfig config) {
+        return config.getSlidingWindowSize() * 1000L;
+    }
+}

@@ -1,0 +1,125 @@
+package io.breaker.dynamodb;
+
+import io.breaker.BreakerConfig;
+import io.breaker.CallOutcome;
+import io.breaker.SlidingWindowType;
+import io.breaker.State;
+import io.breaker.spi.SharedState;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Instances whose wall clocks are offset on purpose. The protocol's times are the instances' clocks:
+ * a probe lease stays exclusive while two clocks differ by less than the lease, and the holder keeps
+ * it for the lease minus their difference. The store measures its own offset from DynamoDB's clock.
+ */
+class ClockSkewTest {
+
+    @RegisterExtension
+    static final Dynalite DYNALITE = new Dynalite();
+
+    private static final long LEASE_MS = 5_000;
+
+    private static final BreakerConfig CONFIG = BreakerConfig.builder()
+            .slidingWindowType(SlidingWindowType.COUNT_BASED)
+            .slidingWindowSize(10)
+            .minimumNumberOfCalls(2)
+            .failureRateThreshold(50)
+            .waitDurationInOpenState(Duration.ofSeconds(60))
+            .probeLease(Duration.ofMillis(LEASE_MS))
+            .build();
+
+    /** True time, moved by the test; each instance reads it with its own offset. */
+    private final AtomicLong now = new AtomicLong(1_800_000_000_000L);
+
+    private final String table = DYNALITE.createTable();
+    private final List<DynamoStateStore> stores = new ArrayList<>();
+
+    @AfterEach
+    void close() {
+        stores.forEach(DynamoStateStore::close);
+    }
+
+    private DynamoStateStore store(LongSupplier wall) {
+        DynamoStateStore store = new DynamoStateStore(DYNALITE.client(), Dynalite.patient(table), name -> true, wall);
+        stores.add(store);
+        return store;
+    }
+
+    private SharedState instance(long offsetMillis) {
+        SharedState link = store(() -> now.get() + offsetMillis).attach("pay", CONFIG);
+        link.connect(verdict -> {}, () -> 0L);
+        return link;
+    }
+
+    private void tripAndWait(SharedState reporter) {
+        reporter.recordFailure(CallOutcome.FAILURE);
+        assertThat(reporter.recordFailure(CallOutcome.FAILURE).state()).isEqualTo(State.OPEN);
+        now.addAndGet(120_000); // well past the wait on every clock
+    }
+
+    @Test
+    void aHolderWhoseClockIsBehindKeepsTheLeaseForTheLeaseMinusTheSkew() {
+        long skew = 3_000; // below the lease
+        SharedState behind = instance(-skew);
+        SharedState onTime = instance(0);
+        tripAndWait(onTime);
+
+        assertThat(behind.tryAcquireProbe().state()).isEqualTo(State.HALF_OPEN);
+        now.addAndGet(LEASE_MS - skew - 1);
+        assertThat(onTime.tryAcquireProbe().state()).isEqualTo(State.OPEN); // still exclusive
+        now.addAndGet(1);
+        assertThat(onTime.tryAcquireProbe().state()).isEqualTo(State.HALF_OPEN); // the lease ran out on its clock
+    }
+
+    @Test
+    void aHolderWhoseClockIsAheadKeepsTheLeaseLonger() {
+        SharedState ahead = instance(3_000);
+        SharedState onTime = instance(0);
+        tripAndWait(onTime);
+
+        assertThat(ahead.tryAcquireProbe().state()).isEqualTo(State.HALF_OPEN);
+        now.addAndGet(LEASE_MS + 3_000 - 1);
+        assertThat(onTime.tryAcquireProbe().state()).isEqualTo(State.OPEN);
+    }
+
+    @Test
+    void aSkewBeyondTheLeaseLetsASecondProbeInAtOnce() {
+        // The limit the docs state: with clocks further apart than the lease, the lease protects nothing.
+        SharedState behind = instance(-(LEASE_MS + 1_000));
+        SharedState onTime = instance(0);
+        tripAndWait(onTime);
+
+        assertThat(behind.tryAcquireProbe().state()).isEqualTo(State.HALF_OPEN);
+        assertThat(onTime.tryAcquireProbe().state()).isEqualTo(State.HALF_OPEN);
+    }
+
+    @Test
+    void theStoreMeasuresItsOffsetFromDynamoDbsClock() {
+        long offset = 5_000;
+        DynamoStateStore store = store(() -> System.currentTimeMillis() + offset);
+        SharedState link = store.attach("clock", CONFIG);
+        link.connect(verdict -> {}, () -> 0L);
+        for (int i = 0; i < 5; i++) {
+            link.operatorSets(State.CLOSED); // any answer carries the server's Date header
+        }
+        long estimate = store.getClockSkew().orElseThrow().toMillis();
+        long uncertainty = store.getClockSkewUncertainty().orElseThrow().toMillis();
+        assertThat(Math.abs(estimate - offset)).isLessThanOrEqualTo(uncertainty + 1);
+        assertThat(uncertainty).isLessThanOrEqualTo(1_000); // one Date header's resolution, or better
+
+        DynamoStoreStatus.Report report = new DynamoStoreStatus(store).check();
+        assertThat(report.toleratedSkew()).isEqualTo(Duration.ofMillis(LEASE_MS / 2));
+        assertThat(report.skewWithinTolerance()).isFalse(); // 5 s off, 2.5 s tolerated
+        assertThat(report.details()).containsKeys("clockSkew", "clockSkewUncertainty", "toleratedSkew");
+    }
+}

@@ -1,0 +1,215 @@
+package io.breaker.dynamodb;
+
+import io.breaker.BreakerConfig;
+import io.breaker.CallOutcome;
+import io.breaker.SlidingWindowType;
+import io.breaker.State;
+import io.breaker.TransitionCause;
+import io.breaker.WaitReason;
+import io.breaker.spi.SharedState;
+import io.breaker.spi.SharedVerdict;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The protocol's rules on a real DynamoDB API (dynalite), one link per instance, on a wall clock the
+ * test moves: no test here waits for time to pass.
+ */
+class DynamoProtocolTest {
+
+    @RegisterExtension
+    static final Dynalite DYNALITE = new Dynalite();
+
+    private static final BreakerConfig CONFIG = BreakerConfig.builder()
+            .slidingWindowType(SlidingWindowType.COUNT_BASED)
+            .slidingWindowSize(10)
+            .minimumNumberOfCalls(2)
+            .failureRateThreshold(50)
+            .waitDurationInOpenState(Duration.ofSeconds(60))
+            .probeLease(Duration.ofSeconds(5))
+            .build();
+
+    /** The fleet's wall clock (ms); every instance reads it, so no skew here. */
+    private final AtomicLong wall = new AtomicLong(1_800_000_000_000L);
+
+    private final List<DynamoStateStore> stores = new ArrayList<>();
+    private final String table = DYNALITE.createTable();
+
+    @AfterEach
+    void closeStores() {
+        stores.forEach(DynamoStateStore::close);
+    }
+
+    private SharedState instance(String breaker) {
+        DynamoStateStore store =
+                new DynamoStateStore(DYNALITE.client(), Dynalite.patient(table), name -> true, wall::get);
+        stores.add(store);
+        SharedState shared = store.attach(breaker, CONFIG);
+        shared.connect(verdict -> {}, () -> 0L);
+        return shared;
+    }
+
+    @Test
+    void theFirstTripFixesTheReopenTime() {
+        SharedState a = instance("pay");
+        SharedState b = instance("pay");
+        assertThat(a.recordFailure(CallOutcome.FAILURE).state()).isEqualTo(State.CLOSED); // 1 call: below minimum
+        SharedVerdict tripped = b.recordFailure(CallOutcome.FAILURE);
+        assertThat(tripped.state()).isEqualTo(State.OPEN);
+        assertThat(tripped.cause()).isEqualTo(TransitionCause.FAILURE_RATE);
+        assertThat(tripped.tripped()).isEqualTo(new SharedVerdict.Counts(2, 2, 0));
+        assertThat(tripped.remainingNanos()).isEqualTo(TimeUnit.SECONDS.toNanos(60));
+
+        wall.addAndGet(10_000);
+        SharedVerdict late = a.recordFailure(CallOutcome.FAILURE, TimeUnit.SECONDS.toNanos(60), WaitReason.CONFIGURED);
+        assertThat(late.state()).isEqualTo(State.OPEN);
+        assertThat(late.remainingNanos()).isEqualTo(TimeUnit.SECONDS.toNanos(50)); // not pushed back
+    }
+
+    @Test
+    void exactlyOneInstanceWinsTheProbeLease() throws Exception {
+        List<SharedState> fleet = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            fleet.add(instance("stock"));
+        }
+        fleet.get(0).recordFailure(CallOutcome.FAILURE);
+        assertThat(fleet.get(1).recordFailure(CallOutcome.FAILURE).state()).isEqualTo(State.OPEN);
+        assertThat(fleet.get(2).tryAcquireProbe().state()).isEqualTo(State.OPEN); // the wait is not over
+        wall.addAndGet(60_000);
+
+        ExecutorService threads = Executors.newFixedThreadPool(fleet.size());
+        try {
+            CountDownLatch start = new CountDownLatch(1);
+            List<Future<SharedVerdict>> answers = new ArrayList<>();
+            for (SharedState instance : fleet) {
+                answers.add(threads.submit(() -> {
+                    start.await();
+                    return instance.tryAcquireProbe();
+                }));
+            }
+            start.countDown();
+            List<State> states = new ArrayList<>();
+            for (Future<SharedVerdict> answer : answers) {
+                states.add(answer.get(30, TimeUnit.SECONDS).state());
+            }
+            assertThat(states).containsOnly(State.OPEN, State.HALF_OPEN);
+            assertThat(states).filteredOn(state -> state == State.HALF_OPEN).hasSize(1);
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+
+    @Test
+    void onlyTheLeaseHolderCloses() {
+        SharedState holder = instance("ship");
+        SharedState other = instance("ship");
+        holder.recordFailure(CallOutcome.FAILURE);
+        holder.recordFailure(CallOutcome.FAILURE);
+        wall.addAndGet(60_000);
+        assertThat(holder.tryAcquireProbe().state()).isEqualTo(State.HALF_OPEN);
+
+        SharedVerdict refused = other.probesSucceeded();
+        assertThat(refused.state()).isEqualTo(State.OPEN); // another's lease: it reads OPEN until the lease runs out
+        assertThat(refused.remainingNanos()).isEqualTo(TimeUnit.SECONDS.toNanos(5));
+
+        assertThat(holder.probesSucceeded().state()).isEqualTo(State.CLOSED);
+        assertThat(other.recordFailure(CallOutcome.FAILURE).state()).isEqualTo(State.CLOSED); // a fresh window
+    }
+
+    @Test
+    void aLeaseThatRanOutGoesToTheNextInstanceAndItsOldHolderCannotClose() {
+        SharedState first = instance("mail");
+        SharedState second = instance("mail");
+        first.recordFailure(CallOutcome.FAILURE);
+        first.recordFailure(CallOutcome.FAILURE);
+        wall.addAndGet(60_000);
+        assertThat(first.tryAcquireProbe().state()).isEqualTo(State.HALF_OPEN);
+        assertThat(second.tryAcquireProbe().state()).isEqualTo(State.OPEN);
+        wall.addAndGet(5_000); // the lease runs out without a report
+        assertThat(second.tryAcquireProbe().state()).isEqualTo(State.HALF_OPEN);
+        assertThat(first.probesSucceeded().state()).isEqualTo(State.OPEN);
+    }
+
+    @Test
+    void aFailedProbeReopensForTheWaitTheInstanceComputed() {
+        SharedState holder = instance("search");
+        holder.recordFailure(CallOutcome.FAILURE);
+        holder.recordFailure(CallOutcome.FAILURE);
+        wall.addAndGet(60_000);
+        SharedVerdict lease = holder.tryAcquireProbe();
+        assertThat(lease.state()).isEqualTo(State.HALF_OPEN);
+        SharedVerdict reopened = holder.probeFailed(1, TimeUnit.SECONDS.toNanos(120), WaitReason.BACKOFF);
+        assertThat(reopened.state()).isEqualTo(State.OPEN);
+        assertThat(reopened.cause()).isEqualTo(TransitionCause.PROBE_FAILED);
+        assertThat(reopened.remainingNanos()).isEqualTo(TimeUnit.SECONDS.toNanos(120));
+        assertThat(reopened.failedProbes()).isEqualTo(1);
+        assertThat(reopened.waitReason()).isEqualTo(WaitReason.BACKOFF);
+    }
+
+    @Test
+    void theNewestOperatorActionWins() {
+        SharedState a = instance("tax");
+        SharedState b = instance("tax");
+        assertThat(a.operatorSets(State.FORCED_OPEN).state()).isEqualTo(State.FORCED_OPEN);
+        wall.addAndGet(-1_000); // b's action is older (replayed late, or its clock is behind)
+        assertThat(b.operatorSets(State.FORCED_CLOSED).state()).isEqualTo(State.FORCED_OPEN);
+        wall.addAndGet(2_000);
+        assertThat(b.operatorSets(State.CLOSED).state()).isEqualTo(State.CLOSED);
+    }
+
+    @Test
+    void anExpiredTtlAttributeDecidesNothing() {
+        SharedState a = instance("fx");
+        a.recordFailure(CallOutcome.FAILURE);
+        assertThat(a.recordFailure(CallOutcome.FAILURE).state()).isEqualTo(State.OPEN);
+        // DynamoDB deletes expired items "typically within a few days": until then they are read as they are.
+        DYNALITE.client()
+                .updateItem(request -> request.tableName(table)
+                        .key(Map.of("breaker", AttributeValue.fromS("fx")))
+                        .updateExpression("SET expires_at = :past")
+                        .expressionAttributeValues(Map.of(":past", AttributeValue.fromN("1"))));
+        SharedState late = instance("fx");
+        assertThat(late.tryAcquireProbe().state()).isEqualTo(State.OPEN);
+        assertThat(late.recordFailure(CallOutcome.FAILURE).state()).isEqualTo(State.OPEN);
+    }
+
+    @Test
+    void successesCountedInAWindowThatEndedAreDropped() throws Exception {
+        CopyOnWriteArrayList<SharedVerdict> seen = new CopyOnWriteArrayList<>();
+        DynamoStateStore store =
+                new DynamoStateStore(DYNALITE.client(), Dynalite.patient(table), name -> true, wall::get);
+        stores.add(store);
+        SharedState a = store.attach("geo", CONFIG);
+        AtomicLong nanos = new AtomicLong();
+        a.connect(seen::add, nanos::get);
+        Dynalite.await(() -> !seen.isEmpty());
+        for (int i = 0; i < 8; i++) {
+            a.recordSuccess(); // counted in memory, in the window of the first epoch
+        }
+        SharedState b = instance("geo");
+        b.recordFailure(CallOutcome.FAILURE);
+        b.recordFailure(CallOutcome.FAILURE);
+        wall.addAndGet(60_000);
+        assertThat(b.tryAcquireProbe().state()).isEqualTo(State.HALF_OPEN);
+        assertThat(b.probesSucceeded().state()).isEqualTo(State.CLOSED);
+        // a's 8 successes belong to the window before the trip: with them, 2 failures of 10 would not trip.
+        assertThat(a.recordFailure(CallOutcome.FAILURE).state()).isEqualTo(State.CLOSED);
+        assertThat(a.recordFailure(CallOutcome.FAILURE).state()).isEqualTo(State.OPEN);
+    }
+}
