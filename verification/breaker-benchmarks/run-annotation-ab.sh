@@ -24,7 +24,9 @@ rounds=${2:-3}
 options=${AB_JMH_OPTIONS:--f 1 -wi 10 -w 1s -i 5 -r 1s}
 pattern='io.breaker.benchmarks.spring.AnnotatedCall.(advisorFloor|circuitProtectedClosed|circuitProtectedOpen)$'
 new_jar=verification/breaker-benchmarks/target/benchmarks.jar
-old_jar=$old_tree/breaker-benchmarks/target/benchmarks.jar
+# The module moved to verification/ in later commits: the old tree has it in one place or the other.
+old_module=verification/breaker-benchmarks
+old_jar=$old_tree/$old_module/target/benchmarks.jar
 
 [ -f "$new_jar" ] || { echo "missing $new_jar: build breaker-benchmarks first" >&2; exit 1; }
 old_commit=$(git rev-parse --verify "$old_ref^{commit}")
@@ -35,8 +37,12 @@ if [ "$(git -C "$old_tree" rev-parse HEAD)" != "$old_commit" ]; then
   echo "$old_tree is not at $old_ref ($old_commit); remove it (git worktree remove) or set OLD_TREE" >&2
   exit 1
 fi
+if [ ! -d "$old_tree/$old_module" ]; then
+  old_module=breaker-benchmarks
+  old_jar=$old_tree/$old_module/target/benchmarks.jar
+fi
 if [ ! -f "$old_jar" ]; then
-  (cd "$old_tree" && ./mvnw -B -q -pl verification/breaker-benchmarks -am package -DskipTests)
+  (cd "$old_tree" && ./mvnw -B -q -pl "$old_module" -am package -DskipTests)
 fi
 
 mkdir -p "$out"
