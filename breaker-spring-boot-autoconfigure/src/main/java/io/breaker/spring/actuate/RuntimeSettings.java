@@ -158,7 +158,12 @@ public final class RuntimeSettings {
     /** Checks and makes one change: on this instance alone, or on the fleet's settings first. */
     private Result commit(CircuitBreaker breaker, Entry entry, Map<String, String> asked, String principal) {
         String name = breaker.getName();
-        Map<String, String> changes = configuredAsReturns(entry, asked);
+        Map<String, String> changes = withoutConfiguredValues(entry, asked);
+        if (changes.isEmpty()) {
+            // Every value asked for is the configured one, which no override replaces: nothing to change.
+            return new Result.Applied(
+                    describe(breaker, entry, false, shares(breaker) ? FleetChange.UNCHANGED : null, principal));
+        }
         Map<String, String> local = with(entry.applied, changes);
         BreakerConfig localConfig;
         try {
@@ -406,23 +411,24 @@ public final class RuntimeSettings {
 
     /** {@code overrides} with {@code changes} applied (a {@code null} value removes the property). */
     /**
-     * {@code changes} with each value that is the setting's configured value ({@code 50} for a configured
-     * {@code 50.0}, {@code none} for a setting left unset) asked as what it is: a return to the configured
-     * value ({@code null}). Kept as an override, it would take a version and an audit line while no
-     * override replaces that value; as a return, it changes nothing then, and it still removes an
-     * override of this instance or of the fleet (a shared change is still checked against the fleet's
-     * version, so a stale view is still answered with the fleet's settings).
+     * {@code changes} without those that set a setting to its configured value while no override (of this
+     * instance, or of the fleet as last seen) replaces that value: {@code 50} for a configured
+     * {@code 50.0}, or {@code none} for a setting left unset. Such a change would take an override, a
+     * version and an audit line, and change no value.
      */
-    private static Map<String, String> configuredAsReturns(Entry entry, Map<String, String> changes) {
-        Map<String, String> asked = new LinkedHashMap<>(changes);
+    private static Map<String, String> withoutConfiguredValues(Entry entry, Map<String, String> changes) {
+        Map<String, String> kept = new LinkedHashMap<>(changes);
         for (Setting<?> setting : BreakerConfig.settings()) {
             String property = setting.propertyName();
-            String value = asked.get(property);
-            if (value != null && value.equals(written(setting.get(entry.configured)))) {
-                asked.put(property, null);
+            String value = kept.get(property);
+            if (value != null
+                    && !entry.applied.containsKey(property)
+                    && !entry.fleet.overrides().containsKey(property)
+                    && value.equals(written(setting.get(entry.configured)))) {
+                kept.remove(property);
             }
         }
-        return asked;
+        return kept;
     }
 
     private static Map<String, String> with(Map<String, String> overrides, Map<String, String> changes) {

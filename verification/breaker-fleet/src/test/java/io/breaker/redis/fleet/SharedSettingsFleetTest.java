@@ -124,8 +124,7 @@ class SharedSettingsFleetTest {
                     .as("the instances' settings against the fleet's")
                     .isNull();
         });
-        // 10 is the configured size: the change returned the fleet to it, removing the 20 put back.
-        assertThat(hash).doesNotContainKey("p:sliding-window-size");
+        assertThat(hash).containsEntry("p:sliding-window-size", "10");
     }
 
     /**
