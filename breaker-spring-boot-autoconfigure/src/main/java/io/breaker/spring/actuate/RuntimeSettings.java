@@ -156,14 +156,8 @@ public final class RuntimeSettings {
     }
 
     /** Checks and makes one change: on this instance alone, or on the fleet's settings first. */
-    private Result commit(CircuitBreaker breaker, Entry entry, Map<String, String> asked, String principal) {
+    private Result commit(CircuitBreaker breaker, Entry entry, Map<String, String> changes, String principal) {
         String name = breaker.getName();
-        Map<String, String> changes = withoutConfiguredValues(entry, asked);
-        if (changes.isEmpty()) {
-            // Every value asked for is the configured one, which no override replaces: nothing to change.
-            return new Result.Applied(
-                    describe(breaker, entry, false, shares(breaker) ? FleetChange.UNCHANGED : null, principal));
-        }
         Map<String, String> local = with(entry.applied, changes);
         BreakerConfig localConfig;
         try {
@@ -410,27 +404,6 @@ public final class RuntimeSettings {
     }
 
     /** {@code overrides} with {@code changes} applied (a {@code null} value removes the property). */
-    /**
-     * {@code changes} without those that set a setting to its configured value while no override (of this
-     * instance, or of the fleet as last seen) replaces that value: {@code 50} for a configured
-     * {@code 50.0}, or {@code none} for a setting left unset. Such a change would take an override, a
-     * version and an audit line, and change no value.
-     */
-    private static Map<String, String> withoutConfiguredValues(Entry entry, Map<String, String> changes) {
-        Map<String, String> kept = new LinkedHashMap<>(changes);
-        for (Setting<?> setting : BreakerConfig.settings()) {
-            String property = setting.propertyName();
-            String value = kept.get(property);
-            if (value != null
-                    && !entry.applied.containsKey(property)
-                    && !entry.fleet.overrides().containsKey(property)
-                    && value.equals(written(setting.get(entry.configured)))) {
-                kept.remove(property);
-            }
-        }
-        return kept;
-    }
-
     private static Map<String, String> with(Map<String, String> overrides, Map<String, String> changes) {
         Map<String, String> result = new LinkedHashMap<>(overrides);
         changes.forEach((property, value) -> {

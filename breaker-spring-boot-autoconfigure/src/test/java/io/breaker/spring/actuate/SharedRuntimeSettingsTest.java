@@ -10,7 +10,6 @@ import io.breaker.State;
 import io.breaker.spi.SharedState;
 import io.breaker.spi.SharedVerdict;
 import io.breaker.spi.StateStore;
-import io.breaker.spring.actuate.SettingsDescriptor.Source;
 import io.breaker.spring.actuate.SharedSettings.Fleet;
 import io.breaker.spring.actuate.SharedSettings.Outcome;
 import org.junit.jupiter.api.Test;
@@ -21,7 +20,6 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.Consumer;
@@ -215,30 +213,6 @@ class SharedRuntimeSettingsTest {
         assertThat(configured.changed()).isFalse();
         assertThat(store.writes).isEqualTo(writes + 1);
         assertThat(audits(output)).isEqualTo(audits + 1);
-    }
-
-    @Test
-    void settingTheConfiguredValueOrNoneOnAnUnsetSettingIsNoChange(CapturedOutput output) {
-        int writes = store.writes;
-        long version = store.version;
-        int audits = audits(output);
-
-        SettingsDescriptor configured = applied(a.post("failure-rate-threshold", 50));
-        SettingsDescriptor alreadyOff = applied(a.post("slow-call-duration-threshold", "none"));
-        SettingsDescriptor both = applied(a.settings.change(
-                "dependency",
-                Map.of("failure-rate-threshold", "50.0", "max-wait-duration-in-open-state", "none"),
-                "operator"));
-
-        assertThat(List.of(configured, alreadyOff)).allSatisfy(answer -> {
-            assertThat(answer.changed()).isFalse();
-            assertThat(answer.version()).isEqualTo(version);
-        });
-        assertThat(both.changed()).isFalse();
-        assertThat(store.writes).isEqualTo(writes);
-        assertThat(audits(output)).isEqualTo(audits);
-        assertThat(configured.settings().get("failure-rate-threshold").source()).isNotEqualTo(Source.RUNTIME);
-        assertThat(a.breaker.getConfig().getSlowCallDurationThreshold()).isNull();
     }
 
     private static int audits(CapturedOutput output) {
