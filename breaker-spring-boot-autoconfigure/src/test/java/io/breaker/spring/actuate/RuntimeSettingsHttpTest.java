@@ -241,8 +241,7 @@ class RuntimeSettingsHttpTest {
         assertThat(off.statusCode()).as(off.body()).isEqualTo(200);
         assertThat(registry.breaker("wholesaler").getConfig().getSlowCallDurationThreshold())
                 .isNull();
-        // Off is this breaker's configured value: none returns it there, as null would.
-        assertThat(off.body()).contains("\"slow-call-duration-threshold\":{\"source\":\"DEFAULT\"}");
+        assertThat(off.body()).contains("\"slow-call-duration-threshold\":{\"source\":\"RUNTIME\"}");
     }
 
     @Test
