@@ -177,7 +177,9 @@ public final class RuntimeSettings {
             return new Result.Refused(ErrorDescriptor.badRequest(invalid.getMessage()));
         }
         if (!shares(breaker)) {
-            if (local.equals(entry.applied)) {
+            if (local.equals(entry.applied) || sameValues(localConfig, breaker.getConfig())) {
+                // Every value asked for is already in force (50 for a configured 50.0, none for a setting
+                // left unset): keeping it as an override would take a version and an audit line for nothing.
                 return new Result.Applied(describe(breaker, entry, false, null, principal));
             }
             entry.localVersion++;
@@ -524,6 +526,16 @@ public final class RuntimeSettings {
                     path(name, property), "", why, "one of " + String.join(", ", changeable()), null);
         }
         return setting;
+    }
+
+    /** Whether every setting has the same value in both. */
+    private static boolean sameValues(BreakerConfig one, BreakerConfig other) {
+        for (Setting<?> setting : BreakerConfig.settings()) {
+            if (!written(setting.get(one)).equals(written(setting.get(other)))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** A parsed value as written: {@code none} for a setting turned off. */

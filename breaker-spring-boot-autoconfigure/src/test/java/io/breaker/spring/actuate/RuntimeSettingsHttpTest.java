@@ -26,6 +26,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -150,6 +151,42 @@ class RuntimeSettingsHttpTest {
         assertThat(output).doesNotContain("principal=carol");
         assertThat(send("GET", "/actuator/breakers/wholesaler", null, null).body())
                 .doesNotContain("\"principal\":\"carol\"");
+    }
+
+    /**
+     * A value that is already the one in force, because the configuration gives it, changes nothing: 50 for
+     * a configured 50.0, or none for slow-call detection that was never turned on.
+     */
+    @Test
+    void theConfiguredValuePostedAgainIsNoChange(CapturedOutput output) throws Exception {
+        long version = version();
+        long audits = auditLines(output);
+
+        HttpResponse<String> fifty = send("POST", CONFIG, "{\"failure-rate-threshold\": 50}", "erin");
+        HttpResponse<String> none = send("POST", CONFIG, "{\"slow-call-duration-threshold\": \"none\"}", "erin");
+        HttpResponse<String> both = send(
+                "POST",
+                CONFIG,
+                "{\"failure-rate-threshold\": \"50.0\", \"slow-call-duration-threshold\": \"none\"}",
+                "erin");
+
+        for (HttpResponse<String> answer : List.of(fifty, none, both)) {
+            assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+            assertThat(answer.body()).contains("\"changed\":false", "\"version\":" + version);
+            assertThat(answer.body()).contains("\"failure-rate-threshold\":{\"value\":50.0,\"source\":\"YAML\"");
+        }
+        assertThat(version()).isEqualTo(version);
+        assertThat(auditLines(output)).isEqualTo(audits);
+        assertThat(output).doesNotContain("principal=erin");
+
+        // A real change is still one, and the configured value then changes it back.
+        assertThat(send("POST", CONFIG, "{\"failure-rate-threshold\": 30}", "alice")
+                        .body())
+                .contains("\"changed\":true");
+        HttpResponse<String> back = send("POST", CONFIG, "{\"failure-rate-threshold\": 50}", "alice");
+        assertThat(back.body()).contains("\"changed\":true", "\"version\":" + (version + 2));
+        assertThat(registry.breaker("wholesaler").getConfig().getFailureRateThreshold())
+                .isEqualTo(50f);
     }
 
     @Test
