@@ -29,7 +29,7 @@ import java.util.concurrent.ConcurrentHashMap;
  *     gaps while nobody looks; the console plots each interval between two samples at its real
  *     length.</li>
  * <li><b>Bounded.</b> A ring is created at a breaker's first read and holds at most
- *     {@link #CAPACITY} samples of nine numbers (about 100 bytes each with their {@code Instant}: about 12 KB per breaker when
+ *     {@link #CAPACITY} samples of nine numbers (about 100 bytes each with their {@code Instant}: 12.3 KB per breaker when
  *     full). With the console open it covers {@code CAPACITY} reads of the page (five seconds apart:
  *     ten minutes); however many read at once, at least {@code CAPACITY × SPACING}.</li>
  * <li>Reads are rare (a page every few seconds), so a ring is guarded by its own monitor.</li>
