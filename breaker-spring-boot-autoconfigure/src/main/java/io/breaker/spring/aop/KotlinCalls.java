@@ -2,6 +2,7 @@ package io.breaker.spring.aop;
 
 import io.breaker.CircuitBreaker;
 import io.breaker.spring.ResultPredicate;
+import io.breaker.spring.observation.BreakerObservations;
 import kotlin.Unit;
 import kotlin.coroutines.Continuation;
 import kotlin.coroutines.CoroutineContext;
@@ -46,13 +47,14 @@ final class KotlinCalls {
             Method method,
             CircuitBreaker breaker,
             @Nullable Fallback fallback,
-            @Nullable ResultPredicate recordResult) {
+            @Nullable ResultPredicate recordResult,
+            @Nullable BreakerObservations observations) {
         if (KotlinDetector.isSuspendingFunction(method)) {
             // Spring's proxy reads the declared type the same way to choose between awaiting and a Flow.
             boolean flow = isFlow(new MethodParameter(method, -1).getParameterType());
             return new SuspendCall(breaker, fallback, recordResult, flow);
         }
-        return new FlowCall(breaker, fallback, recordResult);
+        return new FlowCall(breaker, fallback, recordResult, observations);
     }
 
     /** Whether {@code type} is {@code Flow} itself, as Spring's proxy checks it. */
@@ -130,8 +132,15 @@ final class KotlinCalls {
     static final class FlowCall extends ProtectedCall
             implements io.breaker.spring.call.ReactorCalls.Steps<FlowCollection> {
 
-        FlowCall(CircuitBreaker breaker, @Nullable Fallback fallback, @Nullable ResultPredicate recordResult) {
+        private final @Nullable BreakerObservations observations;
+
+        FlowCall(
+                CircuitBreaker breaker,
+                @Nullable Fallback fallback,
+                @Nullable ResultPredicate recordResult,
+                @Nullable BreakerObservations observations) {
             super(breaker, fallback, recordResult);
+            this.observations = observations;
         }
 
         @Override
@@ -139,9 +148,17 @@ final class KotlinCalls {
             return new ProtectedFlow(this, invocation);
         }
 
+        /** The collection's Flux, observed per subscription when the application observes calls. */
+        @SuppressWarnings("unchecked")
+        Flux<Object> observed(Flux<Object> flux) {
+            return observations == null ? flux : (Flux<Object>) ObservedPublishers.observe(flux, breaker, observations);
+        }
+
         @Override
         public Object build(FlowCollection collection) throws Throwable {
-            return collection.read(ReactorCalls.proceed(collection.invocation()));
+            Flux<Object> flux = collection.read(ReactorCalls.proceed(collection.invocation()));
+            // Observed: the method's signals reach the breaker in the call's scope, which records the outcome there.
+            return observations == null ? flux : ObservedPublishers.scopedToCurrent(flux, observations.registry());
         }
 
         @Override
@@ -189,7 +206,7 @@ final class KotlinCalls {
                 FlowCollector<? super Object> collector, Continuation<? super Unit> continuation) {
             FlowCollection collection =
                     new FlowCollection(invocation, continuation.getContext().minusKey(Job.Key));
-            Flux<Object> flux = io.breaker.spring.call.ReactorCalls.flux(call, call, collection);
+            Flux<Object> flux = call.observed(io.breaker.spring.call.ReactorCalls.flux(call, call, collection));
             // A tail call: the continuation goes on to the bridge's collect, which suspends or returns for us.
             return ReactiveFlowKt.asFlow(flux).collect(collector, continuation);
         }

@@ -242,10 +242,22 @@ final class ObservedPublishers {
                         .transform(Operators.lift((scannable, actual) -> new ScopedSubscriber(actual, current)));
             }
             if (built instanceof Flux<?> flux) {
-                return ((Flux<Object>) flux)
-                        .transform(Operators.lift((scannable, actual) -> new ScopedSubscriber(actual, current)));
+                return scoped((Flux<Object>) flux, current);
             }
             return built;
         }
+    }
+
+    /**
+     * {@code flux}, built now (at a subscription, in the call's scope), delivering its signals in the scope
+     * of the observation current now; as it is when there is none.
+     */
+    static Flux<Object> scopedToCurrent(Flux<Object> flux, ObservationRegistry registry) {
+        Observation current = registry.getCurrentObservation();
+        return current == null ? flux : scoped(flux, current);
+    }
+
+    private static Flux<Object> scoped(Flux<Object> flux, Observation observation) {
+        return flux.transform(Operators.lift((scannable, actual) -> new ScopedSubscriber(actual, observation)));
     }
 }

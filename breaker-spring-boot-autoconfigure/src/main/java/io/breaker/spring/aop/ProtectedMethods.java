@@ -220,11 +220,14 @@ public final class ProtectedMethods {
     private ProtectedCall create(Class<?> targetClass, Method method) {
         BreakerObservations observed = observations.get();
         ObservedCall.@Nullable Kind kind = observed == null ? null : observedKind(method);
-        ProtectedCall call = create(targetClass, method, kind == null ? null : observed);
+        ProtectedCall call = create(targetClass, method, observed);
         return kind == null || call == PassThrough.INSTANCE ? call : new ObservedCall(call, observed, kind);
     }
 
-    /** How a call of {@code method} is observed, or {@code null} for a plain method returning Kotlin's Flow. */
+    /**
+     * How a call of {@code method} is observed, or {@code null} for a plain method returning Kotlin's Flow,
+     * whose call observes each collection itself ({@link KotlinCalls}).
+     */
     private static ObservedCall.@Nullable Kind observedKind(Method method) {
         if (KotlinDetector.isSuspendingFunction(method)) {
             return ObservedCall.Kind.PUBLISHER;
@@ -319,7 +322,7 @@ public final class ProtectedMethods {
                         "Remove call-timeout from the breaker '" + annotation.name() + "' and bound the call with"
                                 + " kotlinx.coroutines' withTimeout (or Flow's timeout) inside the method.");
             }
-            return KotlinCalls.forMethod(method, breaker, fallback, recordResult);
+            return KotlinCalls.forMethod(method, breaker, fallback, recordResult, observed);
         }
         ProtectedCall reactive = REACTOR_PRESENT
                 ? ReactorCalls.forReturnType(returnType, breaker, fallback, recordResult, timeout)

@@ -18,7 +18,7 @@ import java.time.Duration
 
 /**
  * A suspend fun observed as `breaker.call` when the application has an observation registry: its
- * outcome, and its fallback as a child. A plain method returning Flow is protected but not observed.
+ * outcome, and its fallback as a child; likewise each collection of a plain method's Flow.
  */
 @SpringBootTest(
     classes = [BookshopApplication::class, ObservedKotlinCallsTest.Observations::class],
@@ -84,9 +84,37 @@ class ObservedKotlinCallsTest(
     }
 
     @Test
-    fun aPlainMethodReturningFlowIsNotObserved(): Unit = runBlocking {
+    fun eachCollectionOfAProtectedFlowIsOneCallObservation(): Unit = runBlocking {
         assertThat(catalogue.reviews("978-0").take(1).toList()).containsExactly("great")
 
-        TestObservationRegistryAssert.assertThat(observations).doesNotHaveAnyObservation()
+        await().atMost(Duration.ofSeconds(30)).untilAsserted {
+            TestObservationRegistryAssert.assertThat(observations).hasSingleObservationThat().hasBeenStopped()
+        }
+        TestObservationRegistryAssert.assertThat(observations)
+            .hasSingleObservationThat()
+            .hasNameEqualTo("breaker.call")
+            .hasLowCardinalityKeyValue("circuitbreaker.name", "reviews")
+            .hasLowCardinalityKeyValue("circuitbreaker.state", "closed")
+            .hasLowCardinalityKeyValueWithKey("breaker.outcome")
+    }
+
+    @Test
+    fun aFailedFlowIsAFailureAndItsFallbackAChild(): Unit = runBlocking {
+        wholesaler.down = true
+
+        assertThat(catalogue.reviews("978-0").toList()).containsExactly("no reviews")
+
+        await().atMost(Duration.ofSeconds(30)).untilAsserted {
+            TestObservationRegistryAssert.assertThat(observations).hasNumberOfObservationsEqualTo(2)
+            TestObservationRegistryAssert.assertThat(observations)
+                .hasObservationWithNameEqualTo("breaker.call").that().hasBeenStopped()
+        }
+        TestObservationRegistryAssert.assertThat(observations)
+            .hasAnObservation { call ->
+                call.hasNameEqualTo("breaker.call")
+                    .hasLowCardinalityKeyValue("circuitbreaker.name", "reviews")
+                    .hasLowCardinalityKeyValue("breaker.outcome", "failure")
+            }
+            .hasAnObservation { fallback -> fallback.hasNameEqualTo("breaker.fallback").hasParentObservation() }
     }
 }
