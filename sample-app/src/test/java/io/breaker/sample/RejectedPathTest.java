@@ -74,6 +74,38 @@ class RejectedPathTest extends BookshopHttpTest {
         assertThat(problem.get("detail").asText()).contains("an ISBN-13 has 13 digits");
     }
 
+    /**
+     * An invalid ISBN's problem names the request in {@code instance} with the ISBN cut as its message
+     * cuts it (40 characters, then {@code ...}): a client that sends 8 KB of path does not get them back.
+     */
+    @Test
+    void aLongInvalidIsbnIsCutInTheProblemsInstanceAsInItsDetail() throws IOException {
+        RawResponse digits = rawGet("/books/" + "9".repeat(8_000) + "/delivery-time");
+        // Two bytes a character in UTF-8, escaped: the instance escapes the ones it keeps.
+        RawResponse letters = rawGet("/books/" + "%C3%BC".repeat(1_000) + "/delivery-time");
+
+        JsonNode digitsProblem = JSON.readTree(digits.body());
+        assertThat(digits.status()).as(digits.toString()).isEqualTo(400);
+        assertThat(digitsProblem.get("title").asText()).isEqualTo("Invalid ISBN");
+        assertThat(digitsProblem.get("detail").asText()).startsWith("'" + "9".repeat(40) + "...' (8000 characters)");
+        assertThat(digitsProblem.get("instance").asText()).isEqualTo("/books/" + "9".repeat(40) + ".../delivery-time");
+
+        JsonNode lettersProblem = JSON.readTree(letters.body());
+        assertThat(letters.status()).as(letters.toString()).isEqualTo(400);
+        assertThat(lettersProblem.get("detail").asText())
+                .startsWith("'" + "\u00fc".repeat(40) + "...' (1000 characters)");
+        assertThat(lettersProblem.get("instance").asText())
+                .isEqualTo("/books/" + "%C3%BC".repeat(40) + ".../delivery-time");
+    }
+
+    @Test
+    void aShortInvalidIsbnIsTheWholePathInTheProblemsInstance() throws IOException {
+        RawResponse response = rawGet("/books/97801346859X1/delivery-time");
+
+        assertThat(JSON.readTree(response.body()).get("instance").asText())
+                .isEqualTo("/books/97801346859X1/delivery-time");
+    }
+
     /** A GET sent byte for byte as written, with {@code Connection: close}, read to the end. */
     private RawResponse rawGet(String path) throws IOException {
         try (Socket socket = new Socket("localhost", port)) {
@@ -85,20 +117,24 @@ class RejectedPathTest extends BookshopHttpTest {
             ByteArrayOutputStream all = new ByteArrayOutputStream();
             InputStream in = socket.getInputStream();
             in.transferTo(all);
-            return RawResponse.parse(all.toString(StandardCharsets.UTF_8));
+            return RawResponse.parse(all.toString(StandardCharsets.ISO_8859_1));
         }
     }
 
     private record RawResponse(int status, String head, String body) {
 
-        static RawResponse parse(String text) {
-            int end = text.indexOf("\r\n\r\n");
-            String head = text.substring(0, end);
-            String body = text.substring(end + 4);
+        /** {@code bytes}: the answer's bytes, one character each (chunk sizes count bytes); the body is UTF-8. */
+        static RawResponse parse(String bytes) {
+            int end = bytes.indexOf("\r\n\r\n");
+            String head = bytes.substring(0, end);
+            String body = bytes.substring(end + 4);
             if (head.toLowerCase(Locale.ROOT).contains("transfer-encoding: chunked")) {
                 body = unchunked(body);
             }
-            return new RawResponse(Integer.parseInt(head.split(" ")[1]), head, body);
+            return new RawResponse(
+                    Integer.parseInt(head.split(" ")[1]),
+                    head,
+                    new String(body.getBytes(StandardCharsets.ISO_8859_1), StandardCharsets.UTF_8));
         }
 
         String header(String name) {

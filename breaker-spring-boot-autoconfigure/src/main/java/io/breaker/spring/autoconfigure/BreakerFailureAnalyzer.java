@@ -153,14 +153,6 @@ public class BreakerFailureAnalyzer implements FailureAnalyzer, Ordered {
         } else if (type == Float.class || type == Double.class) {
             problem = "it is not a number";
             allowed = range != null ? range : "a number";
-        } else if (type == Duration.class
-                && setting != null
-                && setting.defaultValue() == null
-                && value.trim().equalsIgnoreCase("none")) {
-            problem = "none turns the setting off only at runtime (POST /actuator/breakers/{name}/config);"
-                    + " in a property file, a setting left unset is off";
-            allowed = "a duration, such as 800ms or 30s, or leave it unset (remove the property, here and under"
-                    + " breakers.defaults) to turn it off";
         } else if (type == Duration.class) {
             problem = "it is not a duration (or one too long to hold)";
             allowed = (range != null ? range : "a duration") + ", such as 800ms or 30s";

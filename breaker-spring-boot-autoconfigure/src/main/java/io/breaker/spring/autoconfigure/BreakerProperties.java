@@ -2,6 +2,7 @@ package io.breaker.spring.autoconfigure;
 
 import io.breaker.BreakerConfig;
 import io.breaker.SlidingWindowType;
+import io.breaker.spring.config.DurationOrNone;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
@@ -92,8 +93,8 @@ public class BreakerProperties {
         /** Exception class an injected failure throws; by default an InjectedFaultException naming the breaker. */
         private @Nullable String exception;
 
-        /** Latency injected before the method of a call runs; unset injects none. */
-        private @Nullable Duration latency;
+        /** Latency injected before the method of a call runs; unset injects none. As written: see {@link DurationOrNone}. */
+        private @Nullable Object latency;
 
         /** Percentage of calls delayed by the fault latency (when it is set). */
         private @Nullable Float latencyRate;
@@ -115,11 +116,18 @@ public class BreakerProperties {
         }
 
         public @Nullable Duration getLatency() {
-            return latency;
+            return DurationOrNone.lenient(latency);
         }
 
-        public void setLatency(@Nullable Duration latency) {
-            this.latency = latency;
+        /** A duration ({@code 800ms}, {@code PT2S}, a number of milliseconds) or {@code none}: no injected latency. */
+        public void setLatency(@Nullable Object latency) {
+            this.latency = DurationOrNone.written(latency);
+        }
+
+        /** The latency as written, {@code none} included; not a property. */
+        @Nullable
+        Object latencyAsWritten() {
+            return latency;
         }
 
         public @Nullable Float getLatencyRate() {
@@ -135,6 +143,13 @@ public class BreakerProperties {
      * The breaker settings of {@code defaults} or of one instance, named as in {@link BreakerConfig#settings()}
      * (exception classes by name). Every one starts unset: an instance then takes the default, and the
      * defaults take the setting's own default.
+     *
+     * <p>A duration that can be off ({@code slow-call-duration-threshold}, {@code max-wait-duration-in-open-state},
+     * {@code call-timeout}) also takes {@code none}, which sets it, to off: an instance's {@code none} wins
+     * over a duration in the defaults. Spring Boot cannot bind {@code none} to a {@code Duration}, so its
+     * setter takes the value as written, and its getter gives the duration (or {@code null}). With no
+     * setter of the getter's type, the configuration processor leaves these out; their metadata is in
+     * {@code additional-spring-configuration-metadata.json}, which a test holds to the definitions.
      */
     public static class Settings {
 
@@ -153,14 +168,17 @@ public class BreakerProperties {
         /** Percentage of slow calls in the window at or above which the breaker opens (with slow-call detection on). */
         private @Nullable Float slowCallRateThreshold;
 
-        /** Duration from which a call counts as slow; unset turns slow-call detection off. */
-        private @Nullable Duration slowCallDurationThreshold;
+        /**
+         * Duration from which a call counts as slow; unset turns slow-call detection off. As written: see
+         * {@link DurationOrNone}.
+         */
+        private @Nullable Object slowCallDurationThreshold;
 
         /** How long the breaker stays open before it lets a probe through. */
         private @Nullable Duration waitDurationInOpenState;
 
-        /** The longest a failure's Retry-After or the backoff of failed probes may keep the breaker open; unset means 10 minutes, or the wait in open state if that is longer. */
-        private @Nullable Duration maxWaitDurationInOpenState;
+        /** The longest a failure's Retry-After or the backoff of failed probes may keep the breaker open; unset means 10 minutes, or the wait in open state if that is longer. As written: see {@link DurationOrNone}. */
+        private @Nullable Object maxWaitDurationInOpenState;
 
         /** What each failed probe multiplies the next wait in open state by, up to the max wait; a close resets it (1: every wait is the same). */
         private @Nullable Float waitMultiplier;
@@ -182,9 +200,9 @@ public class BreakerProperties {
 
         /**
          * How long a protected call may run before the caller gets a CallTimeoutException (a failure) and the
-         * call's thread is interrupted; unset, no call is ever cut.
+         * call's thread is interrupted; unset, no call is ever cut. As written: see {@link DurationOrNone}.
          */
-        private @Nullable Duration callTimeout;
+        private @Nullable Object callTimeout;
 
         /**
          * Name of the java.util.concurrent.Executor bean that runs the calls of a breaker with call-timeout;
@@ -241,11 +259,18 @@ public class BreakerProperties {
         }
 
         public @Nullable Duration getSlowCallDurationThreshold() {
-            return slowCallDurationThreshold;
+            return DurationOrNone.lenient(slowCallDurationThreshold);
         }
 
-        public void setSlowCallDurationThreshold(@Nullable Duration slowCallDurationThreshold) {
-            this.slowCallDurationThreshold = slowCallDurationThreshold;
+        /** A duration ({@code 800ms}, {@code PT2S}, a number of milliseconds) or {@code none}: no slow-call detection. */
+        public void setSlowCallDurationThreshold(@Nullable Object slowCallDurationThreshold) {
+            this.slowCallDurationThreshold = DurationOrNone.written(slowCallDurationThreshold);
+        }
+
+        /** The threshold as written, {@code none} included; not a property. */
+        @Nullable
+        Object slowCallDurationThresholdAsWritten() {
+            return slowCallDurationThreshold;
         }
 
         public @Nullable Duration getWaitDurationInOpenState() {
@@ -257,11 +282,18 @@ public class BreakerProperties {
         }
 
         public @Nullable Duration getMaxWaitDurationInOpenState() {
-            return maxWaitDurationInOpenState;
+            return DurationOrNone.lenient(maxWaitDurationInOpenState);
         }
 
-        public void setMaxWaitDurationInOpenState(@Nullable Duration maxWaitDurationInOpenState) {
-            this.maxWaitDurationInOpenState = maxWaitDurationInOpenState;
+        /** A duration ({@code 800ms}, {@code PT2S}, a number of milliseconds) or {@code none}: the built-in limit. */
+        public void setMaxWaitDurationInOpenState(@Nullable Object maxWaitDurationInOpenState) {
+            this.maxWaitDurationInOpenState = DurationOrNone.written(maxWaitDurationInOpenState);
+        }
+
+        /** The longest wait as written, {@code none} included; not a property. */
+        @Nullable
+        Object maxWaitDurationInOpenStateAsWritten() {
+            return maxWaitDurationInOpenState;
         }
 
         public @Nullable Float getWaitMultiplier() {
@@ -313,11 +345,18 @@ public class BreakerProperties {
         }
 
         public @Nullable Duration getCallTimeout() {
-            return callTimeout;
+            return DurationOrNone.lenient(callTimeout);
         }
 
-        public void setCallTimeout(@Nullable Duration callTimeout) {
-            this.callTimeout = callTimeout;
+        /** A duration ({@code 800ms}, {@code PT2S}, a number of milliseconds) or {@code none}: no call timeout. */
+        public void setCallTimeout(@Nullable Object callTimeout) {
+            this.callTimeout = DurationOrNone.written(callTimeout);
+        }
+
+        /** The call timeout as written, {@code none} included; not a property. */
+        @Nullable
+        Object callTimeoutAsWritten() {
+            return callTimeout;
         }
 
         public @Nullable String getCallTimeoutExecutor() {

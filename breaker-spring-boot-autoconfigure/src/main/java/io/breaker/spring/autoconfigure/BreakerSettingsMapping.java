@@ -52,20 +52,22 @@ final class BreakerSettingsMapping {
             map.from(settings::getMinimumNumberOfCalls).to(MINIMUM_NUMBER_OF_CALLS);
             map.from(settings::getFailureRateThreshold).to(FAILURE_RATE_THRESHOLD);
             map.from(settings::getSlowCallRateThreshold).to(SLOW_CALL_RATE_THRESHOLD);
-            map.from(settings::getSlowCallDurationThreshold).to(SLOW_CALL_DURATION_THRESHOLD);
+            map.fromDurationOrNone(settings::slowCallDurationThresholdAsWritten).to(SLOW_CALL_DURATION_THRESHOLD);
             map.from(settings::getWaitDurationInOpenState).to(WAIT_DURATION_IN_OPEN_STATE);
-            map.from(settings::getMaxWaitDurationInOpenState).to(MAX_WAIT_DURATION_IN_OPEN_STATE);
+            map.fromDurationOrNone(settings::maxWaitDurationInOpenStateAsWritten)
+                    .to(MAX_WAIT_DURATION_IN_OPEN_STATE);
             map.from(settings::getWaitMultiplier).to(WAIT_MULTIPLIER);
             map.from(settings::getWaitJitter).to(WAIT_JITTER);
             map.from(settings::getPermittedCallsInHalfOpenState).to(PERMITTED_CALLS_IN_HALF_OPEN_STATE);
             map.from(settings::getProbeLease).to(PROBE_LEASE);
             map.fromClassNames(settings::getRecordExceptions).to(RECORD_EXCEPTIONS);
             map.fromClassNames(settings::getIgnoreExceptions).to(IGNORE_EXCEPTIONS);
-            map.from(settings::getCallTimeout).to(CALL_TIMEOUT);
+            map.fromDurationOrNone(settings::callTimeoutAsWritten).to(CALL_TIMEOUT);
             map.from(() -> faults == null ? null : faults.getFailureRate()).to(FAULT_FAILURE_RATE);
             map.fromClassName(() -> faults == null ? null : faults.getException())
                     .to(FAULT_EXCEPTION);
-            map.from(() -> faults == null ? null : faults.getLatency()).to(FAULT_LATENCY);
+            map.fromDurationOrNone(() -> faults == null ? null : faults.latencyAsWritten())
+                    .to(FAULT_LATENCY);
             map.from(() -> faults == null ? null : faults.getLatencyRate()).to(FAULT_LATENCY_RATE);
         });
     }

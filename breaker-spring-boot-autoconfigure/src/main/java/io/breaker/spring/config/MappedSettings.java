@@ -4,6 +4,7 @@ import io.breaker.BreakerConfig;
 import io.breaker.Setting;
 import org.jspecify.annotations.Nullable;
 
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -73,7 +74,7 @@ public final class MappedSettings {
             Setting<T> setting, String property, ClassLoader classLoader) {
         @SuppressWarnings("unchecked") // Source.to stores each line under the setting whose type it was checked against
         Line<T> line = (Line<T>) lines.get(setting);
-        return line == null || line.written() == null ? null : line.loader().load(property, classLoader);
+        return line == null || line.written() == null ? null : line.loader().load(setting, property, classLoader);
     }
 
     /** Takes one line per setting: {@code map.from(getter).to(setting)}. */
@@ -86,20 +87,32 @@ public final class MappedSettings {
         /** A getter whose value the setting takes as it is. */
         public <T extends @Nullable Object> Source<T> from(Supplier<? extends @Nullable T> getter) {
             @Nullable T value = getter.get();
-            return new Source<>(value, (property, classLoader) -> value);
+            return new Source<>(value, (setting, property, classLoader) -> value);
+        }
+
+        /**
+         * A getter of a duration as written, or {@code none} ({@link DurationOrNone}); the setting takes the
+         * duration, or {@code null} for {@code none}: a section that says {@code none} sets the setting, off.
+         */
+        public Source<@Nullable Duration> fromDurationOrNone(Supplier<? extends @Nullable Object> getter) {
+            @Nullable Object written = getter.get();
+            return new Source<>(
+                    written, (setting, property, classLoader) -> DurationOrNone.value(setting, property, written));
         }
 
         /** A getter of exception class names; the setting takes the classes ({@link ExceptionClasses#load}). */
         public Source<List<Class<? extends Throwable>>> fromClassNames(
                 Supplier<? extends @Nullable List<String>> getter) {
             @Nullable List<String> names = getter.get();
-            return new Source<>(names, (property, classLoader) -> ExceptionClasses.load(property, names, classLoader));
+            return new Source<>(
+                    names, (setting, property, classLoader) -> ExceptionClasses.load(property, names, classLoader));
         }
 
         /** A getter of one exception class name; the setting takes the class ({@link ExceptionClasses#loadOne}). */
         public Source<Class<? extends Throwable>> fromClassName(Supplier<? extends @Nullable String> getter) {
             @Nullable String name = getter.get();
-            return new Source<>(name, (property, classLoader) -> ExceptionClasses.loadOne(property, name, classLoader));
+            return new Source<>(
+                    name, (setting, property, classLoader) -> ExceptionClasses.loadOne(property, name, classLoader));
         }
 
         /** The value of one getter, on its way to the setting that takes it. */
@@ -126,7 +139,7 @@ public final class MappedSettings {
     @FunctionalInterface
     private interface Loader<T extends @Nullable Object> {
 
-        T load(String property, ClassLoader classLoader);
+        T load(Setting<?> setting, String property, ClassLoader classLoader);
     }
 
     private record Line<T extends @Nullable Object>(

@@ -219,21 +219,6 @@ class BadBreakerConfigurationTest {
     }
 
     @Test
-    void noneInAPropertyFileIsExplainedWithoutOfferingNoneAgain() {
-        for (String setting : new String[] {"slow-call-duration-threshold", "max-wait-duration-in-open-state"}) {
-            FailureAnalysis analysis = failureFor("breakers.instances.wholesaler." + setting + "=none");
-            assertThat(analysis.getDescription())
-                    .as(setting)
-                    .contains("'breakers.instances.wholesaler." + setting + "'", "'none'")
-                    .contains("only at runtime");
-            assertThat(analysis.getAction())
-                    .as(setting)
-                    .doesNotContain("or none")
-                    .contains("leave");
-        }
-    }
-
-    @Test
     void ignoresFailuresThatAreNotAboutBreakers() {
         assertThat(new BreakerFailureAnalyzer().analyze(new IllegalStateException("something else")))
                 .isNull();

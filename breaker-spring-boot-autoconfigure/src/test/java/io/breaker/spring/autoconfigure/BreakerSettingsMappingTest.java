@@ -4,6 +4,7 @@ import io.breaker.BreakerConfig;
 import io.breaker.Setting;
 import io.breaker.SlidingWindowType;
 import io.breaker.spring.config.ConfiguredSettings;
+import io.breaker.spring.config.InvalidBreakerPropertyException;
 import io.breaker.spring.config.MappedSettings;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.BeanWrapper;
@@ -15,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * {@link BreakerSettingsMapping} has a line for every setting of {@link BreakerConfig#settings()}, and
@@ -63,6 +65,59 @@ class BreakerSettingsMappingTest {
             assertThat(mapped.value(setting, "breakers.defaults." + setting.propertyName(), null))
                     .isNull();
         }
+    }
+
+    @Test
+    void noneSetsASettingThatCanBeOffToOffAndABlankSetsNothing() {
+        BreakerProperties.Settings settings = new BreakerProperties.Settings();
+        settings.setSlowCallDurationThreshold("none");
+        settings.setCallTimeout(" NONE ");
+        settings.setMaxWaitDurationInOpenState("");
+
+        MappedSettings mapped = BreakerSettingsMapping.of(settings);
+
+        for (Setting<?> setting : List.of(BreakerConfig.SLOW_CALL_DURATION_THRESHOLD, BreakerConfig.CALL_TIMEOUT)) {
+            assertThat(mapped.sets(setting)).as(setting.name()).isTrue();
+            assertThat(mapped.value(setting, "breakers.defaults." + setting.propertyName(), null))
+                    .as(setting.name())
+                    .isNull();
+        }
+        assertThat(settings.getSlowCallDurationThreshold()).isNull();
+        assertThat(mapped.sets(BreakerConfig.MAX_WAIT_DURATION_IN_OPEN_STATE)).isFalse();
+    }
+
+    @Test
+    void aDurationThatCanBeOffIsReadAsEveryDurationIs() {
+        BreakerProperties.Settings settings = new BreakerProperties.Settings();
+        settings.setSlowCallDurationThreshold("PT2S");
+        settings.setCallTimeout(1500);
+        settings.setMaxWaitDurationInOpenState(Duration.ofMinutes(3));
+
+        MappedSettings mapped = BreakerSettingsMapping.of(settings);
+
+        assertThat(mapped.value(BreakerConfig.SLOW_CALL_DURATION_THRESHOLD, "slow", null))
+                .isEqualTo(Duration.ofSeconds(2));
+        assertThat(mapped.value(BreakerConfig.CALL_TIMEOUT, "timeout", null)).isEqualTo(Duration.ofMillis(1500));
+        assertThat(mapped.value(BreakerConfig.MAX_WAIT_DURATION_IN_OPEN_STATE, "max", null))
+                .isEqualTo(Duration.ofMinutes(3));
+        assertThat(settings.getCallTimeout()).isEqualTo(Duration.ofMillis(1500));
+    }
+
+    @Test
+    void aValueThatIsNeitherADurationNorNoneIsReportedWithItsPropertyAndTheAllowedValues() {
+        BreakerProperties.Settings settings = new BreakerProperties.Settings();
+        settings.setSlowCallDurationThreshold("soon");
+
+        assertThat(settings.getSlowCallDurationThreshold()).isNull();
+        assertThatThrownBy(() -> BreakerSettingsMapping.of(settings)
+                        .value(
+                                BreakerConfig.SLOW_CALL_DURATION_THRESHOLD,
+                                "breakers.instances.dep.slow-call-duration-threshold",
+                                null))
+                .isInstanceOf(InvalidBreakerPropertyException.class)
+                .hasMessage("breakers.instances.dep.slow-call-duration-threshold must be a positive duration of at"
+                        + " most 106751d (about 292 years), or none to turn slow-call detection off, such as 800ms or"
+                        + " 30s, was soon (it is not a duration (or one too long to hold))");
     }
 
     @Test

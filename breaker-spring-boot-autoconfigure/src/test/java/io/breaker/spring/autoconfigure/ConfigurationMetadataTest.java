@@ -12,6 +12,8 @@ import java.beans.PropertyDescriptor;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URL;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -121,6 +123,38 @@ class ConfigurationMetadataTest {
                 .isEqualTo("java.util.Map<java.lang.String,io.breaker.spring.autoconfigure.BreakerProperties$Faults>");
     }
 
+    /**
+     * A setting that can be off (a duration without a default) takes {@code none} in a property file as
+     * at runtime: the IDE offers it as a value, next to any duration.
+     */
+    @Test
+    void everySettingThatCanBeOffOffersNone() throws IOException {
+        Map<String, JsonNode> hints = hints();
+        List<Setting<?>> offNone = sectionSettings().stream()
+                .filter(setting -> setting.type() == Duration.class && setting.defaultValue() == null)
+                .toList();
+        assertThat(offNone).isNotEmpty();
+        for (Setting<?> setting : offNone) {
+            assertThat(setting.allowed()).as(setting.name()).contains("or none");
+            JsonNode hint = hints.get(DEFAULTS + setting.propertyName());
+            assertThat(hint)
+                    .as("a hint for %s%s", DEFAULTS, setting.propertyName())
+                    .isNotNull();
+            List<String> values = new ArrayList<>();
+            hint.path("values").forEach(value -> values.add(value.path("value").asText()));
+            assertThat(values).as(setting.name()).containsExactly("none");
+            assertThat(hint.path("values").get(0).path("description").asText())
+                    .as(setting.name())
+                    .isNotBlank();
+            List<String> providers = new ArrayList<>();
+            hint.path("providers")
+                    .forEach(provider -> providers.add(provider.path("name").asText()));
+            assertThat(providers)
+                    .as("%s takes any duration too", setting.name())
+                    .containsExactly("any");
+        }
+    }
+
     /** The settings of breakers.defaults and breakers.instances.<name>: all but the fault-* ones. */
     private static List<Setting<?>> sectionSettings() {
         return BreakerConfig.settings().stream()
@@ -154,6 +188,21 @@ class ConfigurationMetadataTest {
             return org.springframework.boot.convert.DurationStyle.SIMPLE.parse(text);
         }
         return text;
+    }
+
+    private static Map<String, JsonNode> hints() throws IOException {
+        Map<String, JsonNode> byName = new HashMap<>();
+        for (URL url : java.util.Collections.list(
+                BreakerProperties.class.getClassLoader().getResources("META-INF/spring-configuration-metadata.json"))) {
+            try (InputStream in = url.openStream()) {
+                for (JsonNode hint : new ObjectMapper().readTree(in).path("hints")) {
+                    if (hint.path("name").asText().startsWith("breakers.")) {
+                        byName.put(hint.path("name").asText(), hint);
+                    }
+                }
+            }
+        }
+        return byName;
     }
 
     private static Map<String, JsonNode> properties() throws IOException {

@@ -1,6 +1,7 @@
 package io.breaker.sample.books;
 
 import io.breaker.sample.wholesaler.UnknownBookException;
+import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
@@ -8,6 +9,10 @@ import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.util.UriUtils;
+
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
 
 /**
  * {@code GET /books/{isbn}/delivery-time}: 200 with the days (or, from the fallback, with
@@ -31,10 +36,17 @@ public class DeliveryTimeController {
                 .body(answer);
     }
 
+    /**
+     * The problem names the request in {@code instance} with the ISBN as the message shows it: a long
+     * one cut after 40 characters (Spring MVC would otherwise put the whole path there, up to the 8 KB
+     * a request line may have).
+     */
     @ExceptionHandler(InvalidIsbnException.class)
-    ResponseEntity<ProblemDetail> invalidIsbn(InvalidIsbnException e) {
+    ResponseEntity<ProblemDetail> invalidIsbn(InvalidIsbnException e, HttpServletRequest request) {
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, e.getMessage());
         problem.setTitle("Invalid ISBN");
+        problem.setInstance(URI.create(request.getContextPath() + "/books/"
+                + UriUtils.encodePathSegment(e.shownInput(), StandardCharsets.UTF_8) + "/delivery-time"));
         return ResponseEntity.badRequest().body(problem);
     }
 
