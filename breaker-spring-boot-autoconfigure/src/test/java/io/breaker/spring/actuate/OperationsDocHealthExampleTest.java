@@ -35,6 +35,10 @@ import static org.assertj.core.api.Assertions.assertThat;
             "management.endpoint.health.show-details=always",
             "management.health.defaults.enabled=false",
             "management.health.breakers.enabled=true",
+            // Boot 4 adds the liveness and readiness groups by default; the example shows the breakers alone.
+            "management.endpoint.health.probes.enabled=false",
+            "management.health.livenessstate.enabled=false",
+            "management.health.readinessstate.enabled=false",
             "breakers.instances.wholesaler.sliding-window-size=4",
             "breakers.instances.wholesaler.minimum-number-of-calls=4",
             "breakers.instances.wholesaler.wait-duration-in-open-state=30s",
@@ -74,7 +78,8 @@ class OperationsDocHealthExampleTest {
                         HttpResponse.BodyHandlers.ofString());
 
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-        DocExamples.assertLike(shown, JSON.readTree(response.body()), Set.of());
+        // Boot writes this answer: the order of its fields is Boot's, and differs between the lines.
+        DocExamples.assertLike(shown, JSON.readTree(response.body()), Set.of(), false);
     }
 
     @SpringBootConfiguration
