@@ -11,7 +11,9 @@ import org.jspecify.annotations.Nullable;
  * clocks (TIME_BASED). The window's counts are the current block plus the part of the previous one
  * the window still covers, weighted by how much of it that is (the sliding-window-counter estimate):
  * exact while the fleet has seen at most one block of calls since the window began, an estimate
- * afterwards (the outcomes inside a block are not ordered). One counter per block keeps every report
+ * afterwards (the outcomes inside a block are not ordered). A batch of successes is added whole, so a
+ * COUNT_BASED block may hold more calls than the window's size: each block then counts for the calls
+ * of the window it covers, at its own rates, never for more. One counter per block keeps every report
  * one {@code UpdateItem}, whatever the window's size; a ring of outcomes like the Redis store's would
  * need a read-modify-write per report.
  *
@@ -47,12 +49,31 @@ record WindowCounts(
      */
     @Nullable
     String[] verdict(BreakerConfig config, long nowMillis) {
-        double weight = previousWeight(config, nowMillis);
-        boolean current = config.getSlidingWindowType() == SlidingWindowType.COUNT_BASED
-                || block == Math.floorDiv(nowMillis, blockMillis(config));
-        double c = (current ? calls : 0) + previousCalls(config, nowMillis) * weight;
-        double f = (current ? failed : 0) + previousOf(previousFailed, failed, config, nowMillis) * weight;
-        double s = (current ? slow : 0) + previousOf(previousSlow, slow, config, nowMillis) * weight;
+        double c;
+        double f;
+        double s;
+        if (config.getSlidingWindowType() == SlidingWindowType.COUNT_BASED) {
+            // A batch of successes is added whole, so either block may hold more calls than the window's size:
+            // each block counts for the calls of the window it covers, at its own rates.
+            int size = config.getSlidingWindowSize();
+            if (calls >= size) {
+                double share = size / (double) calls;
+                c = size;
+                f = failed * share;
+                s = slow * share;
+            } else {
+                double share = previousCalls == 0 ? 0 : Math.min(size - calls, previousCalls) / (double) previousCalls;
+                c = calls + previousCalls * share;
+                f = failed + previousFailed * share;
+                s = slow + previousSlow * share;
+            }
+        } else {
+            double weight = previousWeight(config, nowMillis);
+            boolean current = block == Math.floorDiv(nowMillis, blockMillis(config));
+            c = (current ? calls : 0) + previousCalls(config, nowMillis) * weight;
+            f = (current ? failed : 0) + previousOf(previousFailed, failed, config, nowMillis) * weight;
+            s = (current ? slow : 0) + previousOf(previousSlow, slow, config, nowMillis) * weight;
+        }
         long calls = Math.round(c);
         if (calls < config.getMinimumNumberOfCalls() || calls <= 0) {
             return null;
@@ -70,12 +91,8 @@ record WindowCounts(
                 : new String[] {cause, calls + "," + Math.min(failedCalls, calls) + "," + Math.min(slowCalls, calls)};
     }
 
-    /** How much of the previous block the window still covers, in [0, 1]. */
+    /** TIME_BASED: how much of the previous block the window still covers, in [0, 1]. */
     private double previousWeight(BreakerConfig config, long nowMillis) {
-        if (config.getSlidingWindowType() == SlidingWindowType.COUNT_BASED) {
-            int size = config.getSlidingWindowSize();
-            return Math.max(0, size - calls) / (double) size;
-        }
         long length = blockMillis(config);
         long nowBlock = Math.floorDiv(nowMillis, length);
         if (nowBlock != block && nowBlock != block + 1) {
