@@ -30,6 +30,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
+import java.util.function.LongConsumer;
 import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 
@@ -76,6 +77,9 @@ public final class DynamoStateStore implements StateStore, AutoCloseable {
     private final LongAdder callerTimeouts = new LongAdder();
     /** While the table is known to be down: when (System.nanoTime) the next refresh may try it. */
     private final AtomicLong nextRecoveryAttempt = new AtomicLong(System.nanoTime());
+
+    /** Receives the duration of each table operation, on the command thread that ran it (the latency meter). */
+    private volatile LongConsumer operationTimes = nanos -> {};
 
     private volatile boolean warm;
     /** Whether this store created its client (then it closes it). */
@@ -147,6 +151,14 @@ public final class DynamoStateStore implements StateStore, AutoCloseable {
     /** Outages since the store was created. */
     public long getOutageCount() {
         return health.outages();
+    }
+
+    /**
+     * Adds a receiver of each table operation's duration in nanoseconds, answered or failed, called on the
+     * command thread that ran it (also for the operations a caller stopped waiting for).
+     */
+    synchronized void onOperationTimed(LongConsumer receiver) {
+        operationTimes = operationTimes.andThen(Objects.requireNonNull(receiver, "receiver"));
     }
 
     /** The store's settings. */
@@ -250,7 +262,7 @@ public final class DynamoStateStore implements StateStore, AutoCloseable {
         }
         CompletableFuture<FleetItem> pending;
         try {
-            pending = CompletableFuture.supplyAsync(operation::run, commands);
+            pending = CompletableFuture.supplyAsync(() -> timed(operation), commands);
         } catch (RejectedExecutionException busy) {
             health.failed(busy, false);
             if (!evenIfDown) {
@@ -285,6 +297,15 @@ public final class DynamoStateStore implements StateStore, AutoCloseable {
             }
         });
         return null;
+    }
+
+    private FleetItem timed(Operation operation) {
+        long start = System.nanoTime();
+        try {
+            return operation.run();
+        } finally {
+            operationTimes.accept(System.nanoTime() - start);
+        }
     }
 
     /**

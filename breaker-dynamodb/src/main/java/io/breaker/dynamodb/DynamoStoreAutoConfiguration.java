@@ -1,6 +1,7 @@
 package io.breaker.dynamodb;
 
 import io.breaker.spi.StateStore;
+import io.micrometer.core.instrument.binder.MeterBinder;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
@@ -64,6 +65,18 @@ public class DynamoStoreAutoConfiguration {
         @ConditionalOnMissingBean
         public DynamoStoreStatus breakerDynamoStoreStatus(DynamoStateStore store) {
             return new DynamoStoreStatus(store);
+        }
+
+        /** The store's meters ({@link DynamoStoreMeters}), when Micrometer is there. */
+        @Configuration(proxyBeanMethods = false)
+        @ConditionalOnClass(MeterBinder.class)
+        static class StoreMetricsConfiguration {
+
+            @Bean
+            @ConditionalOnMissingBean(name = "breakerDynamoStoreMeterBinder")
+            MeterBinder breakerDynamoStoreMeterBinder(ObjectProvider<DynamoStateStore> store) {
+                return registry -> store.ifAvailable(dynamo -> new DynamoStoreMeters(dynamo).bindTo(registry));
+            }
         }
 
         private static DynamoDbClient defaultClient(DynamoStoreProperties properties) {

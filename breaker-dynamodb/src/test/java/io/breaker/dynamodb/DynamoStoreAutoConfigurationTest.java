@@ -1,14 +1,19 @@
 package io.breaker.dynamodb;
 
 import io.breaker.BreakerRegistry;
+import io.breaker.CircuitBreaker;
 import io.breaker.spi.StateStore;
 import io.breaker.spring.autoconfigure.BreakerAutoConfiguration;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
+import java.io.IOException;
 import java.time.Duration;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -83,6 +88,58 @@ class DynamoStoreAutoConfigurationTest {
                     context.getBean(BreakerRegistry.class).breaker("payments");
                     Dynalite.await(store::isWarm);
                     assertThat(store.isAvailable()).isTrue();
+                });
+    }
+
+    /**
+     * The Redis store's meter names and tag key, tagged {@code store=dynamodb}: a failure reported while
+     * dynalite is frozen is an operation its caller stopped waiting for, and its duration is recorded
+     * once dynalite answers it.
+     */
+    @Test
+    void theStoreMetersHaveTheRedisStoresNamesTaggedDynamodb() {
+        runner.withBean(DynamoDbClient.class, DYNALITE::client)
+                .withPropertyValues("breakers.store.type=dynamodb", "breakers.store.timeout=200ms")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    SimpleMeterRegistry meters = new SimpleMeterRegistry();
+                    context.getBean("breakerDynamoStoreMeterBinder", MeterBinder.class)
+                            .bindTo(meters);
+                    DynamoStateStore store = context.getBean(DynamoStateStore.class);
+                    CircuitBreaker breaker =
+                            context.getBean(BreakerRegistry.class).breaker("payments");
+                    Dynalite.await(store::isWarm);
+                    assertThat(meters.getMeters()).hasSize(5).allSatisfy(meter -> {
+                        assertThat(meter.getId().getTag("store")).isEqualTo("dynamodb");
+                        assertThat(meter.getId().getDescription()).isNotBlank();
+                    });
+                    assertThat(meters.get("breaker.store.available").gauge().value())
+                            .isEqualTo(1.0);
+                    assertThat(meters.get("breaker.store.acting.alone").gauge().value())
+                            .isZero();
+                    assertThat(meters.get("breaker.store.timeouts")
+                                    .functionCounter()
+                                    .count())
+                            .isZero();
+                    Timer latency = meters.get("breaker.store.latency").timer();
+                    Dynalite.await(() -> latency.count() > 0); // the refresh that made the store warm
+
+                    long timed = latency.count();
+                    DYNALITE.pause();
+                    try {
+                        breaker.onError(breaker.acquirePermit(), 1_000, new IOException("reset"));
+                        assertThat(meters.get("breaker.store.timeouts")
+                                        .functionCounter()
+                                        .count())
+                                .isEqualTo(1.0);
+                        assertThat(meters.get("breaker.store.failures")
+                                        .functionCounter()
+                                        .count())
+                                .isGreaterThanOrEqualTo(1.0);
+                    } finally {
+                        DYNALITE.resume();
+                    }
+                    Dynalite.await(() -> latency.count() > timed); // the late answer ends the frozen operation
                 });
     }
 
