@@ -142,7 +142,7 @@ class FleetMeasuresTest {
     @Test
     void aLargeFleetGetsLongerToStart() {
         assertThat(FleetProcesses.startLimit(3)).isEqualTo(Duration.ofSeconds(180));
-        assertThat(FleetProcesses.startLimit(40)).isEqualTo(Duration.ofSeconds(240));
+        assertThat(FleetProcesses.startLimit(40)).isEqualTo(Duration.ofSeconds(600));
     }
 
     /** An {@code INFO server commandstats} reply as Redis sends it (in part): a bulk string of CRLF lines. */

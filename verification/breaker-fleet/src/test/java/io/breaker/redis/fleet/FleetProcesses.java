@@ -27,9 +27,9 @@ final class FleetProcesses implements AutoCloseable {
     private static final Duration START_LIMIT = Duration.ofSeconds(180);
     /**
      * More per instance for a large fleet: the instances start at once, so on a small machine their
-     * start-ups share its cores (40 instances on 2 cores take minutes).
+     * start-ups share its cores (40 instances on 2 cores took 4 to 5 minutes next to other builds).
      */
-    private static final Duration START_LIMIT_PER_INSTANCE = Duration.ofSeconds(6);
+    private static final Duration START_LIMIT_PER_INSTANCE = Duration.ofSeconds(15);
     /** The logger of the starter's transition log lines. */
     private static final String TRANSITIONS = "io.breaker.transitions";
 
@@ -128,7 +128,7 @@ final class FleetProcesses implements AutoCloseable {
         awaitAnswer(instance, deadline);
     }
 
-    /** How long a fleet of {@code instances} gets to start: 180 s, or 6 s per instance for more than 30. */
+    /** How long a fleet of {@code instances} gets to start: 180 s, or 15 s per instance for more than 12. */
     static Duration startLimit(int instances) {
         Duration scaled = START_LIMIT_PER_INSTANCE.multipliedBy(instances);
         return scaled.compareTo(START_LIMIT) > 0 ? scaled : START_LIMIT;
