@@ -31,8 +31,10 @@ redis-cli -p "$port" "${refresh[@]}" > /dev/null # creates the breaker's state a
 redis-cli -p "$port" hset "$tag:settings" epoch capacity version 1 p:slow-call-rate-threshold 90 > /dev/null
 redis-cli -p "$port" config resetstat > /dev/null
 
-redis-benchmark -p "$port" -q -n "$requests" -t set,get
-redis-benchmark -p "$port" -q -n "$requests" "${refresh[@]}"
-redis-benchmark -p "$port" -q -n "$requests" hgetall "$tag:settings"
+# redis-benchmark -q still rewrites a progress line; only the result lines are kept.
+results() { tr '\r' '\n' | grep 'requests per second'; }
+redis-benchmark -p "$port" -q -n "$requests" -t set,get | results
+redis-benchmark -p "$port" -q -n "$requests" "${refresh[@]}" | results
+redis-benchmark -p "$port" -q -n "$requests" hgetall "$tag:settings" | results
 redis-cli -p "$port" info commandstats | grep -E '^cmdstat_(set|get|evalsha|hgetall|hmget|pexpire):'
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
