@@ -31,14 +31,20 @@ final class Dependency implements AutoCloseable {
     private final List<Arrival> arrivals = new ArrayList<>();
     private volatile boolean failing;
 
+    /** For a fleet of up to 8 instances. */
     Dependency() throws IOException {
+        this(8);
+    }
+
+    /** For a fleet of {@code instances}, each with one caller: one call at a time per instance. */
+    Dependency(int instances) throws IOException {
         // Without it, the server's separate writes of headers and body meet the client's delayed ACK and
         // every call takes about 40 ms instead of under one: a slow dependency the fleet does not have.
         // The JDK reads it once, when the first server of the JVM is created (only this class creates one here).
         System.setProperty("sun.net.httpserver.nodelay", "true");
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 100);
         // More threads than instances: a request must never queue here, or its arrival time would lie.
-        executor = Executors.newFixedThreadPool(16);
+        executor = Executors.newFixedThreadPool(Math.max(16, instances + 8));
         server.setExecutor(executor);
         server.createContext("/", this::answer);
         server.start();

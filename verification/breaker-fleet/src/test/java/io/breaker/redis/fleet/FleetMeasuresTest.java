@@ -85,6 +85,72 @@ class FleetMeasuresTest {
         assertThat(round(10, 2, 6.0, 1.0, 4.0).misses(settings)).hasSize(1);
     }
 
+    @Test
+    void commandStatsCountEveryCommandButTheirOwnReadsAndTheScriptsApart() {
+        RedisCommandStats before = RedisCommandStats.parse(info(
+                "run_id:aaa1",
+                "cmdstat_evalsha:calls=100,usec=5000,usec_per_call=50.00,rejected_calls=0,failed_calls=1",
+                "cmdstat_hmget:calls=300,usec=600,usec_per_call=2.00,rejected_calls=0,failed_calls=0",
+                "cmdstat_info:calls=7,usec=70,usec_per_call=10.00,rejected_calls=0,failed_calls=0"));
+        RedisCommandStats after = RedisCommandStats.parse(info(
+                "run_id:aaa1",
+                "cmdstat_eval:calls=2,usec=300,usec_per_call=150.00,rejected_calls=0,failed_calls=0",
+                "cmdstat_evalsha:calls=140,usec=7400,usec_per_call=52.86,rejected_calls=0,failed_calls=1",
+                "cmdstat_hgetall:calls=40,usec=120,usec_per_call=3.00,rejected_calls=0,failed_calls=0",
+                "cmdstat_hmget:calls=420,usec=840,usec_per_call=2.00,rejected_calls=0,failed_calls=0",
+                "cmdstat_client|setname:calls=3,usec=3,usec_per_call=1.00,rejected_calls=0,failed_calls=0",
+                "cmdstat_info:calls=9,usec=90,usec_per_call=10.00,rejected_calls=0,failed_calls=0"));
+        RedisCommandStats during = after.since(before);
+
+        assertThat(during.calls("evalsha")).isEqualTo(40);
+        assertThat(during.scriptCalls()).isEqualTo(42);
+        assertThat(during.scriptMicros()).isEqualTo(2400 + 300);
+        // 2 + 40 + 40 + 120 + 3; the two INFO reads are the harness's own
+        assertThat(during.calls()).isEqualTo(205);
+    }
+
+    @Test
+    void aRedisRestartedBetweenTwoReadingsCountsFromZero() {
+        RedisCommandStats before =
+                RedisCommandStats.parse(info("run_id:aaa1", "cmdstat_evalsha:calls=100,usec=5000,usec_per_call=50.00"));
+        // the new server has already run more scripts than the old one had when it was read
+        RedisCommandStats after =
+                RedisCommandStats.parse(info("run_id:bbb2", "cmdstat_evalsha:calls=120,usec=4000,usec_per_call=33.33"));
+        assertThat(after.since(before).calls()).isEqualTo(120);
+        assertThat(after.since(before).scriptMicros()).isEqualTo(4000);
+        RedisCommandStats reset =
+                RedisCommandStats.parse(info("run_id:aaa1", "cmdstat_evalsha:calls=8,usec=400,usec_per_call=50.00"));
+        assertThat(reset.since(before).calls()).isEqualTo(8);
+    }
+
+    @Test
+    void aPeriodsCostIsPerInstanceAndSecondAndItsMemoryLeavesOutWhatCouldNotBeRead() {
+        RedisCommandStats commands = RedisCommandStats.parse(info(
+                "cmdstat_evalsha:calls=20,usec=1000,usec_per_call=50.00",
+                "cmdstat_hmget:calls=60,usec=120,usec_per_call=2.00"));
+        FleetCost cost = new FleetCost(
+                "round 1", 2 * SECOND, 4, commands, List.of(300L, -1L, 100L, 200L), List.of(-1L, -1L, -1L, -1L));
+
+        assertThat(cost.commandsPerInstanceSecond()).isEqualTo(10.0); // 80 commands / 2 s / 4 instances
+        assertThat(cost.scriptsPerInstanceSecond()).isEqualTo(2.5);
+        assertThat(cost.microsPerScript()).isEqualTo(50.0);
+        assertThat(FleetCost.median(cost.residentKib())).isEqualTo(200);
+        assertThat(FleetCost.max(cost.residentKib())).isEqualTo(300);
+        assertThat(FleetCost.median(cost.heapBytes())).isEqualTo(-1);
+    }
+
+    @Test
+    void aLargeFleetGetsLongerToStart() {
+        assertThat(FleetProcesses.startLimit(3)).isEqualTo(Duration.ofSeconds(180));
+        assertThat(FleetProcesses.startLimit(40)).isEqualTo(Duration.ofSeconds(600));
+    }
+
+    /** An {@code INFO server commandstats} reply as Redis sends it (in part): a bulk string of CRLF lines. */
+    private static String info(String... lines) {
+        String body = "# Server\r\n" + String.join("\r\n", lines) + "\r\n";
+        return "$" + body.length() + "\r\n" + body + "\r\n";
+    }
+
     private static List<Dependency.Arrival> arrivals(double... seconds) {
         return Arrays.stream(seconds)
                 .mapToObj(at -> new Dependency.Arrival((long) (at * SECOND), true, 0))

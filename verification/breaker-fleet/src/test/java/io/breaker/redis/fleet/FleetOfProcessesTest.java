@@ -21,7 +21,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  *
  * <p>The default is the short run (3 instances, 3 rounds, Redis restarted empty while OPEN); see
  * {@link FleetSettings} for the properties of the full run. The report goes to
- * {@code target/fleet-report.md} and to standard output, before the goals are asserted.
+ * {@code target/fleet-report.md} and to standard output, before the goals are asserted; what each
+ * round cost (Redis commands per instance and second, each instance's memory) also goes to
+ * {@code target/fleet-costs-<store>.md}, a table that {@code run-scale.sh} puts together for both stores.
  */
 class FleetOfProcessesTest {
 
@@ -35,32 +37,53 @@ class FleetOfProcessesTest {
         long start = System.nanoTime();
         Path target = Path.of("target");
         List<RoundResult> results = new ArrayList<>();
+        List<FleetCost> costs = new ArrayList<>();
+        List<CallLog.Call> warmUp = new ArrayList<>();
         List<String> untrueTrips;
-        try (Dependency dependency = new Dependency();
+        try (Dependency dependency = new Dependency(settings.instances());
                 FleetProcesses fleet =
                         FleetProcesses.start(settings, redis.port(), dependency::uri, target.resolve("fleet-logs"));
                 Callers callers = new Callers(fleet)) {
             RoundRunner runner = new RoundRunner(settings, fleet, callers, dependency, RedisFaults.of(redis));
+            if (!settings.warmUp().isZero()) {
+                costs.add(FleetCost.measure(
+                        "warm-up",
+                        fleet,
+                        redis,
+                        () -> warmUp.addAll(runner.warmUp(settings.warmUp()).all())));
+            }
             for (int round = 1; round <= settings.rounds() && allSettled(results); round++) {
-                results.add(runner.run("round " + round, null));
+                String label = "round " + round;
+                costs.add(FleetCost.measure(label, fleet, redis, () -> results.add(runner.run(label, null))));
             }
             for (Fault fault : settings.faults()) {
                 if (allSettled(results)) {
-                    results.add(runner.run(fault.description(), fault));
+                    costs.add(FleetCost.measure(
+                            fault.description(),
+                            fleet,
+                            redis,
+                            () -> results.add(runner.run(fault.description(), fault))));
                 }
             }
             untrueTrips = fleet.tripsTheirNumbersDoNotExplain();
         } finally {
             Duration took = Duration.ofNanos(System.nanoTime() - start);
-            String report = FleetReport.markdown(settings, results, started, took);
+            String report = FleetReport.markdown(settings, results, costs, warmUp, started, took);
             Files.writeString(target.resolve("fleet-report.md"), report);
+            Files.writeString(
+                    target.resolve("fleet-costs-" + settings.store() + ".md"),
+                    FleetReport.costTable(settings, results, costs));
             System.out.println(report);
         }
 
         if (settings.asserting()) {
-            List<String> misses = results.stream()
-                    .flatMap(result -> result.misses(settings).stream())
-                    .toList();
+            List<String> misses = new ArrayList<>();
+            List<CallLog.Call> warmUpErrors = CallLog.errors(warmUp);
+            if (!warmUpErrors.isEmpty()) {
+                misses.add("warm-up: " + warmUpErrors.size() + " caller-visible errors, first: "
+                        + warmUpErrors.get(0).error());
+            }
+            results.forEach(result -> misses.addAll(result.misses(settings)));
             assertThat(misses)
                     .as("fleet goals missed (report in target/fleet-report.md)")
                     .isEmpty();

@@ -25,12 +25,19 @@ import java.util.stream.Stream;
 final class FleetProcesses implements AutoCloseable {
 
     private static final Duration START_LIMIT = Duration.ofSeconds(180);
+    /**
+     * More per instance for a large fleet: the instances start at once, so on a small machine their
+     * start-ups share its cores (40 instances on 2 cores took 4 to 5 minutes next to other builds).
+     */
+    private static final Duration START_LIMIT_PER_INSTANCE = Duration.ofSeconds(15);
     /** The logger of the starter's transition log lines. */
     private static final String TRANSITIONS = "io.breaker.transitions";
 
     private static final Pattern STATE = Pattern.compile("\"state\"\\s*:\\s*\"(\\w+)\"");
     /** The first measurement's value in the actuator's metrics answer. */
     private static final Pattern METER_VALUE = Pattern.compile("\"value\"\\s*:\\s*([0-9.eE+-]+)");
+    /** The resident set size line of {@code /proc/<pid>/status}, in KiB. */
+    private static final Pattern VM_RSS = Pattern.compile("(?m)^VmRSS:\\s+(\\d+)\\s+kB");
 
     private final FleetSettings settings;
     private final int redisPort;
@@ -82,7 +89,7 @@ final class FleetProcesses implements AutoCloseable {
             for (int i = 0; i < settings.instances(); i++) {
                 fleet.launch(i);
             }
-            long deadline = System.nanoTime() + START_LIMIT.toNanos();
+            long deadline = System.nanoTime() + startLimit(settings.instances()).toNanos();
             for (int i = 0; i < settings.instances(); i++) {
                 fleet.awaitStarted(i, deadline);
             }
@@ -100,7 +107,8 @@ final class FleetProcesses implements AutoCloseable {
     int startOneMore() throws IOException, InterruptedException {
         int instance = processes.size();
         launch(instance);
-        awaitStarted(instance, System.nanoTime() + START_LIMIT.toNanos());
+        awaitStarted(
+                instance, System.nanoTime() + startLimit(settings.instances()).toNanos());
         return instance;
     }
 
@@ -118,6 +126,12 @@ final class FleetProcesses implements AutoCloseable {
         int port = awaitPort(instance, portFile(instance), deadline);
         bases.add(URI.create("http://127.0.0.1:" + port));
         awaitAnswer(instance, deadline);
+    }
+
+    /** How long a fleet of {@code instances} gets to start: 180 s, or 15 s per instance for more than 12. */
+    static Duration startLimit(int instances) {
+        Duration scaled = START_LIMIT_PER_INSTANCE.multipliedBy(instances);
+        return scaled.compareTo(START_LIMIT) > 0 ? scaled : START_LIMIT;
     }
 
     private Path portFile(int instance) {
@@ -169,8 +183,8 @@ final class FleetProcesses implements AutoCloseable {
                         + processes.get(instance).exitValue() + ":\n" + tail(instance));
             }
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException(
-                        "instance " + instance + " did not start within " + START_LIMIT + ":\n" + tail(instance));
+                throw new IllegalStateException("instance " + instance + " did not start within "
+                        + startLimit(settings.instances()) + ":\n" + tail(instance));
             }
             Thread.sleep(50);
         }
@@ -249,6 +263,35 @@ final class FleetProcesses implements AutoCloseable {
             sum += (long) Double.parseDouble(value.group(1));
         }
         return sum;
+    }
+
+    /**
+     * Instance {@code i}'s resident set size in KiB, from {@code /proc/<pid>/status}: what the process
+     * holds in memory, heap, metaspace, code, thread stacks and the JVM's own included; -1 where there is
+     * no {@code /proc} (not Linux) or the process is gone.
+     */
+    long residentKib(int instance) {
+        try {
+            Matcher rss = VM_RSS.matcher(Files.readString(
+                    Path.of("/proc", Long.toString(processes.get(instance).pid()), "status")));
+            return rss.find() ? Long.parseLong(rss.group(1)) : -1;
+        } catch (IOException | UnsupportedOperationException notThere) {
+            return -1;
+        }
+    }
+
+    /** Instance {@code i}'s heap in use, in bytes ({@code jvm.memory.used} of the heap's pools), or -1 without an answer. */
+    long heapUsedBytes(int instance) {
+        try {
+            HttpResponse<String> response = get(instance, "/actuator/metrics/jvm.memory.used?tag=area:heap");
+            Matcher value = METER_VALUE.matcher(response.body());
+            return response.statusCode() == 200 && value.find() ? (long) Double.parseDouble(value.group(1)) : -1;
+        } catch (IOException e) {
+            return -1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return -1;
+        }
     }
 
     /**

@@ -14,6 +14,17 @@ final class FleetReport {
     private FleetReport() {}
 
     static String markdown(FleetSettings settings, List<RoundResult> results, Instant started, Duration took) {
+        return markdown(settings, results, List.of(), List.of(), started, took);
+    }
+
+    /** The same, with what each period cost and the warm-up's calls (both empty when not measured). */
+    static String markdown(
+            FleetSettings settings,
+            List<RoundResult> results,
+            List<FleetCost> costs,
+            List<CallLog.Call> warmUp,
+            Instant started,
+            Duration took) {
         StringBuilder out = new StringBuilder();
         out.append("## Fleet of ")
                 .append(settings.instances())
@@ -100,6 +111,16 @@ final class FleetReport {
             }
             out.append('\n');
         }
+        if (!costs.isEmpty()) {
+            out.append(costTable(settings, results, costs)).append('\n');
+        }
+        if (!warmUp.isEmpty()) {
+            out.append(String.format(
+                    "- Warm-up: %d s of healthy traffic before the first round, %d calls, %d caller-visible errors.%n",
+                    settings.warmUp().toSeconds(),
+                    warmUp.size(),
+                    CallLog.errors(warmUp).size()));
+        }
         results.stream()
                 .filter(result -> result.fault() == Fault.FAILOVER && result.reconnectedSeconds() >= 0)
                 .forEach(result -> out.append("- ")
@@ -138,6 +159,55 @@ final class FleetReport {
         return out.toString();
     }
 
+    /**
+     * One row per period of the run (the warm-up, each round): the round's calls that reached the failing
+     * dependency and its probes per wait window, then what the period cost per instance: Redis commands
+     * per second, Redis's time per script, resident memory and heap in use at its end. The goals are
+     * marked for the shared store only (in memory each instance trips alone, by design).
+     */
+    static String costTable(FleetSettings settings, List<RoundResult> results, List<FleetCost> costs) {
+        StringBuilder out = new StringBuilder();
+        boolean shared = settings.store().equals("redis");
+        header(
+                out,
+                "store",
+                "period",
+                "calls that reached the failing dependency (goal ≤ " + settings.tripGoal() + " through Redis)",
+                "max probes in one wait window (goal: exactly 1 through Redis)",
+                "Redis commands per instance per second: all (scripts)",
+                "Redis wall time per script (commandstats)",
+                "RSS per instance: median (max)",
+                "heap used per instance: median (max)");
+        for (FleetCost cost : costs) {
+            RoundResult round = results.stream()
+                    .filter(result -> result.label().equals(cost.label()))
+                    .findFirst()
+                    .orElse(null);
+            boolean goals = shared && round != null && round.fault() == null;
+            row(
+                    out,
+                    settings.store() + ", N = " + settings.instances(),
+                    cost.label() + String.format(" (%.0f s)", cost.seconds()),
+                    round == null
+                            ? "–"
+                            : round.tripCalls()
+                                    + (round.lateReports() > 0 ? " (" + round.lateReports() + " late)" : "")
+                                    + (goals ? mark(round.tripMet(settings)) : ""),
+                    round == null
+                            ? "–"
+                            : round.maxProbesInWait() + (goals ? mark(round.oneProbePerWait(settings)) : ""),
+                    String.format("%.2f (%.2f)", cost.commandsPerInstanceSecond(), cost.scriptsPerInstanceSecond()),
+                    cost.commands().scriptCalls() == 0 ? "–" : String.format("%.0f µs", cost.microsPerScript()),
+                    mebibytes(FleetCost.median(cost.residentKib()) * 1024, FleetCost.max(cost.residentKib()) * 1024),
+                    mebibytes(FleetCost.median(cost.heapBytes()), FleetCost.max(cost.heapBytes())));
+        }
+        return out.toString();
+    }
+
+    private static String mebibytes(long median, long max) {
+        return median < 0 ? "–" : String.format("%.0f (%.0f) MiB", median / 1048576.0, max / 1048576.0);
+    }
+
     private static String command(FleetSettings settings) {
         List<String> faults = settings.faults().stream().map(Fault::label).toList();
         return "./mvnw -B -pl verification/breaker-fleet -am verify -Dtest=FleetOfProcessesTest"
@@ -147,7 +217,13 @@ final class FleetReport {
                 + " -Dfleet.faults=" + (faults.isEmpty() ? "none" : String.join(",", faults))
                 + " -Dfleet.wait=" + settings.openWait().toMillis() + "ms"
                 + " -Dfleet.store-timeout=" + settings.storeTimeout().toMillis() + "ms"
-                + " -Dfleet.assert=" + settings.asserting();
+                + " -Dfleet.assert=" + settings.asserting()
+                + (settings.warmUp().isZero()
+                        ? ""
+                        : " -Dfleet.warm-up=" + settings.warmUp().toMillis() + "ms")
+                + (String.join(" ", settings.jvmArgs()).equals(FleetSettings.JVM_ARGS)
+                        ? ""
+                        : " '-Dfleet.jvm-args=" + String.join(" ", settings.jvmArgs()) + "'");
     }
 
     private static void header(StringBuilder out, String... cells) {

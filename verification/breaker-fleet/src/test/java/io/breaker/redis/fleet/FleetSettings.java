@@ -18,6 +18,7 @@ import java.util.Locale;
  * -Dfleet.store-timeout=50ms   breakers.store.timeout of every instance (the latency goal uses it)
  * -Dfleet.assert=true          false: only write the report
  * -Dfleet.jvm-args="-Xmx128m -XX:+UseSerialGC"
+ * -Dfleet.warm-up=0s           healthy traffic on every instance before the first round (its cost is measured too)
  * </pre>
  */
 record FleetSettings(
@@ -28,7 +29,8 @@ record FleetSettings(
         Duration openWait,
         Duration storeTimeout,
         boolean asserting,
-        List<String> jvmArgs) {
+        List<String> jvmArgs,
+        Duration warmUp) {
 
     /** The breaker's settings, the same on every instance of the consumer application. */
     static final int WINDOW_SIZE = 10;
@@ -36,7 +38,20 @@ record FleetSettings(
     static final int MINIMUM_CALLS = 5;
     static final int FAILURE_RATE_THRESHOLD = 50;
     static final int WARM_UP_CALLS = 20;
-    private static final String JVM_ARGS = "-Xmx128m -XX:+UseSerialGC";
+    static final String JVM_ARGS = "-Xmx128m -XX:+UseSerialGC";
+
+    /** Settings without warm-up traffic. */
+    FleetSettings(
+            int instances,
+            int rounds,
+            String store,
+            List<Fault> faults,
+            Duration openWait,
+            Duration storeTimeout,
+            boolean asserting,
+            List<String> jvmArgs) {
+        this(instances, rounds, store, faults, openWait, storeTimeout, asserting, jvmArgs, Duration.ZERO);
+    }
 
     static FleetSettings fromSystemProperties() {
         String store = property("fleet.store", "redis").toLowerCase(Locale.ROOT);
@@ -51,7 +66,8 @@ record FleetSettings(
                 duration(property("fleet.wait", "3s")),
                 duration(property("fleet.store-timeout", "50ms")),
                 Boolean.parseBoolean(property("fleet.assert", "true")),
-                jvmArgsProperty());
+                jvmArgsProperty(),
+                duration(property("fleet.warm-up", "0s")));
     }
 
     /**
@@ -83,7 +99,9 @@ record FleetSettings(
         return "instances=" + instances + ", rounds=" + rounds + ", store=" + store + ", faults="
                 + (faults.isEmpty() ? "none" : faults.stream().map(Fault::label).toList()) + ", wait="
                 + openWait.toMillis() + "ms, store-timeout=" + storeTimeout.toMillis() + "ms, assert=" + asserting
-                + ", jvm-args=" + String.join(" ", jvmArgs) + "; breaker: count window " + WINDOW_SIZE
+                + ", jvm-args=" + String.join(" ", jvmArgs)
+                + (warmUp.isZero() ? "" : ", warm-up=" + warmUp.toMillis() + "ms") + "; breaker: count window "
+                + WINDOW_SIZE
                 + ", minimum calls " + MINIMUM_CALLS + ", failure rate threshold " + FAILURE_RATE_THRESHOLD
                 + "%, " + WARM_UP_CALLS + " warm-up calls per instance";
     }

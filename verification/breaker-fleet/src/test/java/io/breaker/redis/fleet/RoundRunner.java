@@ -47,6 +47,20 @@ final class RoundRunner {
         this.redis = redis;
     }
 
+    /**
+     * Healthy traffic on every instance for {@code duration}, before the rounds: every instance's code
+     * paths are compiled, and the breaker's steady cost (its refreshes) can be measured. Returns the calls.
+     */
+    CallLog warmUp(Duration duration) throws InterruptedException {
+        CallLog log = new CallLog();
+        dependency.healthy();
+        Callers.Traffic traffic = callers.start(log);
+        sleep(duration);
+        traffic.stop();
+        dependency.clear();
+        return log;
+    }
+
     /** Runs one round; {@code fault} may be {@code null}. */
     RoundResult run(String label, Fault fault) throws Exception {
         dependency.clear();
