@@ -1,5 +1,7 @@
 package io.breaker;
 
+import io.breaker.spi.OutcomeBits;
+
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
@@ -15,6 +17,15 @@ import java.lang.invoke.VarHandle;
  * contents of a slot: empty (0) or an outcome ({@link io.breaker.spi.OutcomeBits#CALL}, with {@link io.breaker.spi.OutcomeBits#FAILED} and
  * {@link io.breaker.spi.OutcomeBits#SLOW}: 1, 3, 5 or 7). A window of 100 calls keeps its ring in 5 words (56 bytes with
  * the array's header; one byte per call took 120).
+ *
+ * <p>A plain success recorded while {@code counts} reads a full window of plain successes takes no
+ * ticket and writes nothing: the window it would leave is the one it finds (N plain successes; their
+ * order is invisible, so which one leaves makes no difference). That is the steady state of a healthy
+ * dependency, and in it callers on different cores share a read-only cache line instead of all
+ * writing the cursor's. The skip is exact when no other record is in flight; beside one that has
+ * taken its ticket but not yet added its change to {@code counts}, the success is ordered before it,
+ * which can keep the window's oldest outcome in the ring for one more call (the same order an
+ * evaluation may already see in part).
  *
  * <p>{@code counts} packs calls, failed and slow as three signed 21-bit fields of one long, so a
  * single atomic addition updates all three consistently. A field can be transiently negative (a
@@ -75,6 +86,10 @@ final class CountWindow extends SlidingWindow {
 
     @Override
     boolean record(int outcome, long nowNanos) {
+        // A full window of plain successes packs to exactly (size, 0, 0), which is the long `size`.
+        if (outcome == OutcomeBits.CALL && (long) COUNTS.getVolatile(this) == size) {
+            return false;
+        }
         int ticket = (int) CURSOR.getAndAdd(this, 1);
         // Masking the sign makes the ring skip once every 2^31 calls; the counts stay exact.
         int index = (ticket & Integer.MAX_VALUE) % size;
@@ -109,6 +124,25 @@ final class CountWindow extends SlidingWindow {
     int[] counts(long nowNanos) {
         long packed = (long) COUNTS.getVolatile(this);
         return new int[] {Math.max(0, field(packed, 0)), Math.max(0, field(packed, 1)), Math.max(0, field(packed, 2))};
+    }
+
+    /** Tickets taken so far: the calls that went through the ring (for tests). */
+    int ticketsTaken() {
+        return (int) CURSOR.getVolatile(this);
+    }
+
+    /** Calls, failed and slow counted from the ring's slots themselves, not from {@code counts} (for tests). */
+    int[] slotCounts() {
+        int[] counted = new int[3];
+        for (int index = 0; index < size; index++) {
+            int word = index / SLOTS_PER_WORD;
+            long slot =
+                    (long) WORDS.getVolatile(words, word) >>> (index - word * SLOTS_PER_WORD) * SLOT_BITS & SLOT_MASK;
+            counted[0] += (int) (slot & OutcomeBits.CALL);
+            counted[1] += (slot & OutcomeBits.FAILED) != 0 ? 1 : 0;
+            counted[2] += (slot & OutcomeBits.SLOW) != 0 ? 1 : 0;
+        }
+        return counted;
     }
 
     /** Decodes field {@code n} (0 = calls, 1 = failed, 2 = slow) of a packed value, sign-extended. */
