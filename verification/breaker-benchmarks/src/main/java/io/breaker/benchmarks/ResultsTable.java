@@ -64,7 +64,7 @@ public final class ResultsTable {
         if (has("ClosedOneThread.breakerExecute ON COUNT_100")) {
             printClosed();
         }
-        if (has("ClosedWithFailuresOneThread.breakerPermissionAndRecord 50")) {
+        if (has("ClosedWithFailuresOneThread.breakerPermissionAndRecord")) {
             printClosedWithFailures();
         }
         if (has("OpenOneThread.breakerTryAcquirePermission")) {
@@ -211,12 +211,12 @@ public final class ResultsTable {
         System.out.println("|---|---|---|---|---|---|---|---|---|");
         for (int t = 0; t < THREADS.length; t++) {
             String prefix = "ClosedWithFailures" + THREADS[t] + ".";
-            String ours = prefix + "breakerPermissionAndRecord 50";
+            String ours = prefix + "breakerPermissionAndRecord";
             if (!has(ours)) {
                 continue;
             }
-            String theirs = prefix + "r4jPermissionAndRecord 50";
-            String failsafe = prefix + "failsafePermissionAndRecord 50";
+            String theirs = prefix + "r4jPermissionAndRecord";
+            String failsafe = prefix + "failsafePermissionAndRecord";
             String atomic = "Floor" + THREADS[t] + ".sharedAtomic";
             System.out.printf(
                     Locale.ROOT,
