@@ -34,6 +34,9 @@ class CountWindowTest {
                     String where = "size " + size + ", " + failurePercent + "% failing, call " + call;
                     assertThat(changed).as(where).isEqualTo(leaving == null || leaving != outcome);
                     assertThat(window.counts(0L)).as(where).containsExactly(expected(last));
+                    assertThat(window.slotCounts())
+                            .as(where + ", the ring's slots")
+                            .containsExactly(expected(last));
                 }
             }
         }
