@@ -136,8 +136,13 @@ public final class CircuitBreaker extends CallPath {
     volatile @Nullable RejectionCounter rejections;
     /** Written on the failure path only; read when a transition is reported. */
     private volatile @Nullable String lastFailureType;
-    /** The listeners, and the order in which transitions are told to them. */
-    final Listeners listeners;
+    /** The listeners, copy-on-write (see Listeners, which alone writes this and the next two fields). */
+    volatile BreakerListener[] listeners = Listeners.NONE;
+    /** 1 while a thread tells listeners the transitions not told yet (see Listeners.tellInOrder). */
+    @SuppressWarnings("unused") // accessed through Listeners' VarHandle
+    volatile int telling;
+    /** The newest phase whose arrival has been told; written only by the thread holding {@code telling}. */
+    volatile Phase told;
     /** Whether some listener wants call durations (see BreakerListener#wantsCallDurations); Listeners keeps it. */
     volatile boolean listenersWantDurations;
 
@@ -150,7 +155,7 @@ public final class CircuitBreaker extends CallPath {
         Reconfiguration.settle(this, Objects.requireNonNull(config, "config"));
         this.windowNeedsClock = config.getSlidingWindowType() == SlidingWindowType.TIME_BASED;
         this.phase = new Phase(State.CLOSED, newWindow(), 0L, 0L, wallClock.millis(), 0L);
-        this.listeners = new Listeners(this.phase);
+        this.told = this.phase;
     }
 
     /** A breaker on the system's clocks. */
@@ -405,7 +410,7 @@ public final class CircuitBreaker extends CallPath {
     private boolean onError(long permit, long durationNanos, Throwable error, long nowNanos) {
         if (!config.isFailure(error)) {
             releasePermit(permit);
-            listeners.callRecorded(this, CallOutcome.IGNORED, durationNanos);
+            Listeners.callRecorded(this, CallOutcome.IGNORED, durationNanos);
             return false;
         }
         lastFailureType = error.getClass().getName();
@@ -423,7 +428,7 @@ public final class CircuitBreaker extends CallPath {
         Phase current = phase;
         if (current.records) {
             if (permit != current.episode) {
-                listeners.callRecorded(this, outcome, durationNanos); // admitted in an earlier episode: counts nowhere
+                Listeners.callRecorded(this, outcome, durationNanos); // admitted in an earlier episode: counts nowhere
                 return;
             }
             int bits = OutcomeBits.of(outcome);
@@ -457,7 +462,7 @@ public final class CircuitBreaker extends CallPath {
             }
         }
         // OPEN and FORCED_OPEN, or a stale probe: the call was admitted before; it counts nowhere.
-        listeners.callRecorded(this, outcome, durationNanos);
+        Listeners.callRecorded(this, outcome, durationNanos);
     }
 
     private long acquireOutsideClosed(Phase current) {
@@ -500,7 +505,7 @@ public final class CircuitBreaker extends CallPath {
         if (shared != null) {
             shared.touch();
         }
-        listeners.callRejected(this);
+        Listeners.callRejected(this);
         return NO_PERMIT;
     }
 
@@ -586,12 +591,12 @@ public final class CircuitBreaker extends CallPath {
 
     /** Adds a listener (copy-on-write: never on the call path). */
     public void addListener(BreakerListener listener) {
-        listeners.add(this, listener);
+        Listeners.add(this, listener);
     }
 
     /** Removes a listener added before; does nothing if it is not there. */
     public void removeListener(BreakerListener listener) {
-        listeners.remove(this, listener);
+        Listeners.remove(this, listener);
     }
 
     @Override

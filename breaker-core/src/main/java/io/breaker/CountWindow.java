@@ -71,17 +71,15 @@ final class CountWindow extends SlidingWindow {
     private volatile long counts;
 
     /**
-     * An empty window of the last {@code size} calls.
+     * An empty window of the last calls, as many as {@code rule}'s window size.
      *
-     * @param size                  calls the ring holds (1 to {@link io.breaker.BreakerConfig#MAX_COUNT_WINDOW})
-     * @param minimumNumberOfCalls  calls needed before any rate is evaluated
-     * @param failureRateThreshold  failure rate, in percent, that trips
-     * @param slowCallRateThreshold slow-call rate, in percent, that trips
+     * @param rule a count-based window's settings: its size (1 to {@link io.breaker.BreakerConfig#MAX_COUNT_WINDOW}),
+     *             the minimum number of calls and the rate thresholds
      */
-    CountWindow(int size, int minimumNumberOfCalls, float failureRateThreshold, float slowCallRateThreshold) {
-        super(minimumNumberOfCalls, failureRateThreshold, slowCallRateThreshold);
+    CountWindow(BreakerConfig rule) {
+        super(rule);
+        this.size = rule.getSlidingWindowSize();
         this.words = new long[(size + SLOTS_PER_WORD - 1) / SLOTS_PER_WORD];
-        this.size = size;
     }
 
     @Override

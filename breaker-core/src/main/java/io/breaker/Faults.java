@@ -106,7 +106,7 @@ public final class Faults {
         if (latencyNanos == 0L || !draw(latencyShare)) {
             return 0L;
         }
-        breaker.listeners.faultInjected(breaker, FaultKind.LATENCY);
+        Listeners.faultInjected(breaker, FaultKind.LATENCY);
         return latencyNanos;
     }
 
@@ -115,7 +115,7 @@ public final class Faults {
         if (!draw(failureShare)) {
             return null;
         }
-        breaker.listeners.faultInjected(breaker, FaultKind.FAILURE);
+        Listeners.faultInjected(breaker, FaultKind.FAILURE);
         return newFailure();
     }
 

@@ -30,47 +30,42 @@ import java.util.Objects;
  */
 
 /**
- * The listeners of one breaker: adding and removing them (copy-on-write, never on the call path),
- * telling them of calls, and telling them of transitions once each, in the order of the swaps.
- * The breaker is passed in rather than kept (24 bytes per breaker instead of 32), and whether some
- * listener wants call durations is kept in the breaker, where the call path reads it.
+ * What a breaker does with its listeners: adding and removing them (copy-on-write, never on the call
+ * path), telling them of calls, and telling them of transitions once each, in the order of the swaps.
+ * The state it works on is three fields of the breaker ({@code listeners}, {@code telling},
+ * {@code told}), not an object of its own: a breaker's header and reference cost 24 bytes that a
+ * separate object would add to every breaker. Whether some listener wants call durations is kept
+ * in the breaker too, where the call path reads it.
  */
 final class Listeners {
 
     private static final System.Logger LOGGER = System.getLogger(CircuitBreaker.class.getName());
-    private static final BreakerListener[] NONE = new BreakerListener[0];
+    /** The listeners of a breaker that has none: one array shared by every breaker. */
+    static final BreakerListener[] NONE = new BreakerListener[0];
+
     private static final VarHandle LISTENERS;
     private static final VarHandle TELLING;
 
     static {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
-            LISTENERS = lookup.findVarHandle(Listeners.class, "listeners", BreakerListener[].class);
-            TELLING = lookup.findVarHandle(Listeners.class, "telling", int.class);
+            LISTENERS = lookup.findVarHandle(CircuitBreaker.class, "listeners", BreakerListener[].class);
+            TELLING = lookup.findVarHandle(CircuitBreaker.class, "telling", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
-    private volatile BreakerListener[] listeners = NONE;
-    /** 1 while a thread tells listeners the transitions not told yet (see tellInOrder). */
-    @SuppressWarnings("unused") // accessed through TELLING
-    private volatile int telling;
-    /** The newest phase whose arrival has been told; written only by the thread holding `telling`. */
-    private volatile Phase told;
-
-    Listeners(Phase first) {
-        this.told = first;
-    }
+    private Listeners() {}
 
     /** Whether any listener is registered (with none, no transition event is built). */
-    boolean any() {
-        return listeners.length != 0;
+    static boolean any(CircuitBreaker breaker) {
+        return breaker.listeners.length != 0;
     }
 
     /** Tells every listener of a rejected call. */
-    void callRejected(CircuitBreaker breaker) {
-        BreakerListener[] snapshot = listeners;
+    static void callRejected(CircuitBreaker breaker) {
+        BreakerListener[] snapshot = breaker.listeners;
         for (BreakerListener listener : snapshot) {
             try {
                 listener.onCallRejected(breaker);
@@ -87,9 +82,9 @@ final class Listeners {
      * holds the window as it tripped (its own, or the fleet's when a shared breaker adopts the
      * fleet's trip; on a reopening, the same window), and into OPEN, the new phase's wait and its reason.
      */
-    void swapped(CircuitBreaker breaker, Phase left, Phase next, TransitionCause cause) {
+    static void swapped(CircuitBreaker breaker, Phase left, Phase next, TransitionCause cause) {
         try {
-            if (any()) {
+            if (any(breaker)) {
                 boolean open = next.state == State.OPEN;
                 next.arrival = new Transition(
                         breaker.getName(),
@@ -115,7 +110,7 @@ final class Listeners {
      * settings, or OPEN re-timed): links it, so that the transitions after it are told, and tells
      * what is not told yet.
      */
-    void swappedSilently(CircuitBreaker breaker, Phase left, Phase next) {
+    static void swappedSilently(CircuitBreaker breaker, Phase left, Phase next) {
         left.successor = next;
         tellInOrder(breaker);
     }
@@ -135,29 +130,29 @@ final class Listeners {
      * left untold. No thread ever waits for another's listeners: a transition is told by its
      * winner, or by the thread telling the transitions before it, just after them.
      */
-    void tellInOrder(CircuitBreaker breaker) {
-        while (TELLING.compareAndSet(this, 0, 1)) {
+    static void tellInOrder(CircuitBreaker breaker) {
+        while (TELLING.compareAndSet(breaker, 0, 1)) {
             try {
-                Phase last = told;
+                Phase last = breaker.told;
                 for (Phase following = last.successor; following != null; following = last.successor) {
                     last = following;
-                    told = following; // first: a listener's VirtualMachineError skips only this transition
+                    breaker.told = following; // first: a listener's VirtualMachineError skips only this transition
                     Transition arrival = following.arrival;
                     if (arrival != null) {
                         tell(breaker, arrival);
                     }
                 }
             } finally {
-                TELLING.setVolatile(this, 0);
+                TELLING.setVolatile(breaker, 0);
             }
-            if (told.successor == null) {
+            if (breaker.told.successor == null) {
                 return; // nothing linked while the flag was held; a later swap tells its own
             }
         }
     }
 
-    void tell(CircuitBreaker breaker, Transition transition) {
-        for (BreakerListener listener : listeners) {
+    static void tell(CircuitBreaker breaker, Transition transition) {
+        for (BreakerListener listener : breaker.listeners) {
             try {
                 listener.onStateTransition(transition);
             } catch (Throwable failure) {
@@ -167,13 +162,13 @@ final class Listeners {
     }
 
     /** Adds a listener (copy-on-write: never on the call path). */
-    void add(CircuitBreaker breaker, BreakerListener listener) {
+    static void add(CircuitBreaker breaker, BreakerListener listener) {
         Objects.requireNonNull(listener, "listener");
         while (true) {
-            BreakerListener[] current = listeners;
+            BreakerListener[] current = breaker.listeners;
             BreakerListener[] next = Arrays.copyOf(current, current.length + 1);
             next[current.length] = listener;
-            if (LISTENERS.compareAndSet(this, current, next)) {
+            if (LISTENERS.compareAndSet(breaker, current, next)) {
                 updateListenersWantDurations(breaker);
                 return;
             }
@@ -181,9 +176,9 @@ final class Listeners {
     }
 
     /** Removes a listener added before; does nothing if it is not there. */
-    void remove(CircuitBreaker breaker, BreakerListener listener) {
+    static void remove(CircuitBreaker breaker, BreakerListener listener) {
         while (true) {
-            BreakerListener[] current = listeners;
+            BreakerListener[] current = breaker.listeners;
             int index = Arrays.asList(current).indexOf(listener);
             if (index < 0) {
                 return;
@@ -191,7 +186,7 @@ final class Listeners {
             BreakerListener[] next = new BreakerListener[current.length - 1];
             System.arraycopy(current, 0, next, 0, index);
             System.arraycopy(current, index + 1, next, index, next.length - index);
-            if (LISTENERS.compareAndSet(this, current, next.length == 0 ? NONE : next)) {
+            if (LISTENERS.compareAndSet(breaker, current, next.length == 0 ? NONE : next)) {
                 updateListenersWantDurations(breaker);
                 return;
             }
@@ -203,23 +198,23 @@ final class Listeners {
      * writer checks afterwards that the array it read is still the current one, and derives again if
      * not: once every add or remove has returned, the flag matches the listeners.
      */
-    private void updateListenersWantDurations(CircuitBreaker breaker) {
+    private static void updateListenersWantDurations(CircuitBreaker breaker) {
         while (true) {
-            BreakerListener[] current = listeners;
+            BreakerListener[] current = breaker.listeners;
             boolean wanted = false;
             for (BreakerListener listener : current) {
                 wanted |= listener.wantsCallDurations();
             }
             breaker.listenersWantDurations = wanted;
-            if (listeners == current) {
+            if (breaker.listeners == current) {
                 return;
             }
         }
     }
 
     /** Tells every listener of an outcome recorded. */
-    void callRecorded(CircuitBreaker breaker, CallOutcome outcome, long durationNanos) {
-        BreakerListener[] snapshot = listeners;
+    static void callRecorded(CircuitBreaker breaker, CallOutcome outcome, long durationNanos) {
+        BreakerListener[] snapshot = breaker.listeners;
         for (BreakerListener listener : snapshot) {
             try {
                 listener.onCallRecorded(breaker, outcome, durationNanos);
@@ -229,8 +224,8 @@ final class Listeners {
         }
     }
 
-    void faultInjected(CircuitBreaker breaker, FaultKind kind) {
-        for (BreakerListener listener : listeners) {
+    static void faultInjected(CircuitBreaker breaker, FaultKind kind) {
+        for (BreakerListener listener : breaker.listeners) {
             try {
                 listener.onFaultInjected(breaker, kind);
             } catch (Throwable failure) {

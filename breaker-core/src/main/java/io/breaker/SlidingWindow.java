@@ -21,35 +21,25 @@ abstract class SlidingWindow {
     static final int SLOW_CALL_RATE_REACHED = 2;
 
     private final int minimumNumberOfCalls;
-    private final float failureRateThreshold;
-    private final float slowCallRateThreshold;
+    /**
+     * The settings the window was made for, which the breaker keeps anyway: the rate thresholds are
+     * read from them when a verdict is due (after a failed or slow call), so a window does not carry
+     * copies of its own (8 bytes a breaker).
+     */
+    private final BreakerConfig rule;
 
     /** An empty window as {@code config} describes it; only a time window reads the clock (its origin). */
     static SlidingWindow of(BreakerConfig config, NanoClock clock) {
         if (config.getSlidingWindowType() == SlidingWindowType.COUNT_BASED) {
-            return new CountWindow(
-                    config.getSlidingWindowSize(),
-                    config.getMinimumNumberOfCalls(),
-                    config.getFailureRateThreshold(),
-                    config.getSlowCallRateThreshold());
+            return new CountWindow(config);
         }
-        return new TimeWindow(
-                config.getSlidingWindowSize(),
-                config.getMinimumNumberOfCalls(),
-                config.getFailureRateThreshold(),
-                config.getSlowCallRateThreshold(),
-                clock.nanoTime());
+        return new TimeWindow(config, clock.nanoTime());
     }
 
-    /**
-     * @param minimumNumberOfCalls  calls needed before any rate is evaluated
-     * @param failureRateThreshold  failure rate, in percent, that trips
-     * @param slowCallRateThreshold slow-call rate, in percent, that trips
-     */
-    protected SlidingWindow(int minimumNumberOfCalls, float failureRateThreshold, float slowCallRateThreshold) {
-        this.minimumNumberOfCalls = minimumNumberOfCalls;
-        this.failureRateThreshold = failureRateThreshold;
-        this.slowCallRateThreshold = slowCallRateThreshold;
+    /** @param rule the minimum number of calls and the rate thresholds (failure, slow call) it evaluates against */
+    protected SlidingWindow(BreakerConfig rule) {
+        this.minimumNumberOfCalls = rule.getMinimumNumberOfCalls();
+        this.rule = rule;
     }
 
     /**
@@ -81,10 +71,10 @@ abstract class SlidingWindow {
         if (calls < minimumNumberOfCalls || calls <= 0) {
             return BELOW_THRESHOLDS;
         }
-        if (failed > 0 && failed * 100f >= failureRateThreshold * calls) {
+        if (failed > 0 && failed * 100f >= rule.getFailureRateThreshold() * calls) {
             return FAILURE_RATE_REACHED;
         }
-        if (slow > 0 && slow * 100f >= slowCallRateThreshold * calls) {
+        if (slow > 0 && slow * 100f >= rule.getSlowCallRateThreshold() * calls) {
             return SLOW_CALL_RATE_REACHED;
         }
         return BELOW_THRESHOLDS;

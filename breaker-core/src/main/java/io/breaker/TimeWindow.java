@@ -78,23 +78,17 @@ final class TimeWindow extends SlidingWindow {
     private volatile boolean expired;
 
     /**
-     * An empty window of the calls of the last {@code seconds} seconds, starting at {@code nowNanos}.
+     * An empty window of the calls of the last seconds, as many as {@code rule}'s window size,
+     * starting at {@code nowNanos}.
      *
-     * @param seconds               the window's length (one bucket per second, plus {@link #SPARE})
-     * @param minimumNumberOfCalls  calls needed before any rate is evaluated
-     * @param failureRateThreshold  failure rate, in percent, that trips
-     * @param slowCallRateThreshold slow-call rate, in percent, that trips
-     * @param nowNanos              the clock's reading now: second 0 of the window starts here
+     * @param rule     a time-based window's settings: its length in seconds (one bucket per second, plus
+     *                 {@link #SPARE}), the minimum number of calls and the rate thresholds
+     * @param nowNanos the clock's reading now: second 0 of the window starts here
      */
-    TimeWindow(
-            int seconds,
-            int minimumNumberOfCalls,
-            float failureRateThreshold,
-            float slowCallRateThreshold,
-            long nowNanos) {
-        super(minimumNumberOfCalls, failureRateThreshold, slowCallRateThreshold);
+    TimeWindow(BreakerConfig rule, long nowNanos) {
+        super(rule);
         this.origin = nowNanos;
-        this.seconds = seconds;
+        this.seconds = rule.getSlidingWindowSize();
         this.calls = new long[seconds + SPARE];
         this.bad = new long[seconds + SPARE];
     }

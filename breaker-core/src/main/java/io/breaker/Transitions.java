@@ -147,7 +147,7 @@ final class Transitions {
         if (!PHASE.compareAndSet(breaker, expected, next)) {
             return false;
         }
-        breaker.listeners.swapped(breaker, expected, next, cause);
+        Listeners.swapped(breaker, expected, next, cause);
         return true;
     }
 
@@ -159,7 +159,7 @@ final class Transitions {
         // A volatile CAS, as in transition(): only one caller can win it from a given phase.
         boolean won = PHASE.compareAndSet(breaker, expected, next);
         if (won) {
-            breaker.listeners.swappedSilently(breaker, expected, next);
+            Listeners.swappedSilently(breaker, expected, next);
         }
         return won;
     }

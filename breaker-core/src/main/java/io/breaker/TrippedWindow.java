@@ -17,7 +17,7 @@ final class TrippedWindow extends SlidingWindow {
     private final int slow;
 
     private TrippedWindow(int calls, int failed, int slow, BreakerConfig config) {
-        super(config.getMinimumNumberOfCalls(), config.getFailureRateThreshold(), config.getSlowCallRateThreshold());
+        super(config);
         this.calls = calls;
         this.failed = failed;
         this.slow = slow;
