@@ -6,6 +6,7 @@ import io.breaker.TransitionCause;
 import io.breaker.spi.SharedState;
 import io.breaker.spi.SharedVerdict;
 import io.breaker.spi.StateStore;
+import io.breaker.spring.store.StoreFailureMode;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -319,7 +320,7 @@ public final class DynamoStateStore implements StateStore, AutoCloseable {
             return true;
         }
         if (!health.isAvailable() && !recoveryAttemptDue()) {
-            if (settings.failureMode() == DynamoFailureMode.REJECT) {
+            if (settings.failureMode() == StoreFailureMode.REJECT) {
                 shared.holdOpen();
             }
             return true;
@@ -331,7 +332,7 @@ public final class DynamoStateStore implements StateStore, AutoCloseable {
             commands.execute(() -> {
                 try {
                     boolean answered = shared.refresh();
-                    if (!answered && settings.failureMode() == DynamoFailureMode.REJECT && !health.isAvailable()) {
+                    if (!answered && settings.failureMode() == StoreFailureMode.REJECT && !health.isAvailable()) {
                         attached.forEach(DynamoSharedState::holdOpen); // the table answers nobody: all read OPEN
                     }
                 } catch (RuntimeException unexpected) {
@@ -368,7 +369,7 @@ public final class DynamoStateStore implements StateStore, AutoCloseable {
      */
     @Nullable
     SharedVerdict unavailable() {
-        return settings.failureMode() == DynamoFailureMode.PROTECT_LOCALLY
+        return settings.failureMode() == StoreFailureMode.PROTECT_LOCALLY
                 ? null
                 : new SharedVerdict(State.OPEN, ttlNanos(), TransitionCause.STORE_UNAVAILABLE);
     }

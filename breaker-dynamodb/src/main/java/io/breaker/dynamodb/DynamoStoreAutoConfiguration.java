@@ -1,6 +1,8 @@
 package io.breaker.dynamodb;
 
 import io.breaker.spi.StateStore;
+import io.breaker.spring.store.StoreType;
+import io.breaker.spring.store.StoreTypes;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -51,12 +53,15 @@ public class DynamoStoreAutoConfiguration {
             DynamoDbClient own = client.getIfUnique();
             if (own != null) {
                 return new DynamoStateStore(
-                        own, settings, DynamoStoreTypes.from(environment), System::currentTimeMillis);
+                        own,
+                        settings,
+                        StoreTypes.from(environment).sharedThrough(StoreType.DYNAMODB),
+                        System::currentTimeMillis);
             }
             return new DynamoStateStore(
                             defaultClient(properties),
                             settings,
-                            DynamoStoreTypes.from(environment),
+                            StoreTypes.from(environment).sharedThrough(StoreType.DYNAMODB),
                             System::currentTimeMillis)
                     .owningClient();
         }
@@ -93,7 +98,7 @@ public class DynamoStoreAutoConfiguration {
 
         @Override
         public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
-            return DynamoStoreTypes.from(context.getEnvironment()).anyDynamo()
+            return StoreTypes.from(context.getEnvironment()).any(StoreType.DYNAMODB)
                     ? ConditionOutcome.match("breakers.store.type is dynamodb (globally or for a breaker)")
                     : ConditionOutcome.noMatch("breakers.store.type is not dynamodb for any breaker");
         }

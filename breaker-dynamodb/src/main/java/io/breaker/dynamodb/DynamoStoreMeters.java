@@ -1,6 +1,7 @@
 package io.breaker.dynamodb;
 
 import io.breaker.spring.metrics.StoreMeters;
+import io.breaker.spring.store.StoreFailureMode;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 
@@ -38,6 +39,6 @@ public final class DynamoStoreMeters implements MeterBinder {
 
     /** As {@link DynamoStoreStatus.Report#actingAlone()}: the table is unavailable and the mode is protect-locally. */
     private static boolean actingAlone(DynamoStateStore store) {
-        return !store.isAvailable() && store.getSettings().failureMode() == DynamoFailureMode.PROTECT_LOCALLY;
+        return !store.isAvailable() && store.getSettings().failureMode() == StoreFailureMode.PROTECT_LOCALLY;
     }
 }

@@ -1,6 +1,10 @@
 package io.breaker.dynamodb;
 
 import io.breaker.spring.config.InvalidBreakerPropertyException;
+import io.breaker.spring.store.StoreFailureMode;
+import io.breaker.spring.store.StoreType;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
@@ -15,6 +19,8 @@ import java.time.Duration;
 @ConfigurationProperties(prefix = "breakers.store")
 public class DynamoStoreProperties {
 
+    private static final Log LOG = LogFactory.getLog(DynamoStoreProperties.class);
+
     /** Where breakers keep their state: memory (each instance on its own), redis or dynamodb (shared by all instances). */
     private StoreType type = StoreType.MEMORY;
 
@@ -25,7 +31,7 @@ public class DynamoStoreProperties {
     private Duration timeout = Duration.ofMillis(200);
 
     /** What breakers do while the store cannot be reached: protect-locally (keep serving, each instance on its own breaker) or reject (reject every call). */
-    private DynamoFailureMode failureMode = DynamoFailureMode.PROTECT_LOCALLY;
+    private StoreFailureMode failureMode = StoreFailureMode.PROTECT_LOCALLY;
 
     /** How long store operations may go unanswered, not even late, before the store is taken to be down (at least the timeout). */
     private Duration outageAfter = Duration.ofSeconds(2);
@@ -56,11 +62,11 @@ public class DynamoStoreProperties {
         this.timeout = timeout;
     }
 
-    public DynamoFailureMode getFailureMode() {
+    public StoreFailureMode getFailureMode() {
         return failureMode;
     }
 
-    public void setFailureMode(DynamoFailureMode failureMode) {
+    public void setFailureMode(StoreFailureMode failureMode) {
         this.failureMode = failureMode;
     }
 
@@ -118,11 +124,17 @@ public class DynamoStoreProperties {
      * starter's explanation of a bad breaker property.
      */
     DynamoStoreSettings toSettings() {
+        DynamoStoreSettings settings;
         try {
-            return new DynamoStoreSettings(
+            settings = new DynamoStoreSettings(
                     dynamodb.getTable(), stateCacheTtl, timeout, failureMode, dynamodb.getItemExpiry(), outageAfter);
         } catch (InvalidDynamoSettingException bad) {
             throw new InvalidBreakerPropertyException(bad.property(), bad.value(), "", bad.allowed(), bad);
         }
+        String notice = failureMode.deprecationNotice(DynamoStoreSettings.FAILURE_MODE);
+        if (notice != null) {
+            LOG.warn(notice);
+        }
+        return settings;
     }
 }

@@ -1,6 +1,7 @@
 package io.breaker.dynamodb;
 
 import io.breaker.spring.autoconfigure.BreakerPropertyKeys;
+import io.breaker.spring.store.StoreTypes;
 
 import java.util.Map;
 
@@ -9,7 +10,6 @@ final class DynamoStorePropertyKeys implements BreakerPropertyKeys {
 
     @Override
     public Map<String, Class<?>> boundClasses() {
-        return Map.of(
-                "breakers.store", DynamoStoreProperties.class, "breakers.instances.*", DynamoStoreTypes.Instance.class);
+        return Map.of("breakers.store", DynamoStoreProperties.class, "breakers.instances.*", StoreTypes.Instance.class);
     }
 }

@@ -1,6 +1,8 @@
 package io.breaker.dynamodb;
 
 import io.breaker.BreakerConfig;
+import io.breaker.spring.config.PropertyValues;
+import io.breaker.spring.store.StoreFailureMode;
 import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
@@ -27,7 +29,7 @@ public record DynamoStoreSettings(
         String table,
         Duration stateCacheTtl,
         Duration timeout,
-        DynamoFailureMode failureMode,
+        StoreFailureMode failureMode,
         Duration itemExpiry,
         Duration outageAfter) {
 
@@ -64,8 +66,10 @@ public record DynamoStoreSettings(
         atLeastOneMilli(ITEM_EXPIRY, itemExpiry);
         atLeastOneMilli(OUTAGE_AFTER, outageAfter);
         if (failureMode == null) {
-            throw new InvalidDynamoSettingException(FAILURE_MODE, "", "protect-locally or reject");
+            throw new InvalidDynamoSettingException(
+                    FAILURE_MODE, "", "one of " + PropertyValues.allowed(StoreFailureMode.class));
         }
+        failureMode = failureMode.canonical();
         if (timeout.compareTo(stateCacheTtl) >= 0) {
             throw new InvalidDynamoSettingException(
                     TIMEOUT, timeout.toString(), "shorter than " + STATE_CACHE_TTL + " (" + stateCacheTtl + ")");
@@ -82,7 +86,7 @@ public record DynamoStoreSettings(
                 table,
                 DEFAULT_STATE_CACHE_TTL,
                 DEFAULT_TIMEOUT,
-                DynamoFailureMode.PROTECT_LOCALLY,
+                StoreFailureMode.PROTECT_LOCALLY,
                 DEFAULT_ITEM_EXPIRY,
                 DEFAULT_OUTAGE_AFTER);
     }
@@ -98,7 +102,7 @@ public record DynamoStoreSettings(
     }
 
     /** A copy with another failure mode. */
-    public DynamoStoreSettings withFailureMode(DynamoFailureMode mode) {
+    public DynamoStoreSettings withFailureMode(StoreFailureMode mode) {
         return new DynamoStoreSettings(table, stateCacheTtl, timeout, mode, itemExpiry, outageAfter);
     }
 

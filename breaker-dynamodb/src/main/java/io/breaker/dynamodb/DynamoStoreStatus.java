@@ -1,5 +1,6 @@
 package io.breaker.dynamodb;
 
+import io.breaker.spring.store.StoreFailureMode;
 import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
@@ -29,7 +30,7 @@ public final class DynamoStoreStatus {
     /** Reads the store's state now; changes nothing. */
     public Report check() {
         boolean available = store.isAvailable();
-        DynamoFailureMode mode = store.getSettings().failureMode();
+        StoreFailureMode mode = store.getSettings().failureMode();
         Duration tolerated =
                 store.shortestProbeLease().map(lease -> lease.dividedBy(2)).orElse(null);
         Duration skew = store.getClockSkew().orElse(null);
@@ -39,7 +40,7 @@ public final class DynamoStoreStatus {
                 : skew.abs().plus(uncertainty).compareTo(tolerated) < 0;
         return new Report(
                 available,
-                !available && mode == DynamoFailureMode.PROTECT_LOCALLY,
+                !available && mode == StoreFailureMode.PROTECT_LOCALLY,
                 mode,
                 store.getFailureCount(),
                 skew,
@@ -64,7 +65,7 @@ public final class DynamoStoreStatus {
     public record Report(
             boolean available,
             boolean actingAlone,
-            DynamoFailureMode failureMode,
+            StoreFailureMode failureMode,
             long failedOperations,
             @Nullable Duration clockSkew,
             @Nullable Duration clockSkewUncertainty,

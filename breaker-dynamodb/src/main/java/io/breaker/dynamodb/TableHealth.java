@@ -1,5 +1,6 @@
 package io.breaker.dynamodb;
 
+import io.breaker.spring.store.StoreFailureMode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -70,7 +71,7 @@ final class TableHealth {
                 + settings.failureMode() + " timeout=" + settings.timeout().toMillis() + "ms unansweredFor="
                 + TimeUnit.NANOSECONDS.toMillis(now - streakStartNanos) + "ms failedInARow=" + streak.get()
                 + " error=" + cause
-                + (settings.failureMode() == DynamoFailureMode.PROTECT_LOCALLY
+                + (settings.failureMode() == StoreFailureMode.PROTECT_LOCALLY
                         ? "; each instance protects itself with its own breaker until the table answers again"
                         : "; breakers reject calls until the table answers again"));
         return true;

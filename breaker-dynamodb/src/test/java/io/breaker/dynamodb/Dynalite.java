@@ -1,5 +1,6 @@
 package io.breaker.dynamodb;
 
+import io.breaker.spring.store.StoreFailureMode;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.extension.AfterAllCallback;
@@ -170,7 +171,7 @@ public final class Dynalite implements BeforeAllCallback, AfterAllCallback {
                 table,
                 Duration.ofSeconds(10),
                 Duration.ofSeconds(5),
-                DynamoFailureMode.PROTECT_LOCALLY,
+                StoreFailureMode.PROTECT_LOCALLY,
                 DynamoStoreSettings.DEFAULT_ITEM_EXPIRY,
                 Duration.ofSeconds(10));
     }

@@ -4,13 +4,17 @@ import io.breaker.BreakerRegistry;
 import io.breaker.CircuitBreaker;
 import io.breaker.spi.StateStore;
 import io.breaker.spring.autoconfigure.BreakerAutoConfiguration;
+import io.breaker.spring.store.StoreFailureMode;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 import java.io.IOException;
@@ -19,6 +23,7 @@ import java.time.Duration;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** One test per condition and setting of {@link DynamoStoreAutoConfiguration}, with the starter's registry around it. */
+@ExtendWith(OutputCaptureExtension.class)
 class DynamoStoreAutoConfigurationTest {
 
     @RegisterExtension
@@ -62,7 +67,7 @@ class DynamoStoreAutoConfigurationTest {
                                     table,
                                     Duration.ofSeconds(2),
                                     Duration.ofMillis(300),
-                                    DynamoFailureMode.REJECT,
+                                    StoreFailureMode.REJECT,
                                     Duration.ofDays(2),
                                     DynamoStoreSettings.DEFAULT_OUTAGE_AFTER));
                     assertThat(context.getBean(BreakerRegistry.class)
@@ -73,6 +78,23 @@ class DynamoStoreAutoConfigurationTest {
                     assertThat(context.getBean(DynamoStoreStatus.class).check().available())
                             .isTrue();
                 });
+    }
+
+    @Test
+    void anOldFailureModeNameIsReadAsItsNewOneAndLoggedOnce(CapturedOutput output) {
+        runner.withBean(DynamoDbClient.class, DYNALITE::client)
+                .withPropertyValues("breakers.store.type=dynamodb", "breakers.store.failure-mode=closed")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context.getBean(DynamoStateStore.class)
+                                    .getSettings()
+                                    .failureMode())
+                            .isEqualTo(StoreFailureMode.REJECT);
+                });
+        assertThat(output.getAll().lines().filter(line -> line.contains("is deprecated")))
+                .singleElement()
+                .asString()
+                .contains("breakers.store.failure-mode=closed", "breakers.store.failure-mode=reject");
     }
 
     @Test

@@ -9,8 +9,8 @@ import io.breaker.State;
 import io.breaker.redis.RedisServer;
 import io.breaker.redis.RedisStateStore;
 import io.breaker.redis.RedisStoreSettings;
-import io.breaker.redis.StoreFailureMode;
 import io.breaker.spi.StateStore;
+import io.breaker.spring.store.StoreFailureMode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
@@ -258,7 +258,7 @@ class SameScenariosOnBothStoresTest {
         DynamoFleet() {
             String table = DYNALITE.createTable();
             DynamoStoreSettings settings = new DynamoStoreSettings(
-                    table, TTL, TIMEOUT, DynamoFailureMode.PROTECT_LOCALLY, Duration.ofDays(1), OUTAGE_AFTER);
+                    table, TTL, TIMEOUT, StoreFailureMode.PROTECT_LOCALLY, Duration.ofDays(1), OUTAGE_AFTER);
             Supplier<DynamoStateStore> store = () -> new DynamoStateStore(DYNALITE.client(), settings);
             for (int i = 0; i < INSTANCES; i++) {
                 DynamoStateStore instance = store.get();

@@ -10,6 +10,7 @@ import io.breaker.State;
 import io.breaker.TransitionCause;
 import io.breaker.spi.SharedState;
 import io.breaker.spi.SharedVerdict;
+import io.breaker.spring.store.StoreFailureMode;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -49,7 +50,7 @@ class TableOutageTest {
         }
     }
 
-    private DynamoStateStore store(DynamoFailureMode mode) {
+    private DynamoStateStore store(StoreFailureMode mode) {
         store = new DynamoStateStore(
                 DYNALITE.client(),
                 new DynamoStoreSettings(
@@ -65,7 +66,7 @@ class TableOutageTest {
     @Test
     void whileTheTableIsSilentEachInstanceProtectsItselfAndNoCallerSeesAnError() throws Exception {
         BreakerRegistry registry =
-                BreakerRegistry.of(CONFIG, Map.of(), NanoClock.system(), store(DynamoFailureMode.PROTECT_LOCALLY));
+                BreakerRegistry.of(CONFIG, Map.of(), NanoClock.system(), store(StoreFailureMode.PROTECT_LOCALLY));
         CircuitBreaker breaker = registry.breaker("pay");
         Dynalite.await(store::isWarm);
         DYNALITE.pause();
@@ -92,7 +93,7 @@ class TableOutageTest {
 
     @Test
     void rejectModeReadsOpenDuringAnOutageAndClosedAfterIt() throws Exception {
-        DynamoStateStore rejecting = store(DynamoFailureMode.REJECT);
+        DynamoStateStore rejecting = store(StoreFailureMode.REJECT);
         SharedState link = rejecting.attach("stock", CONFIG);
         link.connect(verdict -> {}, NanoClock.system());
         Dynalite.await(rejecting::isWarm);
@@ -122,7 +123,7 @@ class TableOutageTest {
     @Test
     void rejectModeHoldsABreakerThatOnlySucceedsOpenUntilTheTableAnswers() throws Exception {
         BreakerRegistry registry =
-                BreakerRegistry.of(CONFIG, Map.of(), NanoClock.system(), store(DynamoFailureMode.REJECT));
+                BreakerRegistry.of(CONFIG, Map.of(), NanoClock.system(), store(StoreFailureMode.REJECT));
         CircuitBreaker breaker = registry.breaker("ship");
         Dynalite.await(store::isWarm);
         DYNALITE.pause();

@@ -1,5 +1,7 @@
 package io.breaker.redis;
 
+import io.breaker.spring.store.StoreFailureMode;
+
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;

@@ -7,6 +7,7 @@ import io.breaker.WaitReason;
 import io.breaker.spi.SharedState;
 import io.breaker.spi.SharedVerdict;
 import io.breaker.spi.StateStore;
+import io.breaker.spring.store.StoreFailureMode;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;

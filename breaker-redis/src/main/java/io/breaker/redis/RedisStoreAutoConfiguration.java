@@ -2,6 +2,8 @@ package io.breaker.redis;
 
 import io.breaker.BreakerRegistry;
 import io.breaker.spi.StateStore;
+import io.breaker.spring.store.StoreType;
+import io.breaker.spring.store.StoreTypes;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
@@ -61,7 +63,8 @@ public class RedisStoreAutoConfiguration {
                         "breakers.store.type=redis needs one RedisConnectionFactory bean: "
                                 + "set spring.data.redis.host (or url, sentinel, cluster) so Spring Boot creates it, or define one");
             }
-            return new RedisStateStore(factory, settings, StoreTypes.from(environment));
+            return new RedisStateStore(
+                    factory, settings, StoreTypes.from(environment).sharedThrough(StoreType.REDIS));
         }
 
         /**
@@ -75,7 +78,7 @@ public class RedisStoreAutoConfiguration {
                 ObjectProvider<BreakerRegistry> registry, Environment environment) {
             return () -> registry.ifUnique(breakers -> {
                 if (breakers.getStateStore() instanceof RedisStateStore store
-                        && StoreTypes.from(environment).sharesByDefault()) {
+                        && StoreTypes.from(environment).isDefault(StoreType.REDIS)) {
                     store.getSettings().requireKeyExpiryCoversDefaults(breakers.getDefaultConfig());
                 }
             });
@@ -99,7 +102,7 @@ public class RedisStoreAutoConfiguration {
 
         @Override
         public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
-            return StoreTypes.from(context.getEnvironment()).anyRedis()
+            return StoreTypes.from(context.getEnvironment()).any(StoreType.REDIS)
                     ? ConditionOutcome.match("breakers.store.type is redis (globally or for a breaker)")
                     : ConditionOutcome.noMatch("breakers.store.type is memory for every breaker");
         }

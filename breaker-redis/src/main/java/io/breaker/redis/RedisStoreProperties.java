@@ -1,5 +1,7 @@
 package io.breaker.redis;
 
+import io.breaker.spring.store.StoreFailureMode;
+import io.breaker.spring.store.StoreType;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -85,9 +87,9 @@ public class RedisStoreProperties {
     RedisStoreSettings toSettings() {
         RedisStoreSettings settings =
                 new RedisStoreSettings(stateCacheTtl, timeout, failureMode, keyExpiry, outageAfter);
-        if (failureMode.isDeprecatedAlias()) {
-            LOG.warn(RedisStoreSettings.FAILURE_MODE + "=" + failureMode + " is deprecated: write "
-                    + RedisStoreSettings.FAILURE_MODE + "=" + failureMode.canonical() + " instead (same behaviour)");
+        String notice = failureMode.deprecationNotice(RedisStoreSettings.FAILURE_MODE);
+        if (notice != null) {
+            LOG.warn(notice);
         }
         return settings;
     }

@@ -1,6 +1,7 @@
 package io.breaker.redis;
 
 import io.breaker.spring.autoconfigure.BreakerPropertyKeys;
+import io.breaker.spring.store.StoreTypes;
 
 import java.util.Map;
 

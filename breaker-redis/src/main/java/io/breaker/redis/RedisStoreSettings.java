@@ -2,6 +2,7 @@ package io.breaker.redis;
 
 import io.breaker.BreakerConfig;
 import io.breaker.spring.config.PropertyValues;
+import io.breaker.spring.store.StoreFailureMode;
 import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;

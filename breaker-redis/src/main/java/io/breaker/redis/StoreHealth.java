@@ -1,5 +1,6 @@
 package io.breaker.redis;
 
+import io.breaker.spring.store.StoreFailureMode;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 

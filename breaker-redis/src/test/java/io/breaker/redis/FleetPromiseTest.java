@@ -7,6 +7,7 @@ import io.breaker.SlidingWindowType;
 import io.breaker.State;
 import io.breaker.Transition;
 import io.breaker.TransitionCause;
+import io.breaker.spring.store.StoreFailureMode;
 import io.breaker.spring.test.BootLine;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;

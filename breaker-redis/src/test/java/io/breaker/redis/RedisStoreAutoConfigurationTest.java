@@ -7,6 +7,7 @@ import io.breaker.redis.test.RedisLine;
 import io.breaker.spi.StateStore;
 import io.breaker.spring.autoconfigure.BreakerAutoConfiguration;
 import io.breaker.spring.autoconfigure.BreakerFailureAnalyzer;
+import io.breaker.spring.store.StoreFailureMode;
 import io.breaker.spring.test.BootLine;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.MeterBinder;

@@ -1,6 +1,7 @@
 package io.breaker.redis;
 
 import io.breaker.BreakerConfig;
+import io.breaker.spring.store.StoreFailureMode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;

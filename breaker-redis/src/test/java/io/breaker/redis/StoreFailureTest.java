@@ -5,6 +5,7 @@ import io.breaker.CircuitBreaker;
 import io.breaker.CircuitOpenException;
 import io.breaker.SlidingWindowType;
 import io.breaker.State;
+import io.breaker.spring.store.StoreFailureMode;
 import io.breaker.spring.test.BootLine;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;

@@ -4,6 +4,7 @@ import io.breaker.BreakerConfig;
 import io.breaker.BreakerRegistry;
 import io.breaker.redis.test.WithRedisAutoConfiguration;
 import io.breaker.spring.autoconfigure.BreakerAutoConfiguration;
+import io.breaker.spring.store.StoreFailureMode;
 import io.breaker.spring.test.BootLine;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;

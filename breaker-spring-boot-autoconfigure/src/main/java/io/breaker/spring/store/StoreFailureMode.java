@@ -1,9 +1,11 @@
-package io.breaker.redis;
+package io.breaker.spring.store;
 
 import io.breaker.spring.config.PropertyValues;
+import org.jspecify.annotations.Nullable;
 
 /**
- * What a Redis-backed breaker does while Redis cannot be reached ({@code breakers.store.failure-mode}).
+ * What a shared breaker does while its store (Redis, the DynamoDB table) cannot be reached
+ * ({@code breakers.store.failure-mode}).
  * Settings keep only {@link #canonical()} values: code that reads a store's failure mode sees
  * {@link #PROTECT_LOCALLY} or {@link #REJECT}, never a deprecated alias.
  */
@@ -11,12 +13,12 @@ public enum StoreFailureMode {
 
     /**
      * Keep serving: each instance acts alone, protected by its own in-memory breaker (its local window
-     * trips it, its own probes close it) until Redis answers again. The default.
+     * trips it, its own probes close it) until the store answers again. The default.
      */
     PROTECT_LOCALLY,
 
     /**
-     * Stop calling: the breaker reads OPEN on every instance and rejects every call until Redis
+     * Stop calling: the breaker reads OPEN on every instance and rejects every call until the store
      * answers again (for a dependency that must not be called without the fleet's verdict).
      */
     REJECT,
@@ -49,6 +51,17 @@ public enum StoreFailureMode {
     /** Whether this is an old name kept for compatibility. */
     public boolean isDeprecatedAlias() {
         return canonical() != this;
+    }
+
+    /**
+     * What to log when {@code property} was given this value: the value to write instead, or
+     * {@code null} when this is not an old name.
+     */
+    public @Nullable String deprecationNotice(String property) {
+        return isDeprecatedAlias()
+                ? property + "=" + this + " is deprecated: write " + property + "=" + canonical()
+                        + " instead (same behaviour)"
+                : null;
     }
 
     /** The value as written in {@code breakers.store.failure-mode}: {@code protect-locally}, {@code reject}. */
