@@ -77,7 +77,7 @@ public final class DynamoStoreStatus {
             Map<String, Object> details = new LinkedHashMap<>();
             details.put("available", available);
             details.put("actingAlone", actingAlone);
-            details.put("failureMode", failureMode.name().toLowerCase().replace('_', '-'));
+            details.put("failureMode", failureMode.toString());
             details.put("failedOperations", failedOperations);
             if (clockSkew != null) {
                 details.put("clockSkew", clockSkew);
