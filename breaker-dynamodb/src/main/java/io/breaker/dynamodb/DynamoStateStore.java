@@ -7,9 +7,9 @@ import io.breaker.spi.SharedState;
 import io.breaker.spi.SharedVerdict;
 import io.breaker.spi.StateStore;
 import io.breaker.spring.store.StoreFailureMode;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.DynamoDbResponse;
 
@@ -56,7 +56,7 @@ import java.util.function.Predicate;
 public final class DynamoStateStore implements StateStore, AutoCloseable {
 
     /** SLF4J: the AWS SDK's own logging API, always on the class path with it (Spring is optional here). */
-    private static final Logger LOG = LoggerFactory.getLogger(DynamoStateStore.class);
+    private static final Log LOG = LogFactory.getLog(DynamoStateStore.class);
 
     private static final int COMMAND_THREADS = 8;
     private static final int COMMAND_QUEUE = 1024;

@@ -1,8 +1,8 @@
 package io.breaker.dynamodb;
 
 import io.breaker.spring.store.StoreFailureMode;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.LongAdder;
  */
 final class TableHealth {
 
-    private static final Logger LOG = LoggerFactory.getLogger(DynamoStateStore.class);
+    private static final Log LOG = LogFactory.getLog(DynamoStateStore.class);
     /** Errors in a row (the client failed, not a timeout) that make an outage at once. */
     static final int ERRORS_FOR_OUTAGE = 3;
 
