@@ -62,6 +62,14 @@ class DynamoProtocolTest {
         stores.add(store);
         SharedState shared = store.attach(breaker, CONFIG);
         shared.connect(verdict -> {}, () -> 0L);
+        // The refresh that connect starts answers first: an instance's own later answers are then never
+        // overtaken by it (an overtaken answer is adopted through the newer one, and its caller gets null).
+        try {
+            Dynalite.await(store::isWarm);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
         return shared;
     }
 
