@@ -9,6 +9,7 @@ import io.breaker.WaitReason;
 import io.breaker.spi.OutcomeBits;
 import io.breaker.spi.SharedState;
 import io.breaker.spi.SharedVerdict;
+import io.breaker.spring.store.EventLoops;
 import org.jspecify.annotations.Nullable;
 
 import java.util.concurrent.TimeUnit;
@@ -237,6 +238,12 @@ final class DynamoSharedState implements SharedState {
     }
 
     private @Nullable SharedVerdict send(DynamoStateStore.Operation operation, boolean evenIfDown) {
+        if (EventLoops.isCurrent()) {
+            // An event loop never waits for the table: the local breaker decides now (a probe request
+            // reads OPEN), and the table's answer is adopted when it comes.
+            store.runDetached(operation, answer -> adopt(accept(answer)));
+            return null;
+        }
         FleetItem item = store.run(operation, evenIfDown, late -> adopt(accept(late)));
         return accept(item);
     }

@@ -300,6 +300,38 @@ public final class DynamoStateStore implements StateStore, AutoCloseable {
         return null;
     }
 
+    /**
+     * Sends an operation without waiting for it, for a caller that must not block (an event loop):
+     * the answer, when it comes, goes to {@code answer}. An answer later than the timeout, or an error,
+     * tells the table's health what a waiting caller's would. Sends nothing while the table is known to
+     * be down, or when the pool is full.
+     */
+    void runDetached(Operation operation, Consumer<FleetItem> answer) {
+        if (!health.isAvailable()) {
+            health.skipped();
+            return;
+        }
+        long sent = System.nanoTime();
+        try {
+            CompletableFuture.supplyAsync(() -> timed(operation), commands).whenComplete((item, error) -> {
+                if (error != null) {
+                    health.failed(error.getCause() != null ? error.getCause() : error, true);
+                    return;
+                }
+                if (System.nanoTime() - sent > timeoutNanos()) {
+                    health.failed(
+                            new TimeoutException(
+                                    "no answer within " + settings.timeout().toMillis() + "ms"),
+                            false);
+                }
+                answered();
+                answer.accept(item);
+            });
+        } catch (RejectedExecutionException busy) {
+            health.failed(busy, false);
+        }
+    }
+
     private FleetItem timed(Operation operation) {
         long start = System.nanoTime();
         try {

@@ -10,6 +10,7 @@ import io.breaker.WaitReason;
 import io.breaker.spi.OutcomeBits;
 import io.breaker.spi.SharedState;
 import io.breaker.spi.SharedVerdict;
+import io.breaker.spring.store.EventLoops;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;

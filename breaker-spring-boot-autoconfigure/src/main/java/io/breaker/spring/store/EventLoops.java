@@ -1,12 +1,13 @@
-package io.breaker.redis;
+package io.breaker.spring.store;
 
 /**
- * Whether the current thread is an event loop that must never wait for Redis: a Netty event loop
- * (Lettuce's own, which may be the very thread that has to deliver the answer, or Reactor Netty's)
- * or a Reactor non-blocking scheduler thread. Decided once per thread class, by name, so that
+ * Whether the current thread is an event loop that must never wait for a store: a Netty event loop
+ * (a client's own, which may be the very thread that has to deliver the answer, or Reactor Netty's)
+ * or a Reactor non-blocking scheduler thread. A store sends such a caller's operation and adopts its
+ * answer when it comes; the caller's breaker decides locally meanwhile. Decided once per thread class, by name, so that
  * neither Netty nor Reactor needs to be on the classpath.
  */
-final class EventLoops {
+public final class EventLoops {
 
     private static final ClassValue<Boolean> NON_BLOCKING = new ClassValue<>() {
         @Override
@@ -28,7 +29,7 @@ final class EventLoops {
     private EventLoops() {}
 
     /** Whether the calling thread must not block. */
-    static boolean isCurrent() {
+    public static boolean isCurrent() {
         return NON_BLOCKING.get(Thread.currentThread().getClass());
     }
 }
