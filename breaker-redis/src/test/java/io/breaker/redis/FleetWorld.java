@@ -1314,6 +1314,8 @@ final class FleetWorld {
                             "shared",
                             "rejections",
                             "listeners (listener bookkeeping)",
+                            "telling (listener bookkeeping: who tells the transitions not told yet)",
+                            "told (listener bookkeeping: the newest phase told)",
                             "listenersWantDurations (listener bookkeeping: whether calls are timed for listeners)",
                             "lastFailureType",
                             "reconfiguring (settings changed at runtime: not in the model)",
