@@ -49,8 +49,11 @@ final class DynamoSharedState implements SharedState {
     private volatile long batchEpoch = -1;
 
     private final AtomicReference<@Nullable FleetItem> newest = new AtomicReference<>();
-    /** The version of the HALF_OPEN item whose lease this instance spent (its probe's outcome was reported). */
-    private volatile long spentLeaseVersion = -1;
+    /**
+     * The HALF_OPEN item (incarnation and version) whose lease this instance spent: its probe's outcome
+     * was reported. Versions start again in a new incarnation, so the version alone names no lease.
+     */
+    private volatile @Nullable Lease spentLease;
     /** An operator change the table did not take yet, replayed by the next refresh. */
     private final AtomicReference<@Nullable Operator> pendingOperator = new AtomicReference<>();
 
@@ -269,7 +272,7 @@ final class DynamoSharedState implements SharedState {
             batchEpoch = item.window().epoch();
         }
         SharedVerdict verdict = item.verdictFor(store.instanceId(), store.nowMillis());
-        if (verdict.state() == State.HALF_OPEN && item.version() == spentLeaseVersion) {
+        if (verdict.state() == State.HALF_OPEN && isSpent(item)) {
             return verdict.with(State.OPEN, verdict.remainingNanos()); // this lease's probe has ended
         }
         return verdict;
@@ -278,8 +281,15 @@ final class DynamoSharedState implements SharedState {
     private void spendLease() {
         FleetItem item = newest.get();
         if (item != null && item.state() == State.HALF_OPEN) {
-            spentLeaseVersion = item.version();
+            spentLease = new Lease(item.incarnation(), item.version());
         }
+    }
+
+    private boolean isSpent(FleetItem item) {
+        Lease spent = spentLease;
+        return spent != null
+                && spent.version() == item.version()
+                && spent.incarnation().equals(item.incarnation());
     }
 
     private void adopt(@Nullable SharedVerdict verdict) {
@@ -306,4 +316,7 @@ final class DynamoSharedState implements SharedState {
 
     /** An operator's change and when (wall clock, ms) it was made: the newest one wins in the table. */
     private record Operator(State target, long atMillis) {}
+
+    /** A probe lease: the HALF_OPEN item that granted it. */
+    private record Lease(String incarnation, long version) {}
 }

@@ -220,4 +220,38 @@ class DynamoProtocolTest {
         assertThat(a.recordFailure(CallOutcome.FAILURE).state()).isEqualTo(State.CLOSED);
         assertThat(a.recordFailure(CallOutcome.FAILURE).state()).isEqualTo(State.OPEN);
     }
+
+    @Test
+    void aSpentLeaseIsKnownByItsIncarnationNotByItsVersionAlone() {
+        SharedState holder = instance("loan");
+        holder.recordFailure(CallOutcome.FAILURE);
+        holder.recordFailure(CallOutcome.FAILURE);
+        wall.addAndGet(60_000);
+        SharedVerdict lease = holder.tryAcquireProbe();
+        assertThat(lease.state()).isEqualTo(State.HALF_OPEN);
+        long spentVersion = Long.parseLong(item("loan").get("ver").n());
+        assertThat(holder.probeFailed().state()).isEqualTo(State.OPEN); // the lease of that version is spent
+
+        // The item is lost and created again by an instance that never saw it: its versions start again.
+        DYNALITE.client()
+                .deleteItem(request -> request.tableName(table).key(Map.of("breaker", AttributeValue.fromS("loan"))));
+        SharedState newcomer = instance("loan");
+        newcomer.recordFailure(CallOutcome.FAILURE);
+        assertThat(newcomer.recordFailure(CallOutcome.FAILURE).state()).isEqualTo(State.OPEN);
+        wall.addAndGet(60_000);
+
+        // The old holder wins the lease of the new item, at the version its spent lease had.
+        SharedVerdict again = holder.tryAcquireProbe();
+        assertThat(item("loan").get("ver").n()).isEqualTo(Long.toString(spentVersion));
+        assertThat(again.state()).isEqualTo(State.HALF_OPEN);
+        assertThat(newcomer.tryAcquireProbe().state()).isEqualTo(State.OPEN);
+    }
+
+    private Map<String, AttributeValue> item(String breaker) {
+        return DYNALITE.client()
+                .getItem(request -> request.tableName(table)
+                        .key(Map.of("breaker", AttributeValue.fromS(breaker)))
+                        .consistentRead(true))
+                .item();
+    }
 }
