@@ -27,12 +27,17 @@ import java.util.function.Consumer;
  * <li><b>Answers in order.</b> Every answer is an item with its version; one older than the newest
  *     applied (same incarnation) is skipped, so a late refresh never moves the breaker back.</li>
  * <li><b>Successes in batches.</b> A success is counted in memory; the next refresh adds the batch to
- *     the fleet's window with one atomic ADD, if the window it was counted in is still current.</li>
+ *     the fleet's window with one atomic ADD, if the window it was counted in is still current. The
+ *     batch carries when its first success was counted: one older than the failures the current block
+ *     received meanwhile counts as the previous block's calls, not as calls after those failures.</li>
  * <li><b>A spent lease admits no second probe.</b> Once this instance reported its probe's outcome, an
  *     answer that still shows its lease (a refresh sent before) reads OPEN.</li>
  * </ul>
  */
 final class DynamoSharedState implements SharedState {
+
+    /** {@link #batchSince} while no success is counted. */
+    private static final long NO_BATCH = Long.MAX_VALUE;
 
     private final DynamoStateStore store;
     private final FleetTable table;
@@ -45,6 +50,8 @@ final class DynamoSharedState implements SharedState {
     private volatile NanoClock clock = NanoClock.system();
     private volatile @Nullable Consumer<SharedVerdict> adopter;
     private final LongAdder successes = new LongAdder();
+    /** When (wall clock, ms) the first success of the current batch was counted ({@link #NO_BATCH}: none yet). */
+    private final AtomicLong batchSince = new AtomicLong(NO_BATCH);
     /** The window epoch in which the current batch of successes began (-1: not known yet). */
     private volatile long batchEpoch = -1;
 
@@ -83,6 +90,9 @@ final class DynamoSharedState implements SharedState {
     @Override
     public void recordSuccess() {
         successes.increment();
+        if (batchSince.get() == NO_BATCH) {
+            batchSince.compareAndSet(NO_BATCH, store.nowMillis());
+        }
         touch();
     }
 
@@ -110,12 +120,13 @@ final class DynamoSharedState implements SharedState {
         if (bits == 0 || !store.isAvailable()) {
             return store.isAvailable() ? null : store.unavailable();
         }
+        long since = batchSince.getAndSet(NO_BATCH);
         long batch = successes.sumThenReset();
         long epoch = batchEpoch;
         BreakerConfig current = config;
         long waitMillis = waitMillis(current, waitNanos);
         WaitReason reason = waitNanos >= 0 ? waitReason : WaitReason.CONFIGURED;
-        return send(() -> table.report(known(), current, bits, batch, epoch, waitMillis, reason), false);
+        return send(() -> table.report(known(), current, bits, batch, epoch, since, waitMillis, reason), false);
     }
 
     /** The instance's own window may trip it while the table is down or its last operations went unanswered. */
@@ -192,6 +203,7 @@ final class DynamoSharedState implements SharedState {
             pendingOperator.compareAndSet(pending, null);
             adopt(accept(forced));
         }
+        long since = batchSince.getAndSet(NO_BATCH);
         long batch = successes.sumThenReset();
         long epoch = batchEpoch;
         BreakerConfig current = config;
@@ -199,7 +211,7 @@ final class DynamoSharedState implements SharedState {
                 () -> {
                     FleetItem known = known();
                     FleetItem after = batch > 0 && known.state() == State.CLOSED
-                            ? table.report(known, current, 0, batch, epoch, 0L, WaitReason.CONFIGURED)
+                            ? table.report(known, current, 0, batch, epoch, since, 0L, WaitReason.CONFIGURED)
                             : table.read();
                     long halfExpiry = store.getSettings().itemExpiry().toSeconds() / 2;
                     return after.expiresAt() - TimeUnit.MILLISECONDS.toSeconds(store.nowMillis()) < halfExpiry
@@ -228,7 +240,7 @@ final class DynamoSharedState implements SharedState {
 
     /** The table answers again after an outage: what was counted meanwhile belongs to no fleet window. */
     void storeRecovered() {
-        successes.sumThenReset();
+        dropBatch();
         nextRefreshAt.set(clock.nanoTime());
     }
 
@@ -268,7 +280,7 @@ final class DynamoSharedState implements SharedState {
             }
         }
         if (batchEpoch != item.window().epoch()) {
-            successes.sumThenReset(); // counted in a window that is gone
+            dropBatch(); // counted in a window that is gone
             batchEpoch = item.window().epoch();
         }
         SharedVerdict verdict = item.verdictFor(store.instanceId(), store.nowMillis());
@@ -276,6 +288,12 @@ final class DynamoSharedState implements SharedState {
             return verdict.with(State.OPEN, verdict.remainingNanos()); // this lease's probe has ended
         }
         return verdict;
+    }
+
+    /** Forgets the successes counted so far (a success counted meanwhile starts the next batch no later). */
+    private void dropBatch() {
+        batchSince.set(NO_BATCH);
+        successes.sumThenReset();
     }
 
     private void spendLease() {

@@ -76,9 +76,11 @@ final class FleetTable {
 
     /**
      * Adds outcomes to the fleet's window (a failed or slow call's {@code bits}, 0 for none, and
-     * {@code successes} counted while the window of {@code successEpoch} was current), then trips the
-     * fleet if the window's verdict says so. Outcomes count only in CLOSED and in the window they
-     * belong to. {@code waitMillis} is the wait a trip opens for.
+     * {@code successes} counted while the window of {@code successEpoch} was current, the first of them
+     * at {@code successesSince}), then trips the fleet if the window's verdict says so. Outcomes count
+     * only in CLOSED and in the window they belong to; successes older than the current block's
+     * failures count as the previous block's calls (see {@link WindowCounts#olderThanFailures}).
+     * {@code waitMillis} is the wait a trip opens for.
      */
     FleetItem report(
             FleetItem known,
@@ -86,6 +88,7 @@ final class FleetTable {
             int bits,
             long successes,
             long successEpoch,
+            long successesSince,
             long waitMillis,
             WaitReason waitReason) {
         // The instance reports only in CLOSED: a cached item in another state is older than the table's.
@@ -99,7 +102,7 @@ final class FleetTable {
             if (k + own == 0) {
                 return item;
             }
-            FleetItem added = add(item, config, k + own, bits);
+            FleetItem added = add(item, config, k, successesSince, own, bits);
             if (added == null) {
                 item = read(); // the block or the state moved: look again
                 continue;
@@ -112,37 +115,61 @@ final class FleetTable {
         return item;
     }
 
-    /** One atomic ADD to the current block, or the block's rotation; {@code null} if its condition failed. */
-    private FleetItem add(FleetItem item, BreakerConfig config, long calls, int bits) {
+    /**
+     * One atomic ADD to the current block, or the block's rotation; {@code null} if its condition failed.
+     * {@code successes} (the first counted at {@code since}) and {@code own} (0 or 1: the failed or slow
+     * call of {@code bits}) are the calls to add.
+     */
+    private FleetItem add(FleetItem item, BreakerConfig config, long successes, long since, int own, int bits) {
         long now = store.nowMillis();
         WindowCounts window = item.window();
         long target = window.targetBlock(config, now);
         long failed = (bits & OutcomeBits.FAILED) != 0 ? 1 : 0;
         long slow = (bits & OutcomeBits.SLOW) != 0 ? 1 : 0;
+        boolean older = successes > 0 && window.olderThanFailures(config, since);
         ItemLayout.Write write = new ItemLayout.Write(name);
         String closed = write.ref(ItemLayout.STATE) + " = " + write.val("closed", s(State.CLOSED.name()));
         String epoch = write.ref(ItemLayout.WINDOW_EPOCH) + " = " + write.val("epoch", n(window.epoch()));
         String block = write.ref(ItemLayout.WINDOW_BLOCK) + " = " + write.val("block", n(window.block()));
+        String failAt = write.ref(ItemLayout.CURRENT_FAIL_AT);
         if (target == window.block()) {
-            write.add(ItemLayout.CURRENT_CALLS, calls)
+            write.add(ItemLayout.CURRENT_CALLS, (older ? 0 : successes) + own)
                     .add(ItemLayout.CURRENT_FAILED, failed)
                     .add(ItemLayout.CURRENT_SLOW, slow);
+            if (older) {
+                write.add(ItemLayout.PREVIOUS_CALLS, successes); // before the block's failures: they go out first
+            }
+            if (failed + slow > 0) {
+                write.setExpression(
+                        ItemLayout.CURRENT_FAIL_AT, "if_not_exists(" + failAt + ", " + write.val("now", n(now)) + ")");
+            }
             String room = config.getSlidingWindowType() == SlidingWindowType.COUNT_BASED
                     ? " AND " + write.ref(ItemLayout.CURRENT_CALLS) + " < "
                             + write.val("size", n(config.getSlidingWindowSize()))
                     : "";
-            write.when(closed + " AND " + epoch + " AND " + block + room);
+            // Successes counted as newer than the block's failures: no failure may have arrived before them meanwhile.
+            String newer = successes > 0 && !older
+                    ? " AND (attribute_not_exists(" + failAt + ") OR " + failAt + " <= " + write.val("since", n(since))
+                            + ")"
+                    : "";
+            write.when(closed + " AND " + epoch + " AND " + block + room + newer);
         } else {
             // A new block: the current one becomes the previous one if it is adjacent, else both start empty.
-            // Conditional on the current block's calls as read, so no concurrent ADD is lost.
+            // Conditional on the current block's calls as read, so no concurrent ADD is lost. Successes older
+            // than the failures of the block that becomes the previous one are older than the whole window.
             boolean adjacent = target == window.block() + 1;
             write.set(ItemLayout.PREVIOUS_CALLS, n(adjacent ? window.calls() : 0))
                     .set(ItemLayout.PREVIOUS_FAILED, n(adjacent ? window.failed() : 0))
                     .set(ItemLayout.PREVIOUS_SLOW, n(adjacent ? window.slow() : 0))
-                    .set(ItemLayout.CURRENT_CALLS, n(calls))
+                    .set(ItemLayout.CURRENT_CALLS, n((older ? 0 : successes) + own))
                     .set(ItemLayout.CURRENT_FAILED, n(failed))
                     .set(ItemLayout.CURRENT_SLOW, n(slow))
                     .set(ItemLayout.WINDOW_BLOCK, n(target));
+            if (failed + slow > 0) {
+                write.set(ItemLayout.CURRENT_FAIL_AT, n(now));
+            } else {
+                write.remove(ItemLayout.CURRENT_FAIL_AT);
+            }
             write.when(closed + " AND " + epoch + " AND " + block + " AND " + write.ref(ItemLayout.CURRENT_CALLS)
                     + " = " + write.val("read_calls", n(window.calls())));
         }
