@@ -196,7 +196,7 @@ final class DynamoSharedState implements SharedState {
     boolean refresh() {
         Operator pending = pendingOperator.get();
         if (pending != null) {
-            FleetItem forced = store.run(() -> table.force(pending.target(), pending.atMillis()), true, null);
+            FleetItem forced = store.run(keeping(() -> table.force(pending.target(), pending.atMillis())), true, null);
             if (forced == null) {
                 return false;
             }
@@ -208,7 +208,7 @@ final class DynamoSharedState implements SharedState {
         long epoch = batchEpoch;
         BreakerConfig current = config;
         FleetItem item = store.run(
-                () -> {
+                keeping(() -> {
                     FleetItem known = known();
                     FleetItem after = batch > 0 && known.state() == State.CLOSED
                             ? table.report(known, current, 0, batch, epoch, since, 0L, WaitReason.CONFIGURED)
@@ -217,7 +217,7 @@ final class DynamoSharedState implements SharedState {
                     return after.expiresAt() - TimeUnit.MILLISECONDS.toSeconds(store.nowMillis()) < halfExpiry
                             ? table.renewExpiry()
                             : after;
-                },
+                }),
                 true,
                 late -> adopt(accept(late)));
         adopt(accept(item));
@@ -256,11 +256,24 @@ final class DynamoSharedState implements SharedState {
         if (EventLoops.isCurrent()) {
             // An event loop never waits for the table: the local breaker decides now (a probe request
             // reads OPEN), and the table's answer is adopted when it comes.
-            store.runDetached(operation, answer -> adopt(accept(answer)));
+            store.runDetached(keeping(operation), answer -> adopt(accept(answer)));
             return null;
         }
-        FleetItem item = store.run(operation, evenIfDown, late -> adopt(accept(late)));
+        FleetItem item = store.run(keeping(operation), evenIfDown, late -> adopt(accept(late)));
         return accept(item);
+    }
+
+    /**
+     * The operation, then, if its answer is an item of another incarnation (the table lost the one this
+     * instance knew), the state this instance remembers put back (see {@link FleetTable#putBack}).
+     * Decided on the answer, never on a missing item: the read that found none created the new one.
+     */
+    private DynamoStateStore.Operation keeping(DynamoStateStore.Operation operation) {
+        return () -> {
+            FleetItem remembered = newest.get();
+            FleetItem found = operation.run();
+            return remembered == null ? found : table.putBack(remembered, found);
+        };
     }
 
     /** Applies an item in version order; returns the verdict to adopt, or {@code null} for an older answer. */

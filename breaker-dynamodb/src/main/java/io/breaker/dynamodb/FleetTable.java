@@ -6,6 +6,8 @@ import io.breaker.State;
 import io.breaker.TransitionCause;
 import io.breaker.WaitReason;
 import io.breaker.spi.OutcomeBits;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
@@ -25,6 +27,8 @@ import static io.breaker.dynamodb.ItemLayout.s;
  * instance got there first), a strongly consistent read of the item that stopped it.
  */
 final class FleetTable {
+
+    private static final Log LOG = LogFactory.getLog(DynamoStateStore.class);
 
     /** Attempts of a report whose window block moved under it (concurrent reporters) before it gives up. */
     private static final int REPORT_ATTEMPTS = 4;
@@ -258,6 +262,80 @@ final class FleetTable {
         String operatorAt = write.ref(ItemLayout.OPERATOR_AT);
         write.when("attribute_not_exists(" + operatorAt + ") OR " + operatorAt + " <= " + write.val("at", n(atMillis)));
         return update(write);
+    }
+
+    /**
+     * The table lost the item (deleted, or the table created again empty) and {@code found} is the one
+     * created since, of another incarnation: puts back what this instance remembers of the lost one,
+     * if it is worth keeping, with a write conditional on {@code found} being unchanged. Kept:
+     * <ul>
+     * <li>a forced state, unless the new item holds a newer operator action;</li>
+     * <li>OPEN with its reopen time, failed probes and trip counts, while nothing has happened to the
+     *     new item (still at its first version, CLOSED); a probe lease comes back as OPEN until the lease
+     *     would have run out, so nobody probes beside a probe that may still run;</li>
+     * <li>the time of the newest operator action, so an older forced state never comes back over a
+     *     release (a forced state that came back first is released).</li>
+     * </ul>
+     * Returns the item after the write, {@code found} when there is nothing to put back, or the item
+     * as it is when the write's condition failed (another instance put it back, or it changed).
+     */
+    FleetItem putBack(FleetItem remembered, FleetItem found) {
+        if (found.incarnation().equals(remembered.incarnation())) {
+            return found;
+        }
+        State lost = remembered.state();
+        boolean newerOperator = remembered.operatorAt() > found.operatorAt();
+        boolean untouched = found.version() == 1 && found.state() == State.CLOSED;
+        State target;
+        if (lost.isForced()) {
+            if (!newerOperator) {
+                return found; // the new item holds a newer operator action
+            }
+            target = lost;
+        } else if ((lost == State.OPEN || lost == State.HALF_OPEN) && untouched) {
+            target = State.OPEN;
+        } else if (newerOperator) {
+            target = found.state().isForced() ? State.CLOSED : null; // only the release's time comes back
+        } else {
+            return found;
+        }
+        long now = store.nowMillis();
+        ItemLayout.Write write;
+        if (target == null) {
+            write = new ItemLayout.Write(name).set(ItemLayout.EXPIRES_AT, n(store.expiresAt()));
+        } else {
+            write = ItemLayout.transition(name, target, TransitionCause.STORE_RESET, now, store.expiresAt());
+            if (target == State.OPEN) {
+                long probeAt = lost == State.HALF_OPEN ? remembered.leaseUntil() : remembered.probeAt();
+                WaitReason reason = remembered.waitReason() != null ? remembered.waitReason() : WaitReason.CONFIGURED;
+                ItemLayout.reopen(write, probeAt, remembered.attempts(), reason);
+                if (!remembered.tripped().isEmpty()) {
+                    write.set(ItemLayout.TRIPPED, s(remembered.tripped()));
+                }
+                ItemLayout.resetWindow(write);
+            } else {
+                ItemLayout.endEpisode(write);
+                if (target != State.FORCED_OPEN) {
+                    ItemLayout.resetWindow(write);
+                }
+            }
+        }
+        if (newerOperator) {
+            write.set(ItemLayout.OPERATOR_AT, n(remembered.operatorAt()));
+        }
+        write.when(write.ref(ItemLayout.INCARNATION) + " = " + write.val("found_inc", s(found.incarnation())) + " AND "
+                + ItemLayout.atVersion(write, found));
+        FleetItem after = updateOrNull(write);
+        if (after == null) {
+            return read(); // another instance put it back first, or the new item changed meanwhile
+        }
+        if (target != null) {
+            LOG.warn("Breaker state store lost the shared state: store=dynamodb table=" + store.table() + " breaker="
+                    + name + " remembered=" + lost + " putBack=" + target
+                    + (target == State.OPEN ? " probeAt=" + after.probeAt() : "")
+                    + "; put back from this instance's memory (a lost item never closes the fleet)");
+        }
+        return after;
     }
 
     /** Renews the TTL attribute of an item only read for a long time (a forced state nobody changes). */
