@@ -61,6 +61,8 @@ final class DynamoSharedState implements SharedState {
      * was reported. Versions start again in a new incarnation, so the version alone names no lease.
      */
     private volatile @Nullable Lease spentLease;
+    /** A trip the local window made alone while the table was silent, until the table takes it or decides anew. */
+    private final AtomicReference<@Nullable LocalTrip> localTrip = new AtomicReference<>();
     /** An operator change the table did not take yet, replayed by the next refresh. */
     private final AtomicReference<@Nullable Operator> pendingOperator = new AtomicReference<>();
 
@@ -135,6 +137,17 @@ final class DynamoSharedState implements SharedState {
         return store.isSilent();
     }
 
+    /**
+     * The local window tripped the breaker while the table was silent: the trip holds against the
+     * table's CLOSED of the version this instance knew (it is older than the trip), and the next
+     * operation that gets an answer puts it to the table, its reopen time as the trip fixed it.
+     */
+    @Override
+    public void trippedAlone(TransitionCause cause, long waitNanos, WaitReason waitReason) {
+        long probeAt = store.nowMillis() + waitMillis(config, waitNanos);
+        localTrip.set(new LocalTrip(newest.get(), cause, probeAt, waitReason));
+    }
+
     @Override
     public @Nullable SharedVerdict tryAcquireProbe() {
         if (!store.isAvailable()) {
@@ -159,17 +172,23 @@ final class DynamoSharedState implements SharedState {
     @Override
     public @Nullable SharedVerdict probeFailed(int failedProbes, long waitNanos, WaitReason waitReason) {
         spendLease();
+        long waitMillis = waitMillis(config, waitNanos);
+        WaitReason reason = waitNanos >= 0 ? waitReason : WaitReason.CONFIGURED;
+        LocalTrip alone = localTrip.get();
+        if (alone != null) { // a probe made alone failed: the trip holds, for the new wait
+            localTrip.compareAndSet(
+                    alone, new LocalTrip(alone.basedOn(), alone.cause(), store.nowMillis() + waitMillis, reason));
+        }
         if (!store.isAvailable()) {
             return store.unavailable();
         }
-        long waitMillis = waitMillis(config, waitNanos);
-        WaitReason reason = waitNanos >= 0 ? waitReason : WaitReason.CONFIGURED;
         return send(() -> table.probeFailed(waitMillis, reason), false);
     }
 
     @Override
     public @Nullable SharedVerdict probesSucceeded() {
         spendLease();
+        localTrip.set(null); // a trip made alone ends with its probes
         if (!store.isAvailable()) {
             return store.unavailable();
         }
@@ -272,7 +291,11 @@ final class DynamoSharedState implements SharedState {
         return () -> {
             FleetItem remembered = newest.get();
             FleetItem found = operation.run();
-            return remembered == null ? found : table.putBack(remembered, found);
+            FleetItem item = remembered == null ? found : table.putBack(remembered, found);
+            LocalTrip alone = localTrip.get();
+            return alone != null && !alone.overtakenBy(item)
+                    ? table.tripAlone(item, alone.cause(), alone.probeAtMillis(), alone.reason())
+                    : item;
         };
     }
 
@@ -291,6 +314,13 @@ final class DynamoSharedState implements SharedState {
             if (newest.compareAndSet(current, item)) {
                 break;
             }
+        }
+        LocalTrip alone = localTrip.get();
+        if (alone != null) {
+            if (!alone.overtakenBy(item)) {
+                return null; // older than the trip made alone: it holds until the table takes it
+            }
+            localTrip.compareAndSet(alone, null);
         }
         if (batchEpoch != item.window().epoch()) {
             dropBatch(); // counted in a window that is gone
@@ -347,6 +377,28 @@ final class DynamoSharedState implements SharedState {
 
     /** An operator's change and when (wall clock, ms) it was made: the newest one wins in the table. */
     private record Operator(State target, long atMillis) {}
+
+    /**
+     * A trip the local window made alone, on the item this instance knew then ({@code basedOn}, null if
+     * none), with the reopen time it fixed.
+     */
+    private record LocalTrip(
+            @Nullable FleetItem basedOn, TransitionCause cause, long probeAtMillis, WaitReason reason) {
+
+        /**
+         * Whether {@code item} holds a decision newer than this trip: a state other than CLOSED, a
+         * transition after the version the trip was made on, or a new item something happened to.
+         */
+        boolean overtakenBy(FleetItem item) {
+            if (item.state() != State.CLOSED) {
+                return true;
+            }
+            if (basedOn == null || !basedOn.incarnation().equals(item.incarnation())) {
+                return item.version() > 1;
+            }
+            return item.version() > basedOn.version();
+        }
+    }
 
     /** A probe lease: the HALF_OPEN item that granted it. */
     private record Lease(String incarnation, long version) {}

@@ -265,6 +265,23 @@ final class FleetTable {
     }
 
     /**
+     * Puts to the table a trip an instance made alone while the table was silent: CLOSED to OPEN until
+     * {@code probeAtMillis} (the reopen time that trip fixed), conditional on {@code found}, the CLOSED
+     * item the instance got, being unchanged. Returns the item after the write, or as it is when the
+     * condition failed (the fleet decided meanwhile).
+     */
+    FleetItem tripAlone(FleetItem found, TransitionCause cause, long probeAtMillis, WaitReason reason) {
+        ItemLayout.Write write = ItemLayout.transition(name, State.OPEN, cause, store.nowMillis(), store.expiresAt());
+        ItemLayout.reopen(write, probeAtMillis, 0, reason);
+        ItemLayout.resetWindow(write);
+        write.when(write.ref(ItemLayout.STATE) + " = " + write.val("closed", s(State.CLOSED.name())) + " AND "
+                + write.ref(ItemLayout.INCARNATION) + " = " + write.val("found_inc", s(found.incarnation()))
+                + " AND " + ItemLayout.atVersion(write, found));
+        FleetItem after = updateOrNull(write);
+        return after != null ? after : read();
+    }
+
+    /**
      * The table lost the item (deleted, or the table created again empty) and {@code found} is the one
      * created since, of another incarnation: puts back what this instance remembers of the lost one,
      * if it is worth keeping, with a write conditional on {@code found} being unchanged. Kept:
