@@ -360,7 +360,11 @@ final class FleetTable {
         return update(new ItemLayout.Write(name).set(ItemLayout.EXPIRES_AT, n(store.expiresAt())));
     }
 
-    /** The write; if its condition failed, the item as it is, or the write again on an item that was missing. */
+    /**
+     * The write; if its condition failed, the item as it is, or the write again on an item that was
+     * missing: one this read created, or one still at its first version (another instance's first
+     * read may have created it between this write and this read).
+     */
     private FleetItem update(ItemLayout.Write write) {
         if (!seen) {
             read(); // a write's condition cannot tell a missing item from a lost race: make sure it exists
@@ -370,7 +374,7 @@ final class FleetTable {
             return updated;
         }
         Read now = readOrCreate();
-        if (now.created()) {
+        if (now.created() || now.item().version() == 1) {
             updated = updateOrNull(write);
         }
         return updated != null ? updated : now.item();
