@@ -21,7 +21,9 @@ import java.time.Clock;
  * - A null answer means "no store": the breaker then does what an in-memory breaker does (it
  *   probes, reopens, closes or takes the operator's change locally).
  * - The local window trips the breaker only while the SharedState allows it (allowsLocalTrip);
- *   otherwise the fleet's window decides, and its verdict comes back with the failure report.
+ *   otherwise the fleet's window decides, and its verdict comes back with the failure report. A trip
+ *   made alone is told to the SharedState (trippedAlone), so that the store's older CLOSED, when it
+ *   answers again, does not undo it.
  * - An instance asks the store for the probe lease once, not once per thread: the caller that finds
  *   the wait elapsed first claims the question by a CAS to an OPEN phase whose probe time is one
  *   lease ahead (startProbing); the other local callers meanwhile are rejected.
@@ -81,6 +83,11 @@ final class FleetProtocol {
     /** Whether the local window's verdict may trip the breaker now. */
     boolean allowsLocalTrip() {
         return link.allowsLocalTrip();
+    }
+
+    /** The local window tripped the breaker on its own for {@code wait}: the store hears of it. */
+    void trippedAlone(TransitionCause cause, Waits.Wait wait) {
+        link.trippedAlone(cause, wait.nanos(), wait.reason());
     }
 
     /** A call was rejected: it still keeps the cached fleet state fresh. */

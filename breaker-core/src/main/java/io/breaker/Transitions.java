@@ -86,7 +86,9 @@ final class Transitions {
                 now + wait.nanos(),
                 breaker.wallClock.millis());
         open.waitReason = wait.reason();
-        transition(breaker, closed, open, cause);
+        if (transition(breaker, closed, open, cause) && shared != null) {
+            shared.trippedAlone(cause, wait); // the fleet did not decide it: the store must not undo it
+        }
     }
 
     /** OPEN -> HALF_OPEN once the wait elapsed; returns the new phase, or null if another caller won. */

@@ -5,6 +5,7 @@ import io.breaker.CallOutcome;
 import io.breaker.CircuitBreaker;
 import io.breaker.NanoClock;
 import io.breaker.State;
+import io.breaker.TransitionCause;
 import io.breaker.WaitReason;
 import org.jspecify.annotations.Nullable;
 
@@ -77,6 +78,14 @@ public interface SharedState {
 
     /** Whether the local window's verdict may trip the breaker now (typically: the store is unreachable). */
     boolean allowsLocalTrip();
+
+    /**
+     * The local window tripped the breaker on its own (while {@link #allowsLocalTrip()}), for
+     * {@code cause}, opening it for {@code waitNanos} because of {@code waitReason}. The fleet did not
+     * hear of it: a store that answers again with the state it had before should keep this trip (and
+     * may put it to the fleet) rather than close the breaker on that older state. By default nothing.
+     */
+    default void trippedAlone(TransitionCause cause, long waitNanos, WaitReason waitReason) {}
 
     /**
      * The local wait elapsed: asks for the fleet's probe lease. {@link State#HALF_OPEN} means this

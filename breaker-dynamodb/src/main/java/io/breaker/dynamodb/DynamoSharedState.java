@@ -27,12 +27,17 @@ import java.util.function.Consumer;
  * <li><b>Answers in order.</b> Every answer is an item with its version; one older than the newest
  *     applied (same incarnation) is skipped, so a late refresh never moves the breaker back.</li>
  * <li><b>Successes in batches.</b> A success is counted in memory; the next refresh adds the batch to
- *     the fleet's window with one atomic ADD, if the window it was counted in is still current.</li>
+ *     the fleet's window with one atomic ADD, if the window it was counted in is still current. The
+ *     batch carries when its first success was counted: one older than the failures the current block
+ *     received meanwhile counts as the previous block's calls, not as calls after those failures.</li>
  * <li><b>A spent lease admits no second probe.</b> Once this instance reported its probe's outcome, an
  *     answer that still shows its lease (a refresh sent before) reads OPEN.</li>
  * </ul>
  */
 final class DynamoSharedState implements SharedState {
+
+    /** {@link #batchSince} while no success is counted. */
+    private static final long NO_BATCH = Long.MAX_VALUE;
 
     private final DynamoStateStore store;
     private final FleetTable table;
@@ -45,12 +50,19 @@ final class DynamoSharedState implements SharedState {
     private volatile NanoClock clock = NanoClock.system();
     private volatile @Nullable Consumer<SharedVerdict> adopter;
     private final LongAdder successes = new LongAdder();
+    /** When (wall clock, ms) the first success of the current batch was counted ({@link #NO_BATCH}: none yet). */
+    private final AtomicLong batchSince = new AtomicLong(NO_BATCH);
     /** The window epoch in which the current batch of successes began (-1: not known yet). */
     private volatile long batchEpoch = -1;
 
     private final AtomicReference<@Nullable FleetItem> newest = new AtomicReference<>();
-    /** The version of the HALF_OPEN item whose lease this instance spent (its probe's outcome was reported). */
-    private volatile long spentLeaseVersion = -1;
+    /**
+     * The HALF_OPEN item (incarnation and version) whose lease this instance spent: its probe's outcome
+     * was reported. Versions start again in a new incarnation, so the version alone names no lease.
+     */
+    private volatile @Nullable Lease spentLease;
+    /** A trip the local window made alone while the table was silent, until the table takes it or decides anew. */
+    private final AtomicReference<@Nullable LocalTrip> localTrip = new AtomicReference<>();
     /** An operator change the table did not take yet, replayed by the next refresh. */
     private final AtomicReference<@Nullable Operator> pendingOperator = new AtomicReference<>();
 
@@ -80,6 +92,9 @@ final class DynamoSharedState implements SharedState {
     @Override
     public void recordSuccess() {
         successes.increment();
+        if (batchSince.get() == NO_BATCH) {
+            batchSince.compareAndSet(NO_BATCH, store.nowMillis());
+        }
         touch();
     }
 
@@ -107,18 +122,30 @@ final class DynamoSharedState implements SharedState {
         if (bits == 0 || !store.isAvailable()) {
             return store.isAvailable() ? null : store.unavailable();
         }
+        long since = batchSince.getAndSet(NO_BATCH);
         long batch = successes.sumThenReset();
         long epoch = batchEpoch;
         BreakerConfig current = config;
         long waitMillis = waitMillis(current, waitNanos);
         WaitReason reason = waitNanos >= 0 ? waitReason : WaitReason.CONFIGURED;
-        return send(() -> table.report(known(), current, bits, batch, epoch, waitMillis, reason), false);
+        return send(() -> table.report(known(), current, bits, batch, epoch, since, waitMillis, reason), false);
     }
 
     /** The instance's own window may trip it while the table is down or its last operations went unanswered. */
     @Override
     public boolean allowsLocalTrip() {
         return store.isSilent();
+    }
+
+    /**
+     * The local window tripped the breaker while the table was silent: the trip holds against the
+     * table's CLOSED of the version this instance knew (it is older than the trip), and the next
+     * operation that gets an answer puts it to the table, its reopen time as the trip fixed it.
+     */
+    @Override
+    public void trippedAlone(TransitionCause cause, long waitNanos, WaitReason waitReason) {
+        long probeAt = store.nowMillis() + waitMillis(config, waitNanos);
+        localTrip.set(new LocalTrip(newest.get(), cause, probeAt, waitReason));
     }
 
     @Override
@@ -145,17 +172,23 @@ final class DynamoSharedState implements SharedState {
     @Override
     public @Nullable SharedVerdict probeFailed(int failedProbes, long waitNanos, WaitReason waitReason) {
         spendLease();
+        long waitMillis = waitMillis(config, waitNanos);
+        WaitReason reason = waitNanos >= 0 ? waitReason : WaitReason.CONFIGURED;
+        LocalTrip alone = localTrip.get();
+        if (alone != null) { // a probe made alone failed: the trip holds, for the new wait
+            localTrip.compareAndSet(
+                    alone, new LocalTrip(alone.basedOn(), alone.cause(), store.nowMillis() + waitMillis, reason));
+        }
         if (!store.isAvailable()) {
             return store.unavailable();
         }
-        long waitMillis = waitMillis(config, waitNanos);
-        WaitReason reason = waitNanos >= 0 ? waitReason : WaitReason.CONFIGURED;
         return send(() -> table.probeFailed(waitMillis, reason), false);
     }
 
     @Override
     public @Nullable SharedVerdict probesSucceeded() {
         spendLease();
+        localTrip.set(null); // a trip made alone ends with its probes
         if (!store.isAvailable()) {
             return store.unavailable();
         }
@@ -182,27 +215,28 @@ final class DynamoSharedState implements SharedState {
     boolean refresh() {
         Operator pending = pendingOperator.get();
         if (pending != null) {
-            FleetItem forced = store.run(() -> table.force(pending.target(), pending.atMillis()), true, null);
+            FleetItem forced = store.run(keeping(() -> table.force(pending.target(), pending.atMillis())), true, null);
             if (forced == null) {
                 return false;
             }
             pendingOperator.compareAndSet(pending, null);
             adopt(accept(forced));
         }
+        long since = batchSince.getAndSet(NO_BATCH);
         long batch = successes.sumThenReset();
         long epoch = batchEpoch;
         BreakerConfig current = config;
         FleetItem item = store.run(
-                () -> {
+                keeping(() -> {
                     FleetItem known = known();
                     FleetItem after = batch > 0 && known.state() == State.CLOSED
-                            ? table.report(known, current, 0, batch, epoch, 0L, WaitReason.CONFIGURED)
+                            ? table.report(known, current, 0, batch, epoch, since, 0L, WaitReason.CONFIGURED)
                             : table.read();
                     long halfExpiry = store.getSettings().itemExpiry().toSeconds() / 2;
                     return after.expiresAt() - TimeUnit.MILLISECONDS.toSeconds(store.nowMillis()) < halfExpiry
                             ? table.renewExpiry()
                             : after;
-                },
+                }),
                 true,
                 late -> adopt(accept(late)));
         adopt(accept(item));
@@ -225,7 +259,7 @@ final class DynamoSharedState implements SharedState {
 
     /** The table answers again after an outage: what was counted meanwhile belongs to no fleet window. */
     void storeRecovered() {
-        successes.sumThenReset();
+        dropBatch();
         nextRefreshAt.set(clock.nanoTime());
     }
 
@@ -241,11 +275,28 @@ final class DynamoSharedState implements SharedState {
         if (EventLoops.isCurrent()) {
             // An event loop never waits for the table: the local breaker decides now (a probe request
             // reads OPEN), and the table's answer is adopted when it comes.
-            store.runDetached(operation, answer -> adopt(accept(answer)));
+            store.runDetached(keeping(operation), answer -> adopt(accept(answer)));
             return null;
         }
-        FleetItem item = store.run(operation, evenIfDown, late -> adopt(accept(late)));
+        FleetItem item = store.run(keeping(operation), evenIfDown, late -> adopt(accept(late)));
         return accept(item);
+    }
+
+    /**
+     * The operation, then, if its answer is an item of another incarnation (the table lost the one this
+     * instance knew), the state this instance remembers put back (see {@link FleetTable#putBack}).
+     * Decided on the answer, never on a missing item: the read that found none created the new one.
+     */
+    private DynamoStateStore.Operation keeping(DynamoStateStore.Operation operation) {
+        return () -> {
+            FleetItem remembered = newest.get();
+            FleetItem found = operation.run();
+            FleetItem item = remembered == null ? found : table.putBack(remembered, found);
+            LocalTrip alone = localTrip.get();
+            return alone != null && !alone.overtakenBy(item)
+                    ? table.tripAlone(item, alone.cause(), alone.probeAtMillis(), alone.reason())
+                    : item;
+        };
     }
 
     /** Applies an item in version order; returns the verdict to adopt, or {@code null} for an older answer. */
@@ -264,22 +315,42 @@ final class DynamoSharedState implements SharedState {
                 break;
             }
         }
+        LocalTrip alone = localTrip.get();
+        if (alone != null) {
+            if (!alone.overtakenBy(item)) {
+                return null; // older than the trip made alone: it holds until the table takes it
+            }
+            localTrip.compareAndSet(alone, null);
+        }
         if (batchEpoch != item.window().epoch()) {
-            successes.sumThenReset(); // counted in a window that is gone
+            dropBatch(); // counted in a window that is gone
             batchEpoch = item.window().epoch();
         }
         SharedVerdict verdict = item.verdictFor(store.instanceId(), store.nowMillis());
-        if (verdict.state() == State.HALF_OPEN && item.version() == spentLeaseVersion) {
+        if (verdict.state() == State.HALF_OPEN && isSpent(item)) {
             return verdict.with(State.OPEN, verdict.remainingNanos()); // this lease's probe has ended
         }
         return verdict;
     }
 
+    /** Forgets the successes counted so far (a success counted meanwhile starts the next batch no later). */
+    private void dropBatch() {
+        batchSince.set(NO_BATCH);
+        successes.sumThenReset();
+    }
+
     private void spendLease() {
         FleetItem item = newest.get();
         if (item != null && item.state() == State.HALF_OPEN) {
-            spentLeaseVersion = item.version();
+            spentLease = new Lease(item.incarnation(), item.version());
         }
+    }
+
+    private boolean isSpent(FleetItem item) {
+        Lease spent = spentLease;
+        return spent != null
+                && spent.version() == item.version()
+                && spent.incarnation().equals(item.incarnation());
     }
 
     private void adopt(@Nullable SharedVerdict verdict) {
@@ -306,4 +377,29 @@ final class DynamoSharedState implements SharedState {
 
     /** An operator's change and when (wall clock, ms) it was made: the newest one wins in the table. */
     private record Operator(State target, long atMillis) {}
+
+    /**
+     * A trip the local window made alone, on the item this instance knew then ({@code basedOn}, null if
+     * none), with the reopen time it fixed.
+     */
+    private record LocalTrip(
+            @Nullable FleetItem basedOn, TransitionCause cause, long probeAtMillis, WaitReason reason) {
+
+        /**
+         * Whether {@code item} holds a decision newer than this trip: a state other than CLOSED, a
+         * transition after the version the trip was made on, or a new item something happened to.
+         */
+        boolean overtakenBy(FleetItem item) {
+            if (item.state() != State.CLOSED) {
+                return true;
+            }
+            if (basedOn == null || !basedOn.incarnation().equals(item.incarnation())) {
+                return item.version() > 1;
+            }
+            return item.version() > basedOn.version();
+        }
+    }
+
+    /** A probe lease: the HALF_OPEN item that granted it. */
+    private record Lease(String incarnation, long version) {}
 }

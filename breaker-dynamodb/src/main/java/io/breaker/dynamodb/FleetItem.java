@@ -68,7 +68,8 @@ record FleetItem(
                         number(item, ItemLayout.CURRENT_SLOW),
                         number(item, ItemLayout.PREVIOUS_CALLS),
                         number(item, ItemLayout.PREVIOUS_FAILED),
-                        number(item, ItemLayout.PREVIOUS_SLOW)),
+                        number(item, ItemLayout.PREVIOUS_SLOW),
+                        number(item, ItemLayout.CURRENT_FAIL_AT)),
                 number(item, ItemLayout.EXPIRES_AT));
     }
 

@@ -6,6 +6,8 @@ import io.breaker.State;
 import io.breaker.TransitionCause;
 import io.breaker.WaitReason;
 import io.breaker.spi.OutcomeBits;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
@@ -25,6 +27,8 @@ import static io.breaker.dynamodb.ItemLayout.s;
  * instance got there first), a strongly consistent read of the item that stopped it.
  */
 final class FleetTable {
+
+    private static final Log LOG = LogFactory.getLog(DynamoStateStore.class);
 
     /** Attempts of a report whose window block moved under it (concurrent reporters) before it gives up. */
     private static final int REPORT_ATTEMPTS = 4;
@@ -76,9 +80,11 @@ final class FleetTable {
 
     /**
      * Adds outcomes to the fleet's window (a failed or slow call's {@code bits}, 0 for none, and
-     * {@code successes} counted while the window of {@code successEpoch} was current), then trips the
-     * fleet if the window's verdict says so. Outcomes count only in CLOSED and in the window they
-     * belong to. {@code waitMillis} is the wait a trip opens for.
+     * {@code successes} counted while the window of {@code successEpoch} was current, the first of them
+     * at {@code successesSince}), then trips the fleet if the window's verdict says so. Outcomes count
+     * only in CLOSED and in the window they belong to; successes older than the current block's
+     * failures count as the previous block's calls (see {@link WindowCounts#olderThanFailures}).
+     * {@code waitMillis} is the wait a trip opens for.
      */
     FleetItem report(
             FleetItem known,
@@ -86,6 +92,7 @@ final class FleetTable {
             int bits,
             long successes,
             long successEpoch,
+            long successesSince,
             long waitMillis,
             WaitReason waitReason) {
         // The instance reports only in CLOSED: a cached item in another state is older than the table's.
@@ -99,7 +106,7 @@ final class FleetTable {
             if (k + own == 0) {
                 return item;
             }
-            FleetItem added = add(item, config, k + own, bits);
+            FleetItem added = add(item, config, k, successesSince, own, bits);
             if (added == null) {
                 item = read(); // the block or the state moved: look again
                 continue;
@@ -112,37 +119,61 @@ final class FleetTable {
         return item;
     }
 
-    /** One atomic ADD to the current block, or the block's rotation; {@code null} if its condition failed. */
-    private FleetItem add(FleetItem item, BreakerConfig config, long calls, int bits) {
+    /**
+     * One atomic ADD to the current block, or the block's rotation; {@code null} if its condition failed.
+     * {@code successes} (the first counted at {@code since}) and {@code own} (0 or 1: the failed or slow
+     * call of {@code bits}) are the calls to add.
+     */
+    private FleetItem add(FleetItem item, BreakerConfig config, long successes, long since, int own, int bits) {
         long now = store.nowMillis();
         WindowCounts window = item.window();
         long target = window.targetBlock(config, now);
         long failed = (bits & OutcomeBits.FAILED) != 0 ? 1 : 0;
         long slow = (bits & OutcomeBits.SLOW) != 0 ? 1 : 0;
+        boolean older = successes > 0 && window.olderThanFailures(config, since);
         ItemLayout.Write write = new ItemLayout.Write(name);
         String closed = write.ref(ItemLayout.STATE) + " = " + write.val("closed", s(State.CLOSED.name()));
         String epoch = write.ref(ItemLayout.WINDOW_EPOCH) + " = " + write.val("epoch", n(window.epoch()));
         String block = write.ref(ItemLayout.WINDOW_BLOCK) + " = " + write.val("block", n(window.block()));
+        String failAt = write.ref(ItemLayout.CURRENT_FAIL_AT);
         if (target == window.block()) {
-            write.add(ItemLayout.CURRENT_CALLS, calls)
+            write.add(ItemLayout.CURRENT_CALLS, (older ? 0 : successes) + own)
                     .add(ItemLayout.CURRENT_FAILED, failed)
                     .add(ItemLayout.CURRENT_SLOW, slow);
+            if (older) {
+                write.add(ItemLayout.PREVIOUS_CALLS, successes); // before the block's failures: they go out first
+            }
+            if (failed + slow > 0) {
+                write.setExpression(
+                        ItemLayout.CURRENT_FAIL_AT, "if_not_exists(" + failAt + ", " + write.val("now", n(now)) + ")");
+            }
             String room = config.getSlidingWindowType() == SlidingWindowType.COUNT_BASED
                     ? " AND " + write.ref(ItemLayout.CURRENT_CALLS) + " < "
                             + write.val("size", n(config.getSlidingWindowSize()))
                     : "";
-            write.when(closed + " AND " + epoch + " AND " + block + room);
+            // Successes counted as newer than the block's failures: no failure may have arrived before them meanwhile.
+            String newer = successes > 0 && !older
+                    ? " AND (attribute_not_exists(" + failAt + ") OR " + failAt + " <= " + write.val("since", n(since))
+                            + ")"
+                    : "";
+            write.when(closed + " AND " + epoch + " AND " + block + room + newer);
         } else {
             // A new block: the current one becomes the previous one if it is adjacent, else both start empty.
-            // Conditional on the current block's calls as read, so no concurrent ADD is lost.
+            // Conditional on the current block's calls as read, so no concurrent ADD is lost. Successes older
+            // than the failures of the block that becomes the previous one are older than the whole window.
             boolean adjacent = target == window.block() + 1;
             write.set(ItemLayout.PREVIOUS_CALLS, n(adjacent ? window.calls() : 0))
                     .set(ItemLayout.PREVIOUS_FAILED, n(adjacent ? window.failed() : 0))
                     .set(ItemLayout.PREVIOUS_SLOW, n(adjacent ? window.slow() : 0))
-                    .set(ItemLayout.CURRENT_CALLS, n(calls))
+                    .set(ItemLayout.CURRENT_CALLS, n((older ? 0 : successes) + own))
                     .set(ItemLayout.CURRENT_FAILED, n(failed))
                     .set(ItemLayout.CURRENT_SLOW, n(slow))
                     .set(ItemLayout.WINDOW_BLOCK, n(target));
+            if (failed + slow > 0) {
+                write.set(ItemLayout.CURRENT_FAIL_AT, n(now));
+            } else {
+                write.remove(ItemLayout.CURRENT_FAIL_AT);
+            }
             write.when(closed + " AND " + epoch + " AND " + block + " AND " + write.ref(ItemLayout.CURRENT_CALLS)
                     + " = " + write.val("read_calls", n(window.calls())));
         }
@@ -233,12 +264,107 @@ final class FleetTable {
         return update(write);
     }
 
+    /**
+     * Puts to the table a trip an instance made alone while the table was silent: CLOSED to OPEN until
+     * {@code probeAtMillis} (the reopen time that trip fixed), conditional on {@code found}, the CLOSED
+     * item the instance got, being unchanged. Returns the item after the write, or as it is when the
+     * condition failed (the fleet decided meanwhile).
+     */
+    FleetItem tripAlone(FleetItem found, TransitionCause cause, long probeAtMillis, WaitReason reason) {
+        ItemLayout.Write write = ItemLayout.transition(name, State.OPEN, cause, store.nowMillis(), store.expiresAt());
+        ItemLayout.reopen(write, probeAtMillis, 0, reason);
+        ItemLayout.resetWindow(write);
+        write.when(write.ref(ItemLayout.STATE) + " = " + write.val("closed", s(State.CLOSED.name())) + " AND "
+                + write.ref(ItemLayout.INCARNATION) + " = " + write.val("found_inc", s(found.incarnation()))
+                + " AND " + ItemLayout.atVersion(write, found));
+        FleetItem after = updateOrNull(write);
+        return after != null ? after : read();
+    }
+
+    /**
+     * The table lost the item (deleted, or the table created again empty) and {@code found} is the one
+     * created since, of another incarnation: puts back what this instance remembers of the lost one,
+     * if it is worth keeping, with a write conditional on {@code found} being unchanged. Kept:
+     * <ul>
+     * <li>a forced state, unless the new item holds a newer operator action;</li>
+     * <li>OPEN with its reopen time, failed probes and trip counts, while nothing has happened to the
+     *     new item (still at its first version, CLOSED); a probe lease comes back as OPEN until the lease
+     *     would have run out, so nobody probes beside a probe that may still run;</li>
+     * <li>the time of the newest operator action, so an older forced state never comes back over a
+     *     release (a forced state that came back first is released).</li>
+     * </ul>
+     * Returns the item after the write, {@code found} when there is nothing to put back, or the item
+     * as it is when the write's condition failed (another instance put it back, or it changed).
+     */
+    FleetItem putBack(FleetItem remembered, FleetItem found) {
+        if (found.incarnation().equals(remembered.incarnation())) {
+            return found;
+        }
+        State lost = remembered.state();
+        boolean newerOperator = remembered.operatorAt() > found.operatorAt();
+        boolean untouched = found.version() == 1 && found.state() == State.CLOSED;
+        State target;
+        if (lost.isForced()) {
+            if (!newerOperator) {
+                return found; // the new item holds a newer operator action
+            }
+            target = lost;
+        } else if ((lost == State.OPEN || lost == State.HALF_OPEN) && untouched) {
+            target = State.OPEN;
+        } else if (newerOperator) {
+            target = found.state().isForced() ? State.CLOSED : null; // only the release's time comes back
+        } else {
+            return found;
+        }
+        long now = store.nowMillis();
+        ItemLayout.Write write;
+        if (target == null) {
+            write = new ItemLayout.Write(name).set(ItemLayout.EXPIRES_AT, n(store.expiresAt()));
+        } else {
+            write = ItemLayout.transition(name, target, TransitionCause.STORE_RESET, now, store.expiresAt());
+            if (target == State.OPEN) {
+                long probeAt = lost == State.HALF_OPEN ? remembered.leaseUntil() : remembered.probeAt();
+                WaitReason reason = remembered.waitReason() != null ? remembered.waitReason() : WaitReason.CONFIGURED;
+                ItemLayout.reopen(write, probeAt, remembered.attempts(), reason);
+                if (!remembered.tripped().isEmpty()) {
+                    write.set(ItemLayout.TRIPPED, s(remembered.tripped()));
+                }
+                ItemLayout.resetWindow(write);
+            } else {
+                ItemLayout.endEpisode(write);
+                if (target != State.FORCED_OPEN) {
+                    ItemLayout.resetWindow(write);
+                }
+            }
+        }
+        if (newerOperator) {
+            write.set(ItemLayout.OPERATOR_AT, n(remembered.operatorAt()));
+        }
+        write.when(write.ref(ItemLayout.INCARNATION) + " = " + write.val("found_inc", s(found.incarnation())) + " AND "
+                + ItemLayout.atVersion(write, found));
+        FleetItem after = updateOrNull(write);
+        if (after == null) {
+            return read(); // another instance put it back first, or the new item changed meanwhile
+        }
+        if (target != null) {
+            LOG.warn("Breaker state store lost the shared state: store=dynamodb table=" + store.table() + " breaker="
+                    + name + " remembered=" + lost + " putBack=" + target
+                    + (target == State.OPEN ? " probeAt=" + after.probeAt() : "")
+                    + "; put back from this instance's memory (a lost item never closes the fleet)");
+        }
+        return after;
+    }
+
     /** Renews the TTL attribute of an item only read for a long time (a forced state nobody changes). */
     FleetItem renewExpiry() {
         return update(new ItemLayout.Write(name).set(ItemLayout.EXPIRES_AT, n(store.expiresAt())));
     }
 
-    /** The write; if its condition failed, the item as it is, or the write again on an item that was missing. */
+    /**
+     * The write; if its condition failed, the item as it is, or the write again on an item that was
+     * missing: one this read created, or one still at its first version (another instance's first
+     * read may have created it between this write and this read).
+     */
     private FleetItem update(ItemLayout.Write write) {
         if (!seen) {
             read(); // a write's condition cannot tell a missing item from a lost race: make sure it exists
@@ -248,7 +374,7 @@ final class FleetTable {
             return updated;
         }
         Read now = readOrCreate();
-        if (now.created()) {
+        if (now.created() || now.item().version() == 1) {
             updated = updateOrNull(write);
         }
         return updated != null ? updated : now.item();

@@ -40,6 +40,9 @@ final class ItemLayout {
     static final String CURRENT_CALLS = "c_calls";
     static final String CURRENT_FAILED = "c_failed";
     static final String CURRENT_SLOW = "c_slow";
+    /** When (writer's clock, ms) the current block's first failed or slow call arrived; absent: none yet. */
+    static final String CURRENT_FAIL_AT = "c_fail_at";
+
     static final String PREVIOUS_CALLS = "p_calls";
     static final String PREVIOUS_FAILED = "p_failed";
     static final String PREVIOUS_SLOW = "p_slow";
@@ -180,7 +183,8 @@ final class ItemLayout {
                 .set(CURRENT_SLOW, n(0))
                 .set(PREVIOUS_CALLS, n(0))
                 .set(PREVIOUS_FAILED, n(0))
-                .set(PREVIOUS_SLOW, n(0));
+                .set(PREVIOUS_SLOW, n(0))
+                .remove(CURRENT_FAIL_AT);
     }
 
     private static String nextVersion(Write write) {

@@ -23,6 +23,8 @@ import org.jspecify.annotations.Nullable;
  *                       the writer's wall clock divided by the block's length)
  * @param calls          calls of the current block, {@code failed} and {@code slow} of them
  * @param previousCalls  calls of the previous block, {@code previousFailed} and {@code previousSlow} of them
+ * @param failAt         when (writer's clock, ms) the current block's first failed or slow call arrived,
+ *                       0 while it has none: successes counted before it are older than its failures
  */
 record WindowCounts(
         long epoch,
@@ -32,7 +34,30 @@ record WindowCounts(
         long slow,
         long previousCalls,
         long previousFailed,
-        long previousSlow) {
+        long previousSlow,
+        long failAt) {
+
+    /** Counts of a current block without a failed or slow call. */
+    WindowCounts(
+            long epoch,
+            long block,
+            long calls,
+            long failed,
+            long slow,
+            long previousCalls,
+            long previousFailed,
+            long previousSlow) {
+        this(epoch, block, calls, failed, slow, previousCalls, previousFailed, previousSlow, 0L);
+    }
+
+    /**
+     * Whether a batch of successes whose first one was counted at {@code sinceMillis} is older than the
+     * current block's failures (COUNT_BASED): an in-memory window would push those successes out
+     * before the failures, so they are the previous block's calls, not the current one's.
+     */
+    boolean olderThanFailures(BreakerConfig config, long sinceMillis) {
+        return config.getSlidingWindowType() == SlidingWindowType.COUNT_BASED && failAt != 0 && sinceMillis < failAt;
+    }
 
     /** The block a report at {@code nowMillis} goes to. */
     long targetBlock(BreakerConfig config, long nowMillis) {

@@ -14,6 +14,7 @@ import io.breaker.spring.store.StoreFailureMode;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import java.io.IOException;
 import java.time.Duration;
@@ -89,6 +90,54 @@ class TableOutageTest {
             breaker.tryAcquirePermit();
             return store.isAvailable();
         });
+    }
+
+    @Test
+    void aTripMadeAloneDuringAnOutageHoldsAndReachesTheTableWhenItAnswers() throws Exception {
+        BreakerRegistry registry =
+                BreakerRegistry.of(CONFIG, Map.of(), NanoClock.system(), store(StoreFailureMode.PROTECT_LOCALLY));
+        CircuitBreaker breaker = registry.breaker("pay");
+        Dynalite.await(store::isWarm);
+        assertThat(item("pay").get("state").s()).isEqualTo("CLOSED");
+        DYNALITE.pause();
+
+        long before = System.currentTimeMillis();
+        for (int i = 0; i < 4; i++) {
+            long permit = breaker.tryAcquirePermit();
+            breaker.onError(permit, 0L, new IOException("dependency down"));
+        }
+        long after = System.currentTimeMillis();
+        assertThat(breaker.getState()).isEqualTo(State.OPEN); // tripped alone: the table heard nothing
+        Dynalite.await(() -> {
+            breaker.tryAcquirePermit();
+            return !store.isAvailable();
+        });
+
+        // The table answers again with the CLOSED item it had before the outage (same version): not a
+        // newer decision, so the trip holds, and the table takes it.
+        DYNALITE.resume();
+        Dynalite.await(() -> {
+            breaker.tryAcquirePermit(); // rejected while OPEN: each call may start a refresh
+            return breaker.getState() == State.CLOSED
+                    || "OPEN".equals(item("pay").get("state").s());
+        });
+        assertThat(breaker.getState()).isEqualTo(State.OPEN);
+        Map<String, AttributeValue> tripped = item("pay");
+        assertThat(tripped.get("state").s()).isEqualTo("OPEN");
+        // The first trip fixes the wait: the reopen time is the one the trip alone made, not one from
+        // when the table answered.
+        assertThat(Long.parseLong(tripped.get("probe_at").n()))
+                .isBetween(
+                        before + CONFIG.getWaitDurationInOpenState().toMillis(),
+                        after + CONFIG.getWaitDurationInOpenState().toMillis());
+    }
+
+    private Map<String, AttributeValue> item(String breaker) {
+        return DYNALITE.client()
+                .getItem(request -> request.tableName(table)
+                        .key(Map.of("breaker", AttributeValue.fromS(breaker)))
+                        .consistentRead(true))
+                .item();
     }
 
     @Test
