@@ -131,16 +131,25 @@ final class FleetTable {
         long failed = (bits & OutcomeBits.FAILED) != 0 ? 1 : 0;
         long slow = (bits & OutcomeBits.SLOW) != 0 ? 1 : 0;
         boolean older = successes > 0 && window.olderThanFailures(config, since);
+        // A failure report's own successes were all counted before its failure: when that failure is the
+        // current block's first, they are older than every failure of the block and go with the calls
+        // before it (in one block with it, a block-sized batch would weigh the failure as a fraction).
+        boolean carried = successes > 0
+                && !older
+                && failed + slow > 0
+                && window.failAt() == 0
+                && config.getSlidingWindowType() == SlidingWindowType.COUNT_BASED;
+        boolean before = older || carried;
         ItemLayout.Write write = new ItemLayout.Write(name);
         String closed = write.ref(ItemLayout.STATE) + " = " + write.val("closed", s(State.CLOSED.name()));
         String epoch = write.ref(ItemLayout.WINDOW_EPOCH) + " = " + write.val("epoch", n(window.epoch()));
         String block = write.ref(ItemLayout.WINDOW_BLOCK) + " = " + write.val("block", n(window.block()));
         String failAt = write.ref(ItemLayout.CURRENT_FAIL_AT);
         if (target == window.block()) {
-            write.add(ItemLayout.CURRENT_CALLS, (older ? 0 : successes) + own)
+            write.add(ItemLayout.CURRENT_CALLS, (before ? 0 : successes) + own)
                     .add(ItemLayout.CURRENT_FAILED, failed)
                     .add(ItemLayout.CURRENT_SLOW, slow);
-            if (older) {
+            if (before) {
                 write.add(ItemLayout.PREVIOUS_CALLS, successes); // before the block's failures: they go out first
             }
             if (failed + slow > 0) {
@@ -152,20 +161,24 @@ final class FleetTable {
                             + write.val("size", n(config.getSlidingWindowSize()))
                     : "";
             // Successes counted as newer than the block's failures: no failure may have arrived before them meanwhile.
-            String newer = successes > 0 && !older
-                    ? " AND (attribute_not_exists(" + failAt + ") OR " + failAt + " <= " + write.val("since", n(since))
-                            + ")"
-                    : "";
+            // Successes carried as older than this report's failure: it must still be the block's first.
+            String newer = carried
+                    ? " AND attribute_not_exists(" + failAt + ")"
+                    : successes > 0 && !older
+                            ? " AND (attribute_not_exists(" + failAt + ") OR " + failAt + " <= "
+                                    + write.val("since", n(since)) + ")"
+                            : "";
             write.when(closed + " AND " + epoch + " AND " + block + room + newer);
         } else {
             // A new block: the current one becomes the previous one if it is adjacent, else both start empty.
             // Conditional on the current block's calls as read, so no concurrent ADD is lost. Successes older
-            // than the failures of the block that becomes the previous one are older than the whole window.
+            // than the failures of the block that becomes the previous one are older than the whole window;
+            // successes carried by the new block's first failure are the newest calls of the previous one.
             boolean adjacent = target == window.block() + 1;
-            write.set(ItemLayout.PREVIOUS_CALLS, n(adjacent ? window.calls() : 0))
+            write.set(ItemLayout.PREVIOUS_CALLS, n((adjacent ? window.calls() : 0) + (carried ? successes : 0)))
                     .set(ItemLayout.PREVIOUS_FAILED, n(adjacent ? window.failed() : 0))
                     .set(ItemLayout.PREVIOUS_SLOW, n(adjacent ? window.slow() : 0))
-                    .set(ItemLayout.CURRENT_CALLS, n((older ? 0 : successes) + own))
+                    .set(ItemLayout.CURRENT_CALLS, n((before ? 0 : successes) + own))
                     .set(ItemLayout.CURRENT_FAILED, n(failed))
                     .set(ItemLayout.CURRENT_SLOW, n(slow))
                     .set(ItemLayout.WINDOW_BLOCK, n(target));

@@ -1,0 +1,135 @@
+package io.breaker.dynamodb;
+
+import io.breaker.BreakerConfig;
+import io.breaker.BreakerRegistry;
+import io.breaker.CallOutcome;
+import io.breaker.CircuitBreaker;
+import io.breaker.NanoClock;
+import io.breaker.SlidingWindowType;
+import io.breaker.State;
+import io.breaker.spi.SharedState;
+import io.breaker.spi.SharedVerdict;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A failure report carries the successes its instance counted since its last report, all of them
+ * older than that failure. When the failure is the first of the fleet's current block, those
+ * successes must not dilute it: the fleet trips after as many failures as one in-memory breaker that
+ * saw every call in its real order, whether the batches are large (a block's worth) or small. One
+ * link per instance, on a wall clock the test moves; no refresh runs between the steps (the links'
+ * own clock stands still), so every batch of successes travels with its instance's first failure.
+ */
+class FailureReportBatchTest {
+
+    @RegisterExtension
+    static final Dynalite DYNALITE = new Dynalite();
+
+    private static final BreakerConfig CONFIG = BreakerConfig.builder()
+            .slidingWindowType(SlidingWindowType.COUNT_BASED)
+            .slidingWindowSize(10)
+            .minimumNumberOfCalls(5)
+            .failureRateThreshold(50)
+            .waitDurationInOpenState(Duration.ofSeconds(60))
+            .build();
+
+    private final AtomicLong wall = new AtomicLong(1_800_000_000_000L);
+    private final List<DynamoStateStore> stores = new ArrayList<>();
+    private final String table = DYNALITE.createTable();
+
+    @AfterEach
+    void closeStores() {
+        stores.forEach(DynamoStateStore::close);
+    }
+
+    /** One call's outcome on one instance. */
+    private record Call(int instance, boolean failed) {}
+
+    private static List<Call> successesThenFailures(int[] successes, int[] failureOrder) {
+        List<Call> calls = new ArrayList<>();
+        for (int instance = 0; instance < successes.length; instance++) {
+            for (int i = 0; i < successes[instance]; i++) {
+                calls.add(new Call(instance, false));
+            }
+        }
+        for (int round = 0; round < 4; round++) {
+            for (int instance : failureOrder) {
+                calls.add(new Call(instance, true));
+            }
+        }
+        return calls;
+    }
+
+    @Test
+    void aFirstFailureCarryingABigBatch() throws Exception {
+        List<Call> calls = successesThenFailures(new int[] {15, 15, 15, 15}, new int[] {0, 1, 2, 3});
+        assertThat(failuresUntilTheFleetOpens(4, calls)).isEqualTo(failuresUntilOneBreakerOpens(calls));
+    }
+
+    @Test
+    void aFirstFailureCarryingAFewSuccesses() throws Exception {
+        List<Call> calls = successesThenFailures(new int[] {3, 3, 3, 3}, new int[] {0, 1, 2, 3});
+        assertThat(failuresUntilTheFleetOpens(4, calls)).isEqualTo(failuresUntilOneBreakerOpens(calls));
+    }
+
+    /** Plays the calls on a fleet of {@code size} links; returns the failures reported when one read OPEN. */
+    private int failuresUntilTheFleetOpens(int size, List<Call> calls) throws InterruptedException {
+        List<SharedState> fleet = new ArrayList<>();
+        for (int i = 0; i < size; i++) {
+            DynamoStateStore store =
+                    new DynamoStateStore(DYNALITE.client(), Dynalite.patient(table), name -> true, wall::get);
+            stores.add(store);
+            SharedState link = store.attach("orders", CONFIG);
+            CopyOnWriteArrayList<SharedVerdict> seen = new CopyOnWriteArrayList<>();
+            link.connect(seen::add, () -> 0L); // one refresh now, then none: the clock stands still
+            Dynalite.await(() -> !seen.isEmpty());
+            fleet.add(link);
+        }
+        int failures = 0;
+        for (Call call : calls) {
+            wall.incrementAndGet(); // one millisecond between two calls
+            SharedState link = fleet.get(call.instance());
+            if (!call.failed()) {
+                link.recordSuccess();
+                continue;
+            }
+            failures++;
+            SharedVerdict verdict = link.recordFailure(CallOutcome.FAILURE);
+            if (verdict.state() == State.OPEN) {
+                return failures;
+            }
+        }
+        throw new AssertionError("the fleet never opened after " + failures + " failures");
+    }
+
+    /** Plays the same calls, in the same order, on one in-memory breaker with the same settings. */
+    private static int failuresUntilOneBreakerOpens(List<Call> calls) {
+        CircuitBreaker breaker =
+                BreakerRegistry.of(CONFIG, Map.of(), NanoClock.system()).breaker("orders");
+        int failures = 0;
+        for (Call call : calls) {
+            long permit = breaker.tryAcquirePermit();
+            if (!call.failed()) {
+                breaker.onSuccess(permit, 0L);
+                continue;
+            }
+            failures++;
+            breaker.onError(permit, 0L, new IOException("down"));
+            if (breaker.getState() == State.OPEN) {
+                return failures;
+            }
+        }
+        throw new AssertionError("one breaker never opened after " + failures + " failures");
+    }
+}
