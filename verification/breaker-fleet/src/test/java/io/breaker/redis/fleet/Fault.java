@@ -2,24 +2,24 @@ package io.breaker.redis.fleet;
 
 import java.util.Arrays;
 
-/** A fault injected into Redis under the running fleet, one per fault round. */
+/** A fault injected into the shared store under the running fleet, one per fault round. */
 enum Fault {
 
-    /** Redis frozen (SIGSTOP) for 3 s while the dependency is healthy and traffic flows. */
-    PAUSE_HEALTHY("pause-healthy", "Redis paused 3 s during healthy traffic"),
+    /** The store frozen (SIGSTOP) for 3 s while the dependency is healthy and traffic flows. */
+    PAUSE_HEALTHY("pause-healthy", "%s paused 3 s during healthy traffic"),
 
-    /** Redis frozen for 3 s from the moment the dependency starts failing. */
-    PAUSE_TRIP("pause-trip", "Redis paused 3 s during the trip"),
+    /** The store frozen for 3 s from the moment the dependency starts failing. */
+    PAUSE_TRIP("pause-trip", "%s paused 3 s during the trip"),
 
-    /** Redis frozen for 3 s while the fleet is OPEN. */
-    PAUSE_OPEN("pause-open", "Redis paused 3 s while OPEN"),
+    /** The store frozen for 3 s while the fleet is OPEN. */
+    PAUSE_OPEN("pause-open", "%s paused 3 s while OPEN"),
 
-    /** Redis killed (SIGKILL) while the fleet is OPEN and started again without any data. */
-    RESTART("restart", "Redis killed and restarted empty while OPEN"),
+    /** The store killed (SIGKILL) while the fleet is OPEN and started again without any data. */
+    RESTART("restart", "%s killed and restarted empty while OPEN"),
 
     /**
      * Redis Sentinel: the master killed while the fleet is OPEN and traffic flows, until the sentinels
-     * promote the replica (only with {@link RedisFaults#of(io.breaker.redis.RedisSentinel)}).
+     * promote the replica (only with {@link StoreFaults#of(io.breaker.redis.RedisSentinel)}).
      */
     FAILOVER("failover", "Sentinel: master killed while OPEN, replica promoted");
 
@@ -35,8 +35,14 @@ enum Fault {
         return label;
     }
 
+    /** What the fault does to Redis, as a round's label. */
     String description() {
-        return description;
+        return description("Redis");
+    }
+
+    /** What the fault does to the store run by {@code server} ("Redis", "dynalite"), as a round's label. */
+    String description(String server) {
+        return String.format(description, server);
     }
 
     static Fault of(String label) {

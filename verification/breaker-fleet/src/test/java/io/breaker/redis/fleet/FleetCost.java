@@ -7,13 +7,13 @@ import java.util.List;
 
 /**
  * What the fleet cost during one period of a run (the warm-up, or one round): the commands the test's
- * redis-server executed meanwhile, read from {@code INFO commandstats} before and after it, and each
- * instance's memory at its end.
+ * redis-server executed meanwhile, read from {@code INFO commandstats} before and after it (for a fleet
+ * sharing Redis), and each instance's memory at its end.
  *
  * @param label       "warm-up", "round 3", or a fault's description
  * @param nanos       how long the period took
  * @param instances   instances in the fleet
- * @param commands    what Redis executed during the period
+ * @param commands    what Redis executed during the period, or {@code null} when the store is not Redis
  * @param residentKib each instance's resident set size at the end (KiB; -1 where it could not be read)
  * @param heapBytes   each instance's heap in use at the end (bytes; -1 where it could not be read)
  */
@@ -34,17 +34,23 @@ record FleetCost(
     /** Runs {@code period} and measures what it cost; a period that throws is not measured. */
     static FleetCost measure(String label, FleetProcesses fleet, RedisServer redis, Period period) throws Exception {
         RedisCommandStats before = RedisCommandStats.read(redis);
+        FleetCost cost = measure(label, fleet, period);
+        RedisCommandStats during = RedisCommandStats.read(redis).since(before);
+        return new FleetCost(label, cost.nanos, cost.instances, during, cost.residentKib, cost.heapBytes);
+    }
+
+    /** The same without counting commands, for a fleet whose store is not Redis. */
+    static FleetCost measure(String label, FleetProcesses fleet, Period period) throws Exception {
         long start = System.nanoTime();
         period.run();
         long took = System.nanoTime() - start;
-        RedisCommandStats during = RedisCommandStats.read(redis).since(before);
         List<Long> resident = new ArrayList<>();
         List<Long> heap = new ArrayList<>();
         for (int i = 0; i < fleet.size(); i++) {
             resident.add(fleet.residentKib(i));
             heap.add(fleet.heapUsedBytes(i));
         }
-        return new FleetCost(label, took, fleet.size(), during, resident, heap);
+        return new FleetCost(label, took, fleet.size(), null, resident, heap);
     }
 
     double seconds() {
@@ -53,17 +59,17 @@ record FleetCost(
 
     /** Every command Redis executed (those inside scripts included), per instance and second. */
     double commandsPerInstanceSecond() {
-        return perInstanceSecond(commands.calls());
+        return commands == null ? 0 : perInstanceSecond(commands.calls());
     }
 
     /** Scripts the instances sent, per instance and second. */
     double scriptsPerInstanceSecond() {
-        return perInstanceSecond(commands.scriptCalls());
+        return commands == null ? 0 : perInstanceSecond(commands.scriptCalls());
     }
 
     /** Redis's wall-clock time per script (its commands included, not reading the request or writing the answer), µs. */
     double microsPerScript() {
-        long scripts = commands.scriptCalls();
+        long scripts = commands == null ? 0 : commands.scriptCalls();
         return scripts == 0 ? 0 : (double) commands.scriptMicros() / scripts;
     }
 

@@ -4,13 +4,6 @@ import io.breaker.redis.RedisServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -33,69 +26,20 @@ class FleetOfProcessesTest {
     @Test
     void theFleetStopsTogetherProbesOncePerWaitAndSurvivesRedisFaults() throws Exception {
         FleetSettings settings = FleetSettings.fromSystemProperties();
-        Instant started = Instant.now();
-        long start = System.nanoTime();
-        Path target = Path.of("target");
-        List<RoundResult> results = new ArrayList<>();
-        List<FleetCost> costs = new ArrayList<>();
-        List<CallLog.Call> warmUp = new ArrayList<>();
-        List<String> untrueTrips;
-        try (Dependency dependency = new Dependency(settings.instances());
-                FleetProcesses fleet =
-                        FleetProcesses.start(settings, redis.port(), dependency::uri, target.resolve("fleet-logs"));
-                Callers callers = new Callers(fleet)) {
-            RoundRunner runner = new RoundRunner(settings, fleet, callers, dependency, RedisFaults.of(redis));
-            if (!settings.warmUp().isZero()) {
-                costs.add(FleetCost.measure(
-                        "warm-up",
-                        fleet,
-                        redis,
-                        () -> warmUp.addAll(runner.warmUp(settings.warmUp()).all())));
-            }
-            for (int round = 1; round <= settings.rounds() && allSettled(results); round++) {
-                String label = "round " + round;
-                costs.add(FleetCost.measure(label, fleet, redis, () -> results.add(runner.run(label, null))));
-            }
-            for (Fault fault : settings.faults()) {
-                if (allSettled(results)) {
-                    costs.add(FleetCost.measure(
-                            fault.description(),
-                            fleet,
-                            redis,
-                            () -> results.add(runner.run(fault.description(), fault))));
-                }
-            }
-            untrueTrips = fleet.tripsTheirNumbersDoNotExplain();
-        } finally {
-            Duration took = Duration.ofNanos(System.nanoTime() - start);
-            String report = FleetReport.markdown(settings, results, costs, warmUp, started, took);
-            Files.writeString(target.resolve("fleet-report.md"), report);
-            Files.writeString(
-                    target.resolve("fleet-costs-" + settings.store() + ".md"),
-                    FleetReport.costTable(settings, results, costs));
-            System.out.println(report);
-        }
+        FleetRun run = FleetRun.run(
+                settings,
+                StoreAddress.redis(redis.port()),
+                StoreFaults.of(redis),
+                (label, fleet, period) -> FleetCost.measure(label, fleet, redis, period));
 
         if (settings.asserting()) {
-            List<String> misses = new ArrayList<>();
-            List<CallLog.Call> warmUpErrors = CallLog.errors(warmUp);
-            if (!warmUpErrors.isEmpty()) {
-                misses.add("warm-up: " + warmUpErrors.size() + " caller-visible errors, first: "
-                        + warmUpErrors.get(0).error());
-            }
-            results.forEach(result -> misses.addAll(result.misses(settings)));
-            assertThat(misses)
+            assertThat(run.misses(settings))
                     .as("fleet goals missed (report in target/fleet-report.md)")
                     .isEmpty();
         }
         // Whatever the goals: every trip an instance logged is explained by the numbers it logged.
-        assertThat(untrueTrips)
+        assertThat(run.untrueTrips())
                 .as("trip lines whose rate is below their threshold")
                 .isEmpty();
-    }
-
-    /** A round that left the fleet broken ends the run: later rounds would measure that, not themselves. */
-    private static boolean allSettled(List<RoundResult> results) {
-        return results.stream().allMatch(RoundResult::settled);
     }
 }

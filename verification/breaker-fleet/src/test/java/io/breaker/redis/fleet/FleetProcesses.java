@@ -40,7 +40,7 @@ final class FleetProcesses implements AutoCloseable {
     private static final Pattern VM_RSS = Pattern.compile("(?m)^VmRSS:\\s+(\\d+)\\s+kB");
 
     private final FleetSettings settings;
-    private final int redisPort;
+    private final StoreAddress store;
     private final IntFunction<URI> dependency;
     private final Path directory;
     private final List<String> extraArgs;
@@ -55,12 +55,12 @@ final class FleetProcesses implements AutoCloseable {
 
     private FleetProcesses(
             FleetSettings settings,
-            int redisPort,
+            StoreAddress store,
             IntFunction<URI> dependency,
             Path directory,
             List<String> extraArgs) {
         this.settings = settings;
-        this.redisPort = redisPort;
+        this.store = store;
         this.dependency = dependency;
         this.directory = directory;
         this.extraArgs = List.copyOf(extraArgs);
@@ -68,10 +68,19 @@ final class FleetProcesses implements AutoCloseable {
         Runtime.getRuntime().addShutdownHook(killOnExit);
     }
 
-    /** Starts every instance at once (their start-ups overlap, as in a deployment) and waits until each answers. */
+    /**
+     * Starts every instance at once (their start-ups overlap, as in a deployment) and waits until each answers;
+     * they share a redis-server on this machine.
+     */
     static FleetProcesses start(FleetSettings settings, int redisPort, IntFunction<URI> dependency, Path directory)
             throws IOException, InterruptedException {
-        return start(settings, redisPort, dependency, directory, List.of());
+        return start(settings, StoreAddress.redis(redisPort), dependency, directory, List.of());
+    }
+
+    /** The same, the instances sharing the store at {@code store}. */
+    static FleetProcesses start(FleetSettings settings, StoreAddress store, IntFunction<URI> dependency, Path directory)
+            throws IOException, InterruptedException {
+        return start(settings, store, dependency, directory, List.of());
     }
 
     /**
@@ -83,8 +92,18 @@ final class FleetProcesses implements AutoCloseable {
     static FleetProcesses start(
             FleetSettings settings, int redisPort, IntFunction<URI> dependency, Path directory, List<String> extraArgs)
             throws IOException, InterruptedException {
+        return start(settings, StoreAddress.redis(redisPort), dependency, directory, extraArgs);
+    }
+
+    private static FleetProcesses start(
+            FleetSettings settings,
+            StoreAddress store,
+            IntFunction<URI> dependency,
+            Path directory,
+            List<String> extraArgs)
+            throws IOException, InterruptedException {
         Files.createDirectories(directory);
-        FleetProcesses fleet = new FleetProcesses(settings, redisPort, dependency, directory, extraArgs);
+        FleetProcesses fleet = new FleetProcesses(settings, store, dependency, directory, extraArgs);
         try {
             for (int i = 0; i < settings.instances(); i++) {
                 fleet.launch(i);
@@ -143,14 +162,13 @@ final class FleetProcesses implements AutoCloseable {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(settings.jvmArgs());
+        command.addAll(store.jvmArgs());
         command.addAll(List.of(
                 "-cp",
                 classPath(),
                 FleetInstance.class.getName(),
                 "--server.port=0",
                 "--spring.main.banner-mode=off",
-                "--spring.data.redis.host=127.0.0.1",
-                "--spring.data.redis.port=" + redisPort,
                 "--management.endpoints.web.exposure.include=breakers,metrics",
                 "--breakers.store.type=" + settings.store(),
                 "--breakers.store.timeout=" + settings.storeTimeout().toMillis() + "ms",
@@ -159,10 +177,9 @@ final class FleetProcesses implements AutoCloseable {
                 prefix + "minimum-number-of-calls=" + FleetSettings.MINIMUM_CALLS,
                 prefix + "failure-rate-threshold=" + FleetSettings.FAILURE_RATE_THRESHOLD,
                 prefix + "wait-duration-in-open-state=" + settings.openWait().toMillis() + "ms",
-                // Each operation Redis left unanswered in time is logged at DEBUG: the instance logs explain a miss.
-                "--logging.level.io.breaker.redis.RedisStateStore=DEBUG",
                 "--fleet.dependency-url=" + dependency.apply(instance),
                 "--fleet.port-file=" + portFile(instance)));
+        command.addAll(store.arguments());
         command.addAll(extraArgs);
         return command;
     }

@@ -155,25 +155,28 @@ final class FleetReport {
                 transitions (instance logs: verification/breaker-fleet/target/fleet-logs/). Late failure reports: \
                 the instances' `breaker.store.timeouts` during the trip; each lets one more call through.
                 - ✓ marks a round over the goal but within its guaranteed bound.
-                """);
+                """.replace("target/fleet-logs/", "target/" + logFolder(settings) + "/"));
         return out.toString();
     }
 
     /**
      * One row per period of the run (the warm-up, each round): the round's calls that reached the failing
      * dependency and its probes per wait window, then what the period cost per instance: Redis commands
-     * per second, Redis's time per script, resident memory and heap in use at its end. The goals are
-     * marked for the shared store only (in memory each instance trips alone, by design).
+     * per second and Redis's time per script (a fleet sharing DynamoDB shows none), resident memory and heap
+     * in use at its end. The goals are marked for a shared store only (in memory each instance trips alone,
+     * by design).
      */
     static String costTable(FleetSettings settings, List<RoundResult> results, List<FleetCost> costs) {
         StringBuilder out = new StringBuilder();
-        boolean shared = settings.store().equals("redis");
+        boolean shared = settings.shared();
+        String through = settings.store().equals("dynamodb") ? "DynamoDB" : "Redis";
         header(
                 out,
                 "store",
                 "period",
-                "calls that reached the failing dependency (goal ≤ " + settings.tripGoal() + " through Redis)",
-                "max probes in one wait window (goal: exactly 1 through Redis)",
+                "calls that reached the failing dependency (goal ≤ " + settings.tripGoal() + " through " + through
+                        + ")",
+                "max probes in one wait window (goal: exactly 1 through " + through + ")",
                 "Redis commands per instance per second: all (scripts)",
                 "Redis wall time per script (commandstats)",
                 "RSS per instance: median (max)",
@@ -196,12 +199,22 @@ final class FleetReport {
                     round == null
                             ? "–"
                             : round.maxProbesInWait() + (goals ? mark(round.oneProbePerWait(settings)) : ""),
-                    String.format("%.2f (%.2f)", cost.commandsPerInstanceSecond(), cost.scriptsPerInstanceSecond()),
-                    cost.commands().scriptCalls() == 0 ? "–" : String.format("%.0f µs", cost.microsPerScript()),
+                    cost.commands() == null
+                            ? "–"
+                            : String.format(
+                                    "%.2f (%.2f)", cost.commandsPerInstanceSecond(), cost.scriptsPerInstanceSecond()),
+                    cost.commands() == null || cost.commands().scriptCalls() == 0
+                            ? "–"
+                            : String.format("%.0f µs", cost.microsPerScript()),
                     mebibytes(FleetCost.median(cost.residentKib()) * 1024, FleetCost.max(cost.residentKib()) * 1024),
                     mebibytes(FleetCost.median(cost.heapBytes()), FleetCost.max(cost.heapBytes())));
         }
         return out.toString();
+    }
+
+    /** Where {@link FleetRun} has the instances write their logs, under {@code target}. */
+    static String logFolder(FleetSettings settings) {
+        return settings.store().equals("dynamodb") ? "dynamo-fleet-logs" : "fleet-logs";
     }
 
     private static String mebibytes(long median, long max) {
@@ -210,10 +223,12 @@ final class FleetReport {
 
     private static String command(FleetSettings settings) {
         List<String> faults = settings.faults().stream().map(Fault::label).toList();
-        return "./mvnw -B -pl verification/breaker-fleet -am verify -Dtest=FleetOfProcessesTest"
+        boolean dynamo = settings.store().equals("dynamodb");
+        return "./mvnw -B -pl verification/breaker-fleet -am verify -Dtest="
+                + (dynamo ? "DynamoFleetOfProcessesTest" : "FleetOfProcessesTest")
                 + " -Dsurefire.failIfNoSpecifiedTests=false"
                 + " -Dfleet.instances=" + settings.instances() + " -Dfleet.rounds=" + settings.rounds()
-                + " -Dfleet.store=" + settings.store()
+                + (dynamo ? "" : " -Dfleet.store=" + settings.store())
                 + " -Dfleet.faults=" + (faults.isEmpty() ? "none" : String.join(",", faults))
                 + " -Dfleet.wait=" + settings.openWait().toMillis() + "ms"
                 + " -Dfleet.store-timeout=" + settings.storeTimeout().toMillis() + "ms"

@@ -12,7 +12,8 @@ import java.util.Locale;
  * <pre>
  * -Dfleet.instances=3          separate JVM processes
  * -Dfleet.rounds=3             rounds without a fault
- * -Dfleet.store=redis          redis (shared state) or memory (each instance alone, the baseline)
+ * -Dfleet.store=redis          redis (shared state) or memory (each instance alone, the baseline);
+ *                              a DynamoDB run is its own test (see throughDynamoFromSystemProperties)
  * -Dfleet.faults=restart       none, all, or a comma list of pause-healthy, pause-trip, pause-open, restart
  * -Dfleet.wait=3s              wait-duration-in-open-state of every instance
  * -Dfleet.store-timeout=50ms   breakers.store.timeout of every instance (the latency goal uses it)
@@ -40,6 +41,11 @@ record FleetSettings(
     static final int WARM_UP_CALLS = 20;
     static final String JVM_ARGS = "-Xmx128m -XX:+UseSerialGC";
 
+    /** Whether the instances share their breaker through a store (Redis or DynamoDB), not each alone in memory. */
+    boolean shared() {
+        return !store.equals("memory");
+    }
+
     /** Settings without warm-up traffic. */
     FleetSettings(
             int instances,
@@ -58,16 +64,31 @@ record FleetSettings(
         if (!store.equals("redis") && !store.equals("memory")) {
             throw new IllegalArgumentException("fleet.store must be redis or memory, not " + store);
         }
+        return fromSystemProperties(store, "3", "restart", "50ms", "0s");
+    }
+
+    /**
+     * The run through a DynamoDB table ({@code fleet.store} is not read): the same properties, other
+     * defaults. 4 instances after 10 s of warm-up traffic; faults {@code pause-healthy,pause-trip,restart};
+     * a store timeout of 200 ms, the store's own default (a table answers in milliseconds where Redis
+     * answers in fractions of one).
+     */
+    static FleetSettings throughDynamoFromSystemProperties() {
+        return fromSystemProperties("dynamodb", "4", "pause-healthy,pause-trip,restart", "200ms", "10s");
+    }
+
+    private static FleetSettings fromSystemProperties(
+            String store, String instances, String faults, String storeTimeout, String warmUp) {
         return new FleetSettings(
-                Integer.parseInt(property("fleet.instances", "3")),
+                Integer.parseInt(property("fleet.instances", instances)),
                 Integer.parseInt(property("fleet.rounds", "3")),
                 store,
-                faults(property("fleet.faults", "restart")),
+                faults(property("fleet.faults", faults)),
                 duration(property("fleet.wait", "3s")),
-                duration(property("fleet.store-timeout", "50ms")),
+                duration(property("fleet.store-timeout", storeTimeout)),
                 Boolean.parseBoolean(property("fleet.assert", "true")),
                 jvmArgsProperty(),
-                duration(property("fleet.warm-up", "0s")));
+                duration(property("fleet.warm-up", warmUp)));
     }
 
     /**

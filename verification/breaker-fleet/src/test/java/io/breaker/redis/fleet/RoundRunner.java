@@ -7,7 +7,7 @@ import java.util.OptionalLong;
 
 /**
  * One round under the running fleet: warm-up, trip, open, recovery, with a fault injected into
- * Redis at one point if asked. The fleet ends every round CLOSED (recovery is what closes it).
+ * the shared store at one point if asked. The fleet ends every round CLOSED (recovery is what closes it).
  */
 final class RoundRunner {
 
@@ -36,15 +36,15 @@ final class RoundRunner {
     private final FleetProcesses fleet;
     private final Callers callers;
     private final Dependency dependency;
-    private final RedisFaults redis;
+    private final StoreFaults store;
 
     RoundRunner(
-            FleetSettings settings, FleetProcesses fleet, Callers callers, Dependency dependency, RedisFaults redis) {
+            FleetSettings settings, FleetProcesses fleet, Callers callers, Dependency dependency, StoreFaults store) {
         this.settings = settings;
         this.fleet = fleet;
         this.callers = callers;
         this.dependency = dependency;
-        this.redis = redis;
+        this.store = store;
     }
 
     /**
@@ -154,10 +154,10 @@ final class RoundRunner {
             } else {
                 round.faultStart = System.nanoTime();
                 if (round.fault == Fault.RESTART) {
-                    redis.restartEmpty();
+                    store.restartEmpty();
                     round.faultEnd = System.nanoTime();
                 } else {
-                    redis.failover();
+                    store.failover();
                     round.faultEnd = System.nanoTime();
                     round.reconnected = awaitReconnected(round.faultEnd + RECONNECT_LIMIT.toNanos());
                 }
@@ -310,13 +310,13 @@ final class RoundRunner {
 
     private long pause() throws Exception {
         long start = System.nanoTime();
-        redis.pause();
+        store.pause();
         return start;
     }
 
     private long resumeAt(long at) throws Exception {
         sleepUntil(at);
-        redis.resume();
+        store.resume();
         return System.nanoTime();
     }
 

@@ -52,7 +52,7 @@ class SentinelFailoverFleetTest {
             assertThat(changed.statusCode()).as(changed.body()).isEqualTo(200);
             assertThat(changed.body()).contains("\"fleetChanged\":true");
 
-            RoundRunner runner = new RoundRunner(settings, fleet, callers, dependency, RedisFaults.of(sentinel));
+            RoundRunner runner = new RoundRunner(settings, fleet, callers, dependency, StoreFaults.of(sentinel));
             results.add(runner.run("master killed while OPEN", Fault.FAILOVER));
             results.add(runner.run("a round on the new master", null));
 
