@@ -38,6 +38,8 @@ final class DynamoSharedState implements SharedState {
 
     /** {@link #batchSince} while no success is counted. */
     private static final long NO_BATCH = Long.MAX_VALUE;
+    /** At most this many unacknowledged failure reports are kept; past it the oldest is dropped. */
+    static final int MAX_UNACKNOWLEDGED = 100;
 
     private final DynamoStateStore store;
     private final FleetTable table;
@@ -63,6 +65,13 @@ final class DynamoSharedState implements SharedState {
     private volatile @Nullable Lease spentLease;
     /** A trip the local window made alone while the table was silent, until the table takes it or decides anew. */
     private final AtomicReference<@Nullable LocalTrip> localTrip = new AtomicReference<>();
+    /**
+     * Failure reports (with the successes batched with them) the table has not acknowledged, oldest
+     * first, at most {@link #MAX_UNACKNOWLEDGED}: each refresh sends them again until it answers.
+     */
+    private final java.util.ArrayDeque<Report> unacknowledged = new java.util.ArrayDeque<>();
+    /** Held while reports are sent, so that one instance's reports reach the table in order. */
+    private final Object delivering = new Object();
     /** An operator change the table did not take yet, replayed by the next refresh. */
     private final AtomicReference<@Nullable Operator> pendingOperator = new AtomicReference<>();
 
@@ -128,7 +137,70 @@ final class DynamoSharedState implements SharedState {
         BreakerConfig current = config;
         long waitMillis = waitMillis(current, waitNanos);
         WaitReason reason = waitNanos >= 0 ? waitReason : WaitReason.CONFIGURED;
-        return send(() -> table.report(known(), current, bits, batch, epoch, since, waitMillis, reason), false);
+        Report report = keep(bits, batch, epoch, since, waitMillis, reason);
+        return send(() -> deliver(report, current), false);
+    }
+
+    /** Numbers a failure report and keeps it until the table acknowledges it. */
+    private Report keep(int bits, long batch, long epoch, long since, long waitMillis, WaitReason reason) {
+        synchronized (unacknowledged) {
+            Report report = new Report(table.nextSequence(), bits, batch, epoch, since, waitMillis, reason);
+            unacknowledged.addLast(report);
+            while (unacknowledged.size() > MAX_UNACKNOWLEDGED) {
+                unacknowledged.removeFirst(); // the oldest go first: the newest say most about the dependency now
+            }
+            return report;
+        }
+    }
+
+    /**
+     * On a command thread: sends every unacknowledged report in the order they were made (a report
+     * applied after a newer one of the same instance would read as applied already), each removed once
+     * the table answered it; {@code first}, if given, is sent for the first time and counts in whichever
+     * window is current, a report sent again only in the window it was made in. Returns the item after
+     * the last report, or a read when another thread delivered them all meanwhile.
+     */
+    private FleetItem deliver(@Nullable Report first, BreakerConfig current) {
+        synchronized (delivering) {
+            FleetItem item = null;
+            while (true) {
+                Report report;
+                synchronized (unacknowledged) {
+                    report = unacknowledged.peekFirst();
+                }
+                if (report == null || localTrip.get() != null) {
+                    // A trip made alone meanwhile goes to the table first (see keeping), with the reopen
+                    // time it fixed; the reports then find the fleet OPEN and are dropped.
+                    return item != null ? item : known();
+                }
+                FleetItem known = item != null ? item : known();
+                long failureEpoch = report == first ? -1L : report.epoch();
+                item = table.report(
+                        known,
+                        current,
+                        report.sequence(),
+                        failureEpoch,
+                        report.bits(),
+                        report.successes(),
+                        report.epoch(),
+                        report.since(),
+                        report.waitMillis(),
+                        report.reason());
+                synchronized (unacknowledged) {
+                    unacknowledged.remove(report);
+                }
+                if (item.state() != State.CLOSED) {
+                    dropReports(); // the window they were made in is gone: a report counts only in CLOSED
+                    return item;
+                }
+            }
+        }
+    }
+
+    private void dropReports() {
+        synchronized (unacknowledged) {
+            unacknowledged.clear();
+        }
     }
 
     /** The instance's own window may trip it while the table is down or its last operations went unanswered. */
@@ -226,12 +298,26 @@ final class DynamoSharedState implements SharedState {
         long batch = successes.sumThenReset();
         long epoch = batchEpoch;
         BreakerConfig current = config;
+        boolean unanswered;
+        synchronized (unacknowledged) {
+            unanswered = !unacknowledged.isEmpty() && localTrip.get() == null;
+        }
         FleetItem item = store.run(
                 keeping(() -> {
-                    FleetItem known = known();
+                    FleetItem known = unanswered ? deliver(null, current) : known();
                     FleetItem after = batch > 0 && known.state() == State.CLOSED
-                            ? table.report(known, current, 0, batch, epoch, since, 0L, WaitReason.CONFIGURED)
-                            : table.read();
+                            ? table.report(
+                                    known,
+                                    current,
+                                    table.nextSequence(),
+                                    -1L,
+                                    0,
+                                    batch,
+                                    epoch,
+                                    since,
+                                    0L,
+                                    WaitReason.CONFIGURED)
+                            : unanswered ? known : table.read();
                     long halfExpiry = store.getSettings().itemExpiry().toSeconds() / 2;
                     return after.expiresAt() - TimeUnit.MILLISECONDS.toSeconds(store.nowMillis()) < halfExpiry
                             ? table.renewExpiry()
@@ -377,6 +463,13 @@ final class DynamoSharedState implements SharedState {
 
     /** An operator's change and when (wall clock, ms) it was made: the newest one wins in the table. */
     private record Operator(State target, long atMillis) {}
+
+    /**
+     * A failure report: its sequence, the failed or slow call's bits, the successes batched with it
+     * (counted in the window of {@code epoch}, the first at {@code since}), and the wait a trip opens for.
+     */
+    private record Report(
+            long sequence, int bits, long successes, long epoch, long since, long waitMillis, WaitReason reason) {}
 
     /**
      * A trip the local window made alone, on the item this instance knew then ({@code basedOn}, null if
