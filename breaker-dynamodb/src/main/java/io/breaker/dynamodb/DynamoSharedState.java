@@ -13,6 +13,7 @@ import io.breaker.spring.store.EventLoops;
 import org.jspecify.annotations.Nullable;
 
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
@@ -138,13 +139,14 @@ final class DynamoSharedState implements SharedState {
         long waitMillis = waitMillis(current, waitNanos);
         WaitReason reason = waitNanos >= 0 ? waitReason : WaitReason.CONFIGURED;
         Report report = keep(bits, batch, epoch, since, waitMillis, reason);
-        return send(() -> deliver(report, current), false);
+        return send(() -> deliver(current), false);
     }
 
     /** Numbers a failure report and keeps it until the table acknowledges it. */
     private Report keep(int bits, long batch, long epoch, long since, long waitMillis, WaitReason reason) {
         synchronized (unacknowledged) {
-            Report report = new Report(table.nextSequence(), bits, batch, epoch, since, waitMillis, reason);
+            Report report = new Report(
+                    table.nextSequence(), bits, batch, epoch, since, waitMillis, reason, new AtomicBoolean());
             unacknowledged.addLast(report);
             while (unacknowledged.size() > MAX_UNACKNOWLEDGED) {
                 unacknowledged.removeFirst(); // the oldest go first: the newest say most about the dependency now
@@ -156,11 +158,11 @@ final class DynamoSharedState implements SharedState {
     /**
      * On a command thread: sends every unacknowledged report in the order they were made (a report
      * applied after a newer one of the same instance would read as applied already), each removed once
-     * the table answered it; {@code first}, if given, is sent for the first time and counts in whichever
-     * window is current, a report sent again only in the window it was made in. Returns the item after
-     * the last report, or a read when another thread delivered them all meanwhile.
+     * the table answered it; a report counts in whichever window is current, one sent again after a
+     * failed attempt only in the window it was made in. Returns the item after the last report, or a
+     * read when another thread delivered them all meanwhile.
      */
-    private FleetItem deliver(@Nullable Report first, BreakerConfig current) {
+    private FleetItem deliver(BreakerConfig current) {
         synchronized (delivering) {
             FleetItem item = null;
             while (true) {
@@ -171,21 +173,30 @@ final class DynamoSharedState implements SharedState {
                 if (report == null || localTrip.get() != null) {
                     // A trip made alone meanwhile goes to the table first (see keeping), with the reopen
                     // time it fixed; the reports then find the fleet OPEN and are dropped.
-                    return item != null ? item : known();
+                    // Delivered none: another thread sent them meanwhile, and the item its answer brought
+                    // may not be applied yet, so read it.
+                    return item != null ? item : table.read();
                 }
                 FleetItem known = item != null ? item : known();
-                long failureEpoch = report == first ? -1L : report.epoch();
-                item = table.report(
-                        known,
-                        current,
-                        report.sequence(),
-                        failureEpoch,
-                        report.bits(),
-                        report.successes(),
-                        report.epoch(),
-                        report.since(),
-                        report.waitMillis(),
-                        report.reason());
+                // Sent for the first time (or still unknown which window it was made in): it counts in the
+                // current window, as any report sent when it happens; sent again, only in its own.
+                long failureEpoch = report.failed().get() ? report.epoch() : -1L;
+                try {
+                    item = table.report(
+                            known,
+                            current,
+                            report.sequence(),
+                            failureEpoch,
+                            report.bits(),
+                            report.successes(),
+                            report.epoch(),
+                            report.since(),
+                            report.waitMillis(),
+                            report.reason());
+                } catch (RuntimeException unanswered) {
+                    report.failed().set(true);
+                    throw unanswered;
+                }
                 synchronized (unacknowledged) {
                     unacknowledged.remove(report);
                 }
@@ -304,7 +315,7 @@ final class DynamoSharedState implements SharedState {
         }
         FleetItem item = store.run(
                 keeping(() -> {
-                    FleetItem known = unanswered ? deliver(null, current) : known();
+                    FleetItem known = unanswered ? deliver(current) : known();
                     FleetItem after = batch > 0 && known.state() == State.CLOSED
                             ? table.report(
                                     known,
@@ -469,7 +480,14 @@ final class DynamoSharedState implements SharedState {
      * (counted in the window of {@code epoch}, the first at {@code since}), and the wait a trip opens for.
      */
     private record Report(
-            long sequence, int bits, long successes, long epoch, long since, long waitMillis, WaitReason reason) {}
+            long sequence,
+            int bits,
+            long successes,
+            long epoch,
+            long since,
+            long waitMillis,
+            WaitReason reason,
+            AtomicBoolean failed) {}
 
     /**
      * A trip the local window made alone, on the item this instance knew then ({@code basedOn}, null if

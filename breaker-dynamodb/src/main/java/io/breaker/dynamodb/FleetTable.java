@@ -226,7 +226,6 @@ final class FleetTable {
      */
     private String once(ItemLayout.Write write, FleetItem item, long sequence) {
         String sequences = write.ref(ItemLayout.SEQUENCES);
-        String seq = write.val("seq", n(sequence));
         if (item.sequences() == null) {
             write.set(
                     ItemLayout.SEQUENCES,
@@ -235,6 +234,7 @@ final class FleetTable {
                             .build());
             return " AND attribute_not_exists(" + sequences + ")";
         }
+        String seq = write.val("seq", n(sequence)); // defined only where used: an unused value is refused
         String mine = sequences + "." + write.refName("me_seq", store.instanceId());
         write.setPath(mine, seq);
         return " AND attribute_exists(" + sequences + ") AND (attribute_not_exists(" + mine + ") OR " + mine + " < "

@@ -51,6 +51,9 @@ class ReportOnceTest {
         if (store != null) {
             store.close();
         }
+        if (client != null) {
+            client.close();
+        }
     }
 
     /** Turns the answer of the first UpdateItem the server applied into a 500, as a lost answer would look. */
@@ -66,6 +69,58 @@ class ReportOnceTest {
             }
             return response;
         }
+    }
+
+    @Test
+    void anItemWrittenWithoutSequencesCountsEachReportOnce() throws Exception {
+        DynamoStateStore plain = new DynamoStateStore(DYNALITE.client(), Dynalite.patient(table));
+        try {
+            SharedState first = plain.attach("pay", CONFIG);
+            first.connect(verdict -> {}, NanoClock.system());
+            Dynalite.await(plain::isWarm);
+        } finally {
+            plain.close();
+        }
+        // As a version of the store without report sequences leaves the item.
+        DYNALITE.client()
+                .updateItem(request -> request.tableName(table)
+                        .key(Map.of("breaker", AttributeValue.fromS("pay")))
+                        .updateExpression("REMOVE seqs"));
+        assertThat(item()).doesNotContainKey("seqs");
+
+        LoseFirstUpdateAnswer interceptor = new LoseFirstUpdateAnswer();
+        SharedState link = link(interceptor);
+        link.recordFailure(CallOutcome.FAILURE); // creates the map; its first answer is lost and retried
+        link.recordFailure(CallOutcome.FAILURE); // then an entry of the map
+
+        assertThat(interceptor.lost.get()).isEqualTo(1);
+        assertThat(item().get("c_failed").n()).isEqualTo("2");
+        assertThat(item().get("seqs").m()).hasSize(1);
+    }
+
+    private DynamoDbClient client;
+
+    private SharedState link(LoseFirstUpdateAnswer interceptor) throws InterruptedException {
+        client = DynamoDbClient.builder()
+                .endpointOverride(URI.create("http://127.0.0.1:" + DYNALITE.port()))
+                .region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
+                .overrideConfiguration(
+                        c -> c.apiCallTimeout(Duration.ofSeconds(10)).addExecutionInterceptor(interceptor))
+                .build();
+        store = new DynamoStateStore(client, Dynalite.patient(table));
+        SharedState link = store.attach("pay", CONFIG);
+        link.connect(verdict -> {}, NanoClock.system());
+        Dynalite.await(store::isWarm);
+        return link;
+    }
+
+    private Map<String, AttributeValue> item() {
+        return DYNALITE.client()
+                .getItem(request -> request.tableName(table)
+                        .key(Map.of("breaker", AttributeValue.fromS("pay")))
+                        .consistentRead(true))
+                .item();
     }
 
     @Test
