@@ -138,26 +138,25 @@ final class DynamoSharedState implements SharedState {
         BreakerConfig current = config;
         long waitMillis = waitMillis(current, waitNanos);
         WaitReason reason = waitNanos >= 0 ? waitReason : WaitReason.CONFIGURED;
-        Report report = keep(bits, batch, epoch, since, waitMillis, reason);
+        keep(bits, batch, epoch, since, waitMillis, reason);
         return send(() -> deliver(current), false);
     }
 
-    /** Numbers a failure report and keeps it until the table acknowledges it. */
-    private Report keep(int bits, long batch, long epoch, long since, long waitMillis, WaitReason reason) {
+    /** Keeps a failure report until the table acknowledges it. */
+    private void keep(int bits, long batch, long epoch, long since, long waitMillis, WaitReason reason) {
         synchronized (unacknowledged) {
-            Report report = new Report(
-                    table.nextSequence(), bits, batch, epoch, since, waitMillis, reason, new AtomicBoolean());
-            unacknowledged.addLast(report);
+            unacknowledged.addLast(
+                    new Report(new AtomicLong(), bits, batch, epoch, since, waitMillis, reason, new AtomicBoolean()));
             while (unacknowledged.size() > MAX_UNACKNOWLEDGED) {
                 unacknowledged.removeFirst(); // the oldest go first: the newest say most about the dependency now
             }
-            return report;
         }
     }
 
     /**
-     * On a command thread: sends every unacknowledged report in the order they were made (a report
-     * applied after a newer one of the same instance would read as applied already), each removed once
+     * On a command thread: sends every unacknowledged report in the order they were made, numbering
+     * each when it is first sent, under {@link #delivering} (a report applied after one with a higher
+     * sequence from the same instance would read as applied already), each removed once
      * the table answered it; a report counts in whichever window is current, one sent again after a
      * failed attempt only in the window it was made in. Returns the item after the last report, or a
      * read when another thread delivered them all meanwhile.
@@ -171,12 +170,12 @@ final class DynamoSharedState implements SharedState {
                     report = unacknowledged.peekFirst();
                 }
                 if (report == null || localTrip.get() != null) {
-                    // A trip made alone meanwhile goes to the table first (see keeping), with the reopen
-                    // time it fixed; the reports then find the fleet OPEN and are dropped.
-                    // Delivered none: another thread sent them meanwhile, and the item its answer brought
-                    // may not be applied yet, so read it.
+                    // A trip made alone goes to the table before any report (see keeping), with the reopen
+                    // time it fixed. Having delivered none (another thread did), read: the item that
+                    // thread got may not be applied yet.
                     return item != null ? item : table.read();
                 }
+                report.sequence().compareAndSet(0L, table.nextSequence());
                 FleetItem known = item != null ? item : known();
                 // Sent for the first time (or still unknown which window it was made in): it counts in the
                 // current window, as any report sent when it happens; sent again, only in its own.
@@ -185,7 +184,7 @@ final class DynamoSharedState implements SharedState {
                     item = table.report(
                             known,
                             current,
-                            report.sequence(),
+                            report.sequence().get(),
                             failureEpoch,
                             report.bits(),
                             report.successes(),
@@ -205,6 +204,14 @@ final class DynamoSharedState implements SharedState {
                     return item;
                 }
             }
+        }
+    }
+
+    /** A batch of successes alone, numbered and sent under {@link #delivering}, in order with the failure reports. */
+    private FleetItem reportSuccesses(FleetItem known, BreakerConfig current, long batch, long epoch, long since) {
+        synchronized (delivering) {
+            return table.report(
+                    known, current, table.nextSequence(), -1L, 0, batch, epoch, since, 0L, WaitReason.CONFIGURED);
         }
     }
 
@@ -317,17 +324,7 @@ final class DynamoSharedState implements SharedState {
                 keeping(() -> {
                     FleetItem known = unanswered ? deliver(current) : known();
                     FleetItem after = batch > 0 && known.state() == State.CLOSED
-                            ? table.report(
-                                    known,
-                                    current,
-                                    table.nextSequence(),
-                                    -1L,
-                                    0,
-                                    batch,
-                                    epoch,
-                                    since,
-                                    0L,
-                                    WaitReason.CONFIGURED)
+                            ? reportSuccesses(known, current, batch, epoch, since)
                             : unanswered ? known : table.read();
                     long halfExpiry = store.getSettings().itemExpiry().toSeconds() / 2;
                     return after.expiresAt() - TimeUnit.MILLISECONDS.toSeconds(store.nowMillis()) < halfExpiry
@@ -476,11 +473,11 @@ final class DynamoSharedState implements SharedState {
     private record Operator(State target, long atMillis) {}
 
     /**
-     * A failure report: its sequence, the failed or slow call's bits, the successes batched with it
+     * A failure report: its sequence (0 until first sent), the failed or slow call's bits, the successes batched with it
      * (counted in the window of {@code epoch}, the first at {@code since}), and the wait a trip opens for.
      */
     private record Report(
-            long sequence,
+            AtomicLong sequence,
             int bits,
             long successes,
             long epoch,
