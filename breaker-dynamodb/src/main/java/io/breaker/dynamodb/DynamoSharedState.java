@@ -31,6 +31,9 @@ import java.util.function.Consumer;
  *     the fleet's window with one atomic ADD, if the window it was counted in is still current. The
  *     batch carries when its first success was counted: one older than the failures the current block
  *     received meanwhile counts as the previous block's calls, not as calls after those failures.</li>
+ * <li><b>Reports kept until answered.</b> A failure report the table did not answer is kept (at most
+ *     {@link #MAX_UNACKNOWLEDGED}) and sent again by the next refresh; reports are numbered and sent
+ *     one at a time, so the table counts each once (see {@link FleetTable#report}).</li>
  * <li><b>A spent lease admits no second probe.</b> Once this instance reported its probe's outcome, an
  *     answer that still shows its lease (a refresh sent before) reads OPEN.</li>
  * </ul>
