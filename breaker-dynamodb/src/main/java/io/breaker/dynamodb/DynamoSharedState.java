@@ -13,6 +13,7 @@ import io.breaker.spring.store.EventLoops;
 import org.jspecify.annotations.Nullable;
 
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
@@ -30,6 +31,9 @@ import java.util.function.Consumer;
  *     the fleet's window with one atomic ADD, if the window it was counted in is still current. The
  *     batch carries when its first success was counted: one older than the failures the current block
  *     received meanwhile counts as the previous block's calls, not as calls after those failures.</li>
+ * <li><b>Reports kept until answered.</b> A failure report the table did not answer is kept (at most
+ *     {@link #MAX_UNACKNOWLEDGED}) and sent again by the next refresh; reports are numbered and sent
+ *     one at a time, so the table counts each once (see {@link FleetTable#report}).</li>
  * <li><b>A spent lease admits no second probe.</b> Once this instance reported its probe's outcome, an
  *     answer that still shows its lease (a refresh sent before) reads OPEN.</li>
  * </ul>
@@ -38,6 +42,8 @@ final class DynamoSharedState implements SharedState {
 
     /** {@link #batchSince} while no success is counted. */
     private static final long NO_BATCH = Long.MAX_VALUE;
+    /** At most this many unacknowledged failure reports are kept; past it the oldest is dropped. */
+    static final int MAX_UNACKNOWLEDGED = 100;
 
     private final DynamoStateStore store;
     private final FleetTable table;
@@ -63,6 +69,13 @@ final class DynamoSharedState implements SharedState {
     private volatile @Nullable Lease spentLease;
     /** A trip the local window made alone while the table was silent, until the table takes it or decides anew. */
     private final AtomicReference<@Nullable LocalTrip> localTrip = new AtomicReference<>();
+    /**
+     * Failure reports (with the successes batched with them) the table has not acknowledged, oldest
+     * first, at most {@link #MAX_UNACKNOWLEDGED}: each refresh sends them again until it answers.
+     */
+    private final java.util.ArrayDeque<Report> unacknowledged = new java.util.ArrayDeque<>();
+    /** Held while reports are sent, so that one instance's reports reach the table in order. */
+    private final Object delivering = new Object();
     /** An operator change the table did not take yet, replayed by the next refresh. */
     private final AtomicReference<@Nullable Operator> pendingOperator = new AtomicReference<>();
 
@@ -128,7 +141,87 @@ final class DynamoSharedState implements SharedState {
         BreakerConfig current = config;
         long waitMillis = waitMillis(current, waitNanos);
         WaitReason reason = waitNanos >= 0 ? waitReason : WaitReason.CONFIGURED;
-        return send(() -> table.report(known(), current, bits, batch, epoch, since, waitMillis, reason), false);
+        keep(bits, batch, epoch, since, waitMillis, reason);
+        return send(() -> deliver(current), false);
+    }
+
+    /** Keeps a failure report until the table acknowledges it. */
+    private void keep(int bits, long batch, long epoch, long since, long waitMillis, WaitReason reason) {
+        synchronized (unacknowledged) {
+            unacknowledged.addLast(
+                    new Report(new AtomicLong(), bits, batch, epoch, since, waitMillis, reason, new AtomicBoolean()));
+            while (unacknowledged.size() > MAX_UNACKNOWLEDGED) {
+                unacknowledged.removeFirst(); // the oldest go first: the newest say most about the dependency now
+            }
+        }
+    }
+
+    /**
+     * On a command thread: sends every unacknowledged report in the order they were made, numbering
+     * each when it is first sent, under {@link #delivering} (a report applied after one with a higher
+     * sequence from the same instance would read as applied already), each removed once
+     * the table answered it; a report counts in whichever window is current, one sent again after a
+     * failed attempt only in the window it was made in. Returns the item after the last report, or a
+     * read when another thread delivered them all meanwhile.
+     */
+    private FleetItem deliver(BreakerConfig current) {
+        synchronized (delivering) {
+            FleetItem item = null;
+            while (true) {
+                Report report;
+                synchronized (unacknowledged) {
+                    report = unacknowledged.peekFirst();
+                }
+                if (report == null || localTrip.get() != null) {
+                    // A trip made alone goes to the table before any report (see keeping), with the reopen
+                    // time it fixed. Having delivered none (another thread did), read: the item that
+                    // thread got may not be applied yet.
+                    return item != null ? item : table.read();
+                }
+                report.sequence().compareAndSet(0L, table.nextSequence());
+                FleetItem known = item != null ? item : known();
+                // Sent for the first time (or still unknown which window it was made in): it counts in the
+                // current window, as any report sent when it happens; sent again, only in its own.
+                long failureEpoch = report.failed().get() ? report.epoch() : -1L;
+                try {
+                    item = table.report(
+                            known,
+                            current,
+                            report.sequence().get(),
+                            failureEpoch,
+                            report.bits(),
+                            report.successes(),
+                            report.epoch(),
+                            report.since(),
+                            report.waitMillis(),
+                            report.reason());
+                } catch (RuntimeException unanswered) {
+                    report.failed().set(true);
+                    throw unanswered;
+                }
+                synchronized (unacknowledged) {
+                    unacknowledged.remove(report);
+                }
+                if (item.state() != State.CLOSED) {
+                    dropReports(); // the window they were made in is gone: a report counts only in CLOSED
+                    return item;
+                }
+            }
+        }
+    }
+
+    /** A batch of successes alone, numbered and sent under {@link #delivering}, in order with the failure reports. */
+    private FleetItem reportSuccesses(FleetItem known, BreakerConfig current, long batch, long epoch, long since) {
+        synchronized (delivering) {
+            return table.report(
+                    known, current, table.nextSequence(), -1L, 0, batch, epoch, since, 0L, WaitReason.CONFIGURED);
+        }
+    }
+
+    private void dropReports() {
+        synchronized (unacknowledged) {
+            unacknowledged.clear();
+        }
     }
 
     /** The instance's own window may trip it while the table is down or its last operations went unanswered. */
@@ -226,12 +319,16 @@ final class DynamoSharedState implements SharedState {
         long batch = successes.sumThenReset();
         long epoch = batchEpoch;
         BreakerConfig current = config;
+        boolean unanswered;
+        synchronized (unacknowledged) {
+            unanswered = !unacknowledged.isEmpty() && localTrip.get() == null;
+        }
         FleetItem item = store.run(
                 keeping(() -> {
-                    FleetItem known = known();
+                    FleetItem known = unanswered ? deliver(current) : known();
                     FleetItem after = batch > 0 && known.state() == State.CLOSED
-                            ? table.report(known, current, 0, batch, epoch, since, 0L, WaitReason.CONFIGURED)
-                            : table.read();
+                            ? reportSuccesses(known, current, batch, epoch, since)
+                            : unanswered ? known : table.read();
                     long halfExpiry = store.getSettings().itemExpiry().toSeconds() / 2;
                     return after.expiresAt() - TimeUnit.MILLISECONDS.toSeconds(store.nowMillis()) < halfExpiry
                             ? table.renewExpiry()
@@ -377,6 +474,20 @@ final class DynamoSharedState implements SharedState {
 
     /** An operator's change and when (wall clock, ms) it was made: the newest one wins in the table. */
     private record Operator(State target, long atMillis) {}
+
+    /**
+     * A failure report: its sequence (0 until first sent), the failed or slow call's bits, the successes batched with it
+     * (counted in the window of {@code epoch}, the first at {@code since}), and the wait a trip opens for.
+     */
+    private record Report(
+            AtomicLong sequence,
+            int bits,
+            long successes,
+            long epoch,
+            long since,
+            long waitMillis,
+            WaitReason reason,
+            AtomicBoolean failed) {}
 
     /**
      * A trip the local window made alone, on the item this instance knew then ({@code basedOn}, null if

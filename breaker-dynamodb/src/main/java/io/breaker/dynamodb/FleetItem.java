@@ -28,6 +28,8 @@ import java.util.Map;
  * @param operatorAt  the time of the newest operator action applied (the newest one wins)
  * @param window      the shared window's counts
  * @param expiresAt   the TTL attribute (epoch seconds): cleanup only, never read by a decision
+ * @param sequences   per instance, the sequence of its newest report applied in the current window;
+ *                    {@code null} when the item has no such map (written by a version without it)
  */
 record FleetItem(
         State state,
@@ -42,7 +44,8 @@ record FleetItem(
         String tripped,
         long operatorAt,
         WindowCounts window,
-        long expiresAt) {
+        long expiresAt,
+        @Nullable Map<String, Long> sequences) {
 
     /** Reads an item; throws if it is not one of ours. */
     static FleetItem of(Map<String, AttributeValue> item) {
@@ -70,7 +73,27 @@ record FleetItem(
                         number(item, ItemLayout.PREVIOUS_FAILED),
                         number(item, ItemLayout.PREVIOUS_SLOW),
                         number(item, ItemLayout.CURRENT_FAIL_AT)),
-                number(item, ItemLayout.EXPIRES_AT));
+                number(item, ItemLayout.EXPIRES_AT),
+                sequences(item.get(ItemLayout.SEQUENCES)));
+    }
+
+    /** The sequence of {@code instance}'s newest report applied in the current window, 0 for none. */
+    long appliedSequence(String instance) {
+        Long applied = sequences == null ? null : sequences.get(instance);
+        return applied == null ? 0L : applied;
+    }
+
+    private static @Nullable Map<String, Long> sequences(@Nullable AttributeValue value) {
+        if (value == null || !value.hasM()) {
+            return null;
+        }
+        Map<String, Long> sequences = new java.util.HashMap<>();
+        value.m().forEach((instance, sequence) -> {
+            if (sequence.n() != null) {
+                sequences.put(instance, Long.parseLong(sequence.n()));
+            }
+        });
+        return sequences;
     }
 
     /**

@@ -37,6 +37,8 @@ final class FleetTable {
     private final String name;
     /** Whether this instance has seen the item exist (read or written it); then writes need no read first. */
     private volatile boolean seen;
+    /** The sequence of this instance's newest report on this breaker. */
+    private final java.util.concurrent.atomic.AtomicLong sequences = new java.util.concurrent.atomic.AtomicLong();
 
     FleetTable(DynamoStateStore store, String name) {
         this.store = store;
@@ -85,10 +87,18 @@ final class FleetTable {
      * only in CLOSED and in the window they belong to; successes older than the current block's
      * failures count as the previous block's calls (see {@link WindowCounts#olderThanFailures}).
      * {@code waitMillis} is the wait a trip opens for.
+     *
+     * <p>{@code sequence} numbers the report among this instance's reports (see {@link #nextSequence}):
+     * the write records it in the window's {@link ItemLayout#SEQUENCES} and is conditional on it being
+     * above the one recorded, so a report applied already (its answer lost, then retried by the SDK or
+     * sent again) is not counted twice; finding it applied is its acknowledgement. A failed or slow
+     * call counts only in the window of {@code failureEpoch} (-1: whichever window is current).
      */
     FleetItem report(
             FleetItem known,
             BreakerConfig config,
+            long sequence,
+            long failureEpoch,
             int bits,
             long successes,
             long successEpoch,
@@ -101,22 +111,36 @@ final class FleetTable {
             if (item.state() != State.CLOSED) {
                 return item;
             }
+            if (item.appliedSequence(store.instanceId()) >= sequence) {
+                return judge(item, config, waitMillis, waitReason); // applied already: its answer was lost
+            }
             long k = item.window().epoch() == successEpoch ? successes : 0;
-            int own = bits & OutcomeBits.CALL;
+            int counted = failureEpoch < 0 || item.window().epoch() == failureEpoch ? bits : 0;
+            int own = counted & OutcomeBits.CALL;
             if (k + own == 0) {
                 return item;
             }
-            FleetItem added = add(item, config, k, successesSince, own, bits);
+            FleetItem added = add(item, config, sequence, k, successesSince, own, counted);
             if (added == null) {
-                item = read(); // the block or the state moved: look again
+                item = read(); // the block or the state moved, or the report was applied: look again
                 continue;
             }
-            String[] verdict = added.window().verdict(config, store.nowMillis());
-            return verdict == null
-                    ? added
-                    : trip(added, TransitionCause.valueOf(verdict[0]), verdict[1], waitMillis, waitReason);
+            return judge(added, config, waitMillis, waitReason);
         }
         return item;
+    }
+
+    /** The next sequence for a report of this instance on this breaker (the first is 1). */
+    long nextSequence() {
+        return sequences.incrementAndGet();
+    }
+
+    /** Trips the fleet if the window of {@code item} says so. */
+    private FleetItem judge(FleetItem item, BreakerConfig config, long waitMillis, WaitReason waitReason) {
+        String[] verdict = item.window().verdict(config, store.nowMillis());
+        return verdict == null
+                ? item
+                : trip(item, TransitionCause.valueOf(verdict[0]), verdict[1], waitMillis, waitReason);
     }
 
     /**
@@ -124,7 +148,8 @@ final class FleetTable {
      * {@code successes} (the first counted at {@code since}) and {@code own} (0 or 1: the failed or slow
      * call of {@code bits}) are the calls to add.
      */
-    private FleetItem add(FleetItem item, BreakerConfig config, long successes, long since, int own, int bits) {
+    private FleetItem add(
+            FleetItem item, BreakerConfig config, long sequence, long successes, long since, int own, int bits) {
         long now = store.nowMillis();
         WindowCounts window = item.window();
         long target = window.targetBlock(config, now);
@@ -168,7 +193,7 @@ final class FleetTable {
                             ? " AND (attribute_not_exists(" + failAt + ") OR " + failAt + " <= "
                                     + write.val("since", n(since)) + ")"
                             : "";
-            write.when(closed + " AND " + epoch + " AND " + block + room + newer);
+            write.when(closed + " AND " + epoch + " AND " + block + room + newer + once(write, item, sequence));
         } else {
             // A new block: the current one becomes the previous one if it is adjacent, else both start empty.
             // Conditional on the current block's calls as read, so no concurrent ADD is lost. Successes older
@@ -188,10 +213,32 @@ final class FleetTable {
                 write.remove(ItemLayout.CURRENT_FAIL_AT);
             }
             write.when(closed + " AND " + epoch + " AND " + block + " AND " + write.ref(ItemLayout.CURRENT_CALLS)
-                    + " = " + write.val("read_calls", n(window.calls())));
+                    + " = " + write.val("read_calls", n(window.calls())) + once(write, item, sequence));
         }
         write.set(ItemLayout.EXPIRES_AT, n(store.expiresAt()));
         return updateOrNull(write);
+    }
+
+    /**
+     * Records the report's sequence in the window's map and answers the condition that it was not
+     * recorded yet. An item without the map (written before it existed) gets one holding this report;
+     * its condition is then that the map is still missing, so a concurrent writer's map is never lost.
+     */
+    private String once(ItemLayout.Write write, FleetItem item, long sequence) {
+        String sequences = write.ref(ItemLayout.SEQUENCES);
+        if (item.sequences() == null) {
+            write.set(
+                    ItemLayout.SEQUENCES,
+                    AttributeValue.builder()
+                            .m(Map.of(store.instanceId(), n(sequence)))
+                            .build());
+            return " AND attribute_not_exists(" + sequences + ")";
+        }
+        String seq = write.val("seq", n(sequence)); // defined only where used: an unused value is refused
+        String mine = sequences + "." + write.refName("me_seq", store.instanceId());
+        write.setPath(mine, seq);
+        return " AND attribute_exists(" + sequences + ") AND (attribute_not_exists(" + mine + ") OR " + mine + " < "
+                + seq + ")";
     }
 
     /**

@@ -46,6 +46,12 @@ final class ItemLayout {
     static final String PREVIOUS_CALLS = "p_calls";
     static final String PREVIOUS_FAILED = "p_failed";
     static final String PREVIOUS_SLOW = "p_slow";
+    /**
+     * The window's report sequences: a map from instance id to the sequence of that instance's newest
+     * report applied in this window, reset with the window. A report whose sequence is not above its
+     * instance's entry was applied already (its answer was lost) and is not counted again.
+     */
+    static final String SEQUENCES = "seqs";
     /** The TTL attribute: epoch seconds after which DynamoDB may delete an item nobody writes. Cleanup only. */
     static final String EXPIRES_AT = "expires_at";
 
@@ -67,6 +73,7 @@ final class ItemLayout {
         }) {
             item.put(counter, n(0));
         }
+        item.put(SEQUENCES, emptyMap());
         item.put(EXPIRES_AT, n(expiresAt));
         return item;
     }
@@ -92,6 +99,12 @@ final class ItemLayout {
             return "#" + attribute;
         }
 
+        /** {@code #placeholder} for a name that is not one of the layout's attributes (a map key). */
+        String refName(String placeholder, String name) {
+            names.put("#" + placeholder, name);
+            return "#" + placeholder;
+        }
+
         /** {@code :placeholder} for a value. */
         String val(String placeholder, AttributeValue value) {
             values.put(":" + placeholder, value);
@@ -105,6 +118,12 @@ final class ItemLayout {
 
         Write setExpression(String attribute, String expression) {
             append(set, ref(attribute) + " = " + expression);
+            return this;
+        }
+
+        /** {@code path = expression}, for a path inside a map attribute. */
+        Write setPath(String path, String expression) {
+            append(set, path + " = " + expression);
             return this;
         }
 
@@ -184,6 +203,7 @@ final class ItemLayout {
                 .set(PREVIOUS_CALLS, n(0))
                 .set(PREVIOUS_FAILED, n(0))
                 .set(PREVIOUS_SLOW, n(0))
+                .set(SEQUENCES, emptyMap())
                 .remove(CURRENT_FAIL_AT);
     }
 
@@ -211,6 +231,10 @@ final class ItemLayout {
 
     static AttributeValue s(String text) {
         return AttributeValue.builder().s(text).build();
+    }
+
+    static AttributeValue emptyMap() {
+        return AttributeValue.builder().m(Map.of()).build();
     }
 
     static AttributeValue n(long number) {
