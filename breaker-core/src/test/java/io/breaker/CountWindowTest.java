@@ -21,7 +21,7 @@ class CountWindowTest {
         Random random = new Random(20261202L);
         for (int size : new int[] {1, 2, 3, 20, 21, 22, 42, 100, 1_000}) {
             for (int failurePercent : new int[] {0, 1, 5, 50, 100}) {
-                CountWindow window = new CountWindow(rule(size, 1, 50f, 50f));
+                CountWindow window = new CountWindow(WindowRules.of(SlidingWindowType.COUNT_BASED, size, 1, 50f, 50f));
                 ArrayDeque<Integer> last = new ArrayDeque<>();
                 for (int call = 0; call < 5 * size + 50; call++) {
                     int outcome =
@@ -44,7 +44,7 @@ class CountWindowTest {
 
     @Test
     void aSuccessOnAFullWindowOfSuccessesWritesNothing() {
-        CountWindow window = new CountWindow(rule(5, 5, 50f, 100f));
+        CountWindow window = new CountWindow(WindowRules.of(SlidingWindowType.COUNT_BASED, 5, 5, 50f, 100f));
         for (int call = 0; call < 5; call++) {
             window.record(OutcomeBits.CALL, 0L);
         }
@@ -59,7 +59,7 @@ class CountWindowTest {
 
     @Test
     void aFailureInTheWindowMakesSuccessesTakeTheirPlaceUntilItLeaves() {
-        CountWindow window = new CountWindow(rule(5, 5, 50f, 100f));
+        CountWindow window = new CountWindow(WindowRules.of(SlidingWindowType.COUNT_BASED, 5, 5, 50f, 100f));
         for (int call = 0; call < 5; call++) {
             window.record(OutcomeBits.CALL, 0L);
         }
@@ -80,7 +80,7 @@ class CountWindowTest {
 
     @Test
     void aWindowNotYetFullTakesATicketForEverySuccess() {
-        CountWindow window = new CountWindow(rule(100, 10, 50f, 100f));
+        CountWindow window = new CountWindow(WindowRules.of(SlidingWindowType.COUNT_BASED, 100, 10, 50f, 100f));
         for (int call = 1; call <= 99; call++) {
             assertThat(window.record(OutcomeBits.CALL, 0L)).isTrue();
             assertThat(window.ticketsTaken()).isEqualTo(call);
@@ -96,16 +96,5 @@ class CountWindowTest {
             slow += (outcome & OutcomeBits.SLOW) != 0 ? 1 : 0;
         }
         return new int[] {last.size(), failed, slow};
-    }
-
-    /** The settings of a count based window of {@code size}, with the given minimum and thresholds. */
-    static BreakerConfig rule(
-            int size, int minimumNumberOfCalls, float failureRateThreshold, float slowCallRateThreshold) {
-        return BreakerConfig.builder()
-                .slidingWindow(SlidingWindowType.COUNT_BASED, size)
-                .minimumNumberOfCalls(minimumNumberOfCalls)
-                .failureRateThreshold(failureRateThreshold)
-                .slowCallRateThreshold(slowCallRateThreshold)
-                .build();
     }
 }

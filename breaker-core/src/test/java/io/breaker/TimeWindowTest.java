@@ -11,7 +11,7 @@ class TimeWindowTest {
     private static final long SECOND = 1_000_000_000L;
     private static final int FAILED_CALL = OutcomeBits.CALL | OutcomeBits.FAILED;
 
-    private final TimeWindow window = new TimeWindow(rule(5, 1, 50, 100), 0L);
+    private final TimeWindow window = new TimeWindow(WindowRules.of(SlidingWindowType.TIME_BASED, 5, 1, 50, 100), 0L);
 
     @Test
     void keepsEachSecondForExactlyTheWindowsLength() {
@@ -70,7 +70,7 @@ class TimeWindowTest {
         // Each second first holds only failures, then the next second only successes: a pair of
         // totals read across the drain in between would show more failures than calls (a rate above
         // 100%, which evaluate() would turn into a trip).
-        TimeWindow oneSecond = new TimeWindow(rule(1, 1, 50, 100), 0L);
+        TimeWindow oneSecond = new TimeWindow(WindowRules.of(SlidingWindowType.TIME_BASED, 1, 1, 50, 100), 0L);
         java.util.concurrent.atomic.AtomicLong now = new java.util.concurrent.atomic.AtomicLong();
         java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
         java.util.concurrent.atomic.AtomicReference<String> broken =
@@ -100,16 +100,5 @@ class TimeWindowTest {
             reader.join();
         }
         assertThat(broken.get()).as("a read straddling a drain").isNull();
-    }
-
-    /** The settings of a time based window of {@code size}, with the given minimum and thresholds. */
-    static BreakerConfig rule(
-            int size, int minimumNumberOfCalls, float failureRateThreshold, float slowCallRateThreshold) {
-        return BreakerConfig.builder()
-                .slidingWindow(SlidingWindowType.TIME_BASED, size)
-                .minimumNumberOfCalls(minimumNumberOfCalls)
-                .failureRateThreshold(failureRateThreshold)
-                .slowCallRateThreshold(slowCallRateThreshold)
-                .build();
     }
 }

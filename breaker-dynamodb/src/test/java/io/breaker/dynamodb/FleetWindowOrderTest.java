@@ -43,6 +43,10 @@ class FleetWindowOrderTest {
             .waitDurationInOpenState(Duration.ofSeconds(60))
             .build();
 
+    /** The same, evaluated from 5 calls on: a block's first failure can then trip with the next four. */
+    private static final BreakerConfig FROM_FIVE_CALLS =
+            CONFIG.toBuilder().minimumNumberOfCalls(5).build();
+
     private final AtomicLong wall = new AtomicLong(1_800_000_000_000L);
     private final List<DynamoStateStore> stores = new ArrayList<>();
     private final String table = DYNALITE.createTable();
@@ -100,14 +104,38 @@ class FleetWindowOrderTest {
         assertThat(failuresUntilTheFleetOpens(4, calls)).isEqualTo(failuresUntilOneBreakerOpens(calls));
     }
 
+    /**
+     * A failure report carries its instance's successes since its last report, all older than that
+     * failure: when it is the block's first failure, a batch as large as a block must not turn it into a
+     * fraction of a call.
+     */
+    @Test
+    void aBlockSizedBatchCarriedByTheBlocksFirstFailureDoesNotDiluteIt() throws Exception {
+        List<Call> calls = successesThenFailures(new int[] {15, 15, 15, 15}, new int[] {0, 1, 2, 3});
+        assertThat(failuresUntilTheFleetOpens(FROM_FIVE_CALLS, 4, calls))
+                .isEqualTo(failuresUntilOneBreakerOpens(FROM_FIVE_CALLS, calls));
+    }
+
+    @Test
+    void aSmallBatchCarriedByTheBlocksFirstFailureDoesNotDiluteItEither() throws Exception {
+        List<Call> calls = successesThenFailures(new int[] {3, 3, 3, 3}, new int[] {0, 1, 2, 3});
+        assertThat(failuresUntilTheFleetOpens(FROM_FIVE_CALLS, 4, calls))
+                .isEqualTo(failuresUntilOneBreakerOpens(FROM_FIVE_CALLS, calls));
+    }
+
     /** Plays the calls on a fleet of {@code size} links; returns the failures reported when one read OPEN. */
     private int failuresUntilTheFleetOpens(int size, List<Call> calls) throws InterruptedException {
+        return failuresUntilTheFleetOpens(CONFIG, size, calls);
+    }
+
+    private int failuresUntilTheFleetOpens(BreakerConfig config, int size, List<Call> calls)
+            throws InterruptedException {
         List<SharedState> fleet = new ArrayList<>();
         for (int i = 0; i < size; i++) {
             DynamoStateStore store =
                     new DynamoStateStore(DYNALITE.client(), Dynalite.patient(table), name -> true, wall::get);
             stores.add(store);
-            SharedState link = store.attach("orders", CONFIG);
+            SharedState link = store.attach("orders", config);
             CopyOnWriteArrayList<SharedVerdict> seen = new CopyOnWriteArrayList<>();
             link.connect(seen::add, () -> 0L); // one refresh now, then none: the clock stands still
             Dynalite.await(() -> !seen.isEmpty());
@@ -132,8 +160,12 @@ class FleetWindowOrderTest {
 
     /** Plays the same calls, in the same order, on one in-memory breaker with the same settings. */
     private static int failuresUntilOneBreakerOpens(List<Call> calls) {
+        return failuresUntilOneBreakerOpens(CONFIG, calls);
+    }
+
+    private static int failuresUntilOneBreakerOpens(BreakerConfig config, List<Call> calls) {
         CircuitBreaker breaker =
-                BreakerRegistry.of(CONFIG, Map.of(), NanoClock.system()).breaker("orders");
+                BreakerRegistry.of(config, Map.of(), NanoClock.system()).breaker("orders");
         int failures = 0;
         for (Call call : calls) {
             long permit = breaker.tryAcquirePermit();

@@ -45,7 +45,12 @@ public class CountWindowCleanSkipTest {
 
     /** A window of the last call (at least 1, 50% failures trip) holding a success. */
     static CountWindow fullOfASuccess() {
-        CountWindow window = new CountWindow(rule(1, 1, 50f, 100f));
+        CountWindow window = new CountWindow(BreakerConfig.builder()
+                .slidingWindow(SlidingWindowType.COUNT_BASED, 1)
+                .minimumNumberOfCalls(1)
+                .failureRateThreshold(50f)
+                .slowCallRateThreshold(100f)
+                .build());
         window.record(OutcomeBits.CALL, 0L);
         return window;
     }
@@ -67,16 +72,5 @@ public class CountWindowCleanSkipTest {
         r.r4 = counted[1];
         r.r5 = window.slotCounts()[1];
         r.r6 = window.evaluate(0L);
-    }
-
-    /** The settings of a count based window of {@code size}, with the given minimum and thresholds. */
-    static BreakerConfig rule(
-            int size, int minimumNumberOfCalls, float failureRateThreshold, float slowCallRateThreshold) {
-        return BreakerConfig.builder()
-                .slidingWindow(SlidingWindowType.COUNT_BASED, size)
-                .minimumNumberOfCalls(minimumNumberOfCalls)
-                .failureRateThreshold(failureRateThreshold)
-                .slowCallRateThreshold(slowCallRateThreshold)
-                .build();
     }
 }

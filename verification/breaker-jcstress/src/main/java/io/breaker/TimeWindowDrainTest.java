@@ -49,7 +49,14 @@ public class TimeWindowDrainTest {
 
     /** A 2 s window (at least 1 call, 70% trips) holding 2 failures of second 0 and 1 success of second 1. */
     static TimeWindow twoFailuresOfThreeCalls() {
-        TimeWindow window = new TimeWindow(rule(2, 1, 70f, 100f), 0L);
+        TimeWindow window = new TimeWindow(
+                BreakerConfig.builder()
+                        .slidingWindow(SlidingWindowType.TIME_BASED, 2)
+                        .minimumNumberOfCalls(1)
+                        .failureRateThreshold(70f)
+                        .slowCallRateThreshold(100f)
+                        .build(),
+                0L);
         window.record(FAILURE, 500 * MS);
         window.record(FAILURE, 500 * MS);
         window.record(OutcomeBits.CALL, 1_500 * MS);
@@ -67,16 +74,5 @@ public class TimeWindowDrainTest {
         r.r1 = counts[0];
         r.r2 = counts[1];
         r.r3 = window.evaluate(2_500 * MS);
-    }
-
-    /** The settings of a time based window of {@code size}, with the given minimum and thresholds. */
-    static BreakerConfig rule(
-            int size, int minimumNumberOfCalls, float failureRateThreshold, float slowCallRateThreshold) {
-        return BreakerConfig.builder()
-                .slidingWindow(SlidingWindowType.TIME_BASED, size)
-                .minimumNumberOfCalls(minimumNumberOfCalls)
-                .failureRateThreshold(failureRateThreshold)
-                .slowCallRateThreshold(slowCallRateThreshold)
-                .build();
     }
 }
