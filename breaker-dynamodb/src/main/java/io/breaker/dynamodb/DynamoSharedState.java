@@ -12,6 +12,7 @@ import io.breaker.spi.SharedVerdict;
 import io.breaker.spring.store.EventLoops;
 import org.jspecify.annotations.Nullable;
 
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -78,6 +79,10 @@ final class DynamoSharedState implements SharedState {
     private final Object delivering = new Object();
     /** An operator change the table did not take yet, replayed by the next refresh. */
     private final AtomicReference<@Nullable Operator> pendingOperator = new AtomicReference<>();
+
+    private volatile OperatorChange lastOperatorChange = OperatorChange.NOT_SENT;
+    /** When (breaker clock) {@link #newest} was last set. */
+    private volatile long newestAt;
 
     DynamoSharedState(DynamoStateStore store, String name, BreakerConfig config) {
         this.store = store;
@@ -292,11 +297,60 @@ final class DynamoSharedState implements SharedState {
     public @Nullable SharedVerdict operatorSets(State target) {
         Operator change = new Operator(target, store.nowMillis());
         pendingOperator.set(change); // until the table takes it: the local breaker changes now, the fleet later
-        SharedVerdict verdict = send(() -> table.force(change.target(), change.atMillis()), false);
+        lastOperatorChange = store.isAvailable() ? OperatorChange.UNANSWERED : OperatorChange.NOT_SENT;
+        SharedVerdict verdict = send(
+                () -> {
+                    FleetTable.Forced forced = table.force(change.target(), change.atMillis());
+                    lastOperatorChange = forced.changed() ? OperatorChange.CHANGED : OperatorChange.UNCHANGED;
+                    return forced.item();
+                },
+                false);
         if (verdict != null) {
             pendingOperator.compareAndSet(change, null);
         }
         return verdict;
+    }
+
+    /** What this instance's last operator change did to the fleet, as far as it knows. */
+    OperatorChange lastOperatorChange() {
+        return lastOperatorChange;
+    }
+
+    /** What an operator change through this instance did to the fleet's state. */
+    enum OperatorChange {
+        /** None yet, or not sent: the table was known to be unreachable (the next refresh sends it). */
+        NOT_SENT,
+        /** Sent, no answer yet: it may have been applied or not. */
+        UNANSWERED,
+        /** The table took it and the fleet's state changed. */
+        CHANGED,
+        /** The table answered, and the fleet's state did not change (already in it, or a newer action stands). */
+        UNCHANGED
+    }
+
+    /** The fleet's state in the newest item applied, and how long ago it came; {@code null} before the first. */
+    @Nullable
+    Seen seen() {
+        FleetItem item = newest.get();
+        if (item == null) {
+            return null;
+        }
+        State state = item.verdictFor(store.instanceId(), store.nowMillis()).state();
+        return new Seen(state, java.time.Duration.ofNanos(Math.max(0, clock.nanoTime() - newestAt)));
+    }
+
+    /** The fleet's state as this instance last heard it, and the age of that answer. */
+    record Seen(State state, java.time.Duration age) {}
+
+    /** The fleet's settings changed at runtime, by compare-and-set (see {@link FleetTable#changeSettings}). */
+    FleetTable.SettingsChange changeSettings(
+            String newEpoch,
+            String baseEpoch,
+            long baseVersion,
+            Map<String, String> baseOverrides,
+            Map<String, @Nullable String> changes,
+            @Nullable String principal) {
+        return table.changeSettings(newEpoch, baseEpoch, baseVersion, baseOverrides, changes, principal);
     }
 
     // ---------------------------------------------------------------- the pool's side
@@ -308,7 +362,11 @@ final class DynamoSharedState implements SharedState {
     boolean refresh() {
         Operator pending = pendingOperator.get();
         if (pending != null) {
-            FleetItem forced = store.run(keeping(() -> table.force(pending.target(), pending.atMillis())), true, null);
+            FleetItem forced = store.run(
+                    keeping(() ->
+                            table.force(pending.target(), pending.atMillis()).item()),
+                    true,
+                    null);
             if (forced == null) {
                 return false;
             }
@@ -320,6 +378,7 @@ final class DynamoSharedState implements SharedState {
         long epoch = batchEpoch;
         BreakerConfig current = config;
         boolean unanswered;
+        long readAt = System.nanoTime();
         synchronized (unacknowledged) {
             unanswered = !unacknowledged.isEmpty() && localTrip.get() == null;
         }
@@ -337,6 +396,9 @@ final class DynamoSharedState implements SharedState {
                 true,
                 late -> adopt(accept(late)));
         adopt(accept(item));
+        if (item != null) {
+            store.refreshed(name, item, readAt);
+        }
         return item != null;
     }
 
@@ -409,6 +471,7 @@ final class DynamoSharedState implements SharedState {
                 return null; // overtaken by a newer answer
             }
             if (newest.compareAndSet(current, item)) {
+                newestAt = clock.nanoTime();
                 break;
             }
         }

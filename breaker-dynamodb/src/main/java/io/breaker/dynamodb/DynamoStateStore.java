@@ -15,6 +15,7 @@ import software.amazon.awssdk.services.dynamodb.model.DynamoDbResponse;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
@@ -78,6 +79,9 @@ public final class DynamoStateStore implements StateStore, AutoCloseable {
     private final LongAdder callerTimeouts = new LongAdder();
     /** While the table is known to be down: when (System.nanoTime) the next refresh may try it. */
     private final AtomicLong nextRecoveryAttempt = new AtomicLong(System.nanoTime());
+
+    /** Receives each breaker's item after a refresh the table answered (the fleet's runtime settings read it). */
+    private volatile RefreshListener afterRefresh = (name, item, readAt) -> {};
 
     /** Receives the duration of each table operation, on the command thread that ran it (the latency meter). */
     private volatile LongConsumer operationTimes = nanos -> {};
@@ -183,6 +187,85 @@ public final class DynamoStateStore implements StateStore, AutoCloseable {
     /** The shortest probe lease of the breakers shared through this store (empty before one is attached). */
     Optional<Duration> shortestProbeLease() {
         return attached.stream().map(DynamoSharedState::probeLease).min(Duration::compareTo);
+    }
+
+    /**
+     * What this instance's last operator change of the breaker {@code name} did to the fleet
+     * ({@link DynamoSharedState.OperatorChange#NOT_SENT} for a breaker not shared through this store).
+     */
+    DynamoSharedState.OperatorChange lastOperatorChange(String name) {
+        DynamoSharedState shared = find(name);
+        return shared == null ? DynamoSharedState.OperatorChange.NOT_SENT : shared.lastOperatorChange();
+    }
+
+    /** The fleet's state of the breaker {@code name} as this instance last heard it; {@code null} before that. */
+    DynamoSharedState.@Nullable Seen seen(String name) {
+        DynamoSharedState shared = find(name);
+        return shared == null ? null : shared.seen();
+    }
+
+    /**
+     * Changes the fleet's runtime settings of the breaker {@code name} (see {@link FleetTable#changeSettings}),
+     * on the pool, waiting at most the timeout: {@code null} when no answer came in time.
+     */
+    FleetTable.@Nullable SettingsChange changeSettings(
+            String name,
+            String newEpoch,
+            String baseEpoch,
+            long baseVersion,
+            Map<String, String> baseOverrides,
+            Map<String, @Nullable String> changes,
+            @Nullable String principal) {
+        DynamoSharedState shared = find(name);
+        FleetTable table = shared == null ? new FleetTable(this, name) : null;
+        java.util.concurrent.atomic.AtomicReference<FleetTable.SettingsChange> outcome =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        FleetItem item = run(
+                () -> {
+                    FleetTable.SettingsChange change = shared != null
+                            ? shared.changeSettings(newEpoch, baseEpoch, baseVersion, baseOverrides, changes, principal)
+                            : table.changeSettings(newEpoch, baseEpoch, baseVersion, baseOverrides, changes, principal);
+                    outcome.set(change);
+                    return change.item();
+                },
+                false,
+                null);
+        return item == null ? null : outcome.get();
+    }
+
+    /** Registers the one receiver of breakers' items after each refresh the table answered. */
+    void afterRefresh(RefreshListener listener) {
+        this.afterRefresh = Objects.requireNonNull(listener, "listener");
+    }
+
+    /** Receives a breaker's item after a refresh the table answered, on a command thread. */
+    @FunctionalInterface
+    interface RefreshListener {
+
+        /**
+         * @param name   the breaker
+         * @param item   its item as the refresh found it
+         * @param readAt when ({@link System#nanoTime()}) the refresh was sent
+         */
+        void refreshed(String name, FleetItem item, long readAt);
+    }
+
+    /** A breaker's refresh was answered (on a command thread). */
+    void refreshed(String name, FleetItem item, long readAt) {
+        try {
+            afterRefresh.refreshed(name, item, readAt);
+        } catch (RuntimeException unexpected) {
+            LOG.error("Handing the fleet's settings of breaker '" + name + "' on failed unexpectedly", unexpected);
+        }
+    }
+
+    private @Nullable DynamoSharedState find(String name) {
+        for (DynamoSharedState shared : attached) {
+            if (shared.name().equals(name)) {
+                return shared;
+            }
+        }
+        return null;
     }
 
     /** Stops the command pool; attached breakers then act on their local state. */

@@ -30,6 +30,7 @@ import java.util.Map;
  * @param expiresAt   the TTL attribute (epoch seconds): cleanup only, never read by a decision
  * @param sequences   per instance, the sequence of its newest report applied in the current window;
  *                    {@code null} when the item has no such map (written by a version without it)
+ * @param settings    the fleet's settings changed at runtime, {@code null} while nobody changed one
  */
 record FleetItem(
         State state,
@@ -45,7 +46,22 @@ record FleetItem(
         long operatorAt,
         WindowCounts window,
         long expiresAt,
-        @Nullable Map<String, Long> sequences) {
+        @Nullable Map<String, Long> sequences,
+        @Nullable Settings settings) {
+
+    /**
+     * The fleet's settings changed at runtime, kept in the breaker's item.
+     *
+     * @param epoch     chosen by the instance that created them; a new one after the item was lost
+     * @param version   raised by every change within the epoch
+     * @param overrides property name (as in YAML) to the value as written
+     * @param principal who made the newest change, or {@code null}
+     */
+    record Settings(
+            String epoch,
+            long version,
+            Map<String, String> overrides,
+            @Nullable String principal) {}
 
     /** Reads an item; throws if it is not one of ours. */
     static FleetItem of(Map<String, AttributeValue> item) {
@@ -74,7 +90,27 @@ record FleetItem(
                         number(item, ItemLayout.PREVIOUS_SLOW),
                         number(item, ItemLayout.CURRENT_FAIL_AT)),
                 number(item, ItemLayout.EXPIRES_AT),
-                sequences(item.get(ItemLayout.SEQUENCES)));
+                sequences(item.get(ItemLayout.SEQUENCES)),
+                settings(item));
+    }
+
+    /** The settings in an item: none without an epoch (nobody changed one, or the item was lost). */
+    private static @Nullable Settings settings(Map<String, AttributeValue> item) {
+        String epoch = text(item, ItemLayout.SETTINGS_EPOCH, "");
+        if (epoch.isEmpty()) {
+            return null;
+        }
+        Map<String, String> overrides = new java.util.TreeMap<>();
+        AttributeValue values = item.get(ItemLayout.SETTINGS);
+        if (values != null && values.hasM()) {
+            values.m().forEach((property, value) -> {
+                if (value.s() != null) {
+                    overrides.put(property, value.s());
+                }
+            });
+        }
+        AttributeValue by = item.get(ItemLayout.SETTINGS_BY);
+        return new Settings(epoch, number(item, ItemLayout.SETTINGS_VERSION), overrides, by == null ? null : by.s());
     }
 
     /** The sequence of {@code instance}'s newest report applied in the current window, 0 for none. */

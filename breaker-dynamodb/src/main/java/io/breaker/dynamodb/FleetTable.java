@@ -8,6 +8,7 @@ import io.breaker.WaitReason;
 import io.breaker.spi.OutcomeBits;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
@@ -32,6 +33,8 @@ final class FleetTable {
 
     /** Attempts of a report whose window block moved under it (concurrent reporters) before it gives up. */
     private static final int REPORT_ATTEMPTS = 4;
+    /** Attempts of an operator's action whose item changed state between its two writes. */
+    private static final int FORCE_ATTEMPTS = 4;
 
     private final DynamoStateStore store;
     private final String name;
@@ -309,20 +312,130 @@ final class FleetTable {
 
     /**
      * An operator sets {@code target} for the fleet; the newest action (by its time) wins, so one
-     * replayed after an outage never overwrites a newer one. CLOSED and FORCED_CLOSED start a fresh window.
+     * replayed after an outage never overwrites a newer one. CLOSED and FORCED_CLOSED start a fresh
+     * window. On a fleet already in {@code target} only the action's time is written: the state, its
+     * version and the window stay as they are (releasing a CLOSED breaker keeps the failures it counted).
      */
-    FleetItem force(State target, long atMillis) {
-        ItemLayout.Write write =
-                ItemLayout.transition(name, target, TransitionCause.OPERATOR, store.nowMillis(), store.expiresAt());
-        write.set(ItemLayout.OPERATOR_AT, n(atMillis));
-        ItemLayout.endEpisode(write);
-        if (target != State.FORCED_OPEN) {
-            ItemLayout.resetWindow(write);
+    Forced force(State target, long atMillis) {
+        FleetItem item = null;
+        for (int attempt = 0; attempt < FORCE_ATTEMPTS; attempt++) {
+            ItemLayout.Write change =
+                    ItemLayout.transition(name, target, TransitionCause.OPERATOR, store.nowMillis(), store.expiresAt());
+            change.set(ItemLayout.OPERATOR_AT, n(atMillis));
+            ItemLayout.endEpisode(change);
+            if (target != State.FORCED_OPEN) {
+                ItemLayout.resetWindow(change);
+            }
+            change.when("(" + notNewerAction(change, atMillis) + ") AND " + change.ref(ItemLayout.STATE) + " <> "
+                    + change.val("target", s(target.name())));
+            Written changed = write(change);
+            if (changed.applied()) {
+                return new Forced(changed.item(), true);
+            }
+            item = changed.item();
+            if (item.operatorAt() > atMillis) {
+                return new Forced(item, false); // a newer action was applied: it stands
+            }
+            ItemLayout.Write stamp = new ItemLayout.Write(name)
+                    .set(ItemLayout.OPERATOR_AT, n(atMillis))
+                    .set(ItemLayout.EXPIRES_AT, n(store.expiresAt()));
+            stamp.when("(" + notNewerAction(stamp, atMillis) + ") AND " + stamp.ref(ItemLayout.STATE) + " = "
+                    + stamp.val("target", s(target.name())));
+            Written stamped = write(stamp);
+            if (stamped.applied()) {
+                return new Forced(stamped.item(), false);
+            }
+            item = stamped.item(); // the state moved between the two writes: decide again on it
         }
-        String operatorAt = write.ref(ItemLayout.OPERATOR_AT);
-        write.when("attribute_not_exists(" + operatorAt + ") OR " + operatorAt + " <= " + write.val("at", n(atMillis)));
-        return update(write);
+        return new Forced(item, false);
     }
+
+    private static String notNewerAction(ItemLayout.Write write, long atMillis) {
+        String operatorAt = write.ref(ItemLayout.OPERATOR_AT);
+        return "attribute_not_exists(" + operatorAt + ") OR " + operatorAt + " <= " + write.val("at", n(atMillis));
+    }
+
+    /** An operator's action as the table took it: the item after it, and whether it changed the fleet's state. */
+    record Forced(FleetItem item, boolean changed) {}
+
+    /**
+     * Changes the fleet's settings changed at runtime, kept in the item (see {@link ItemLayout#SETTINGS}),
+     * by compare-and-set: only while they are still at {@code baseEpoch} and {@code baseVersion}. When the
+     * item holds none (nobody changed one, or the item was lost and created again), they are created under
+     * {@code newEpoch}, at version 1, from {@code baseOverrides} with the changes applied. A change whose
+     * result is the settings as they are writes nothing. Neither the item's version nor its state changes.
+     *
+     * @param changes property to value as written; a {@code null} value returns the property to its
+     *                configured value
+     */
+    SettingsChange changeSettings(
+            String newEpoch,
+            String baseEpoch,
+            long baseVersion,
+            Map<String, String> baseOverrides,
+            Map<String, @Nullable String> changes,
+            @Nullable String principal) {
+        FleetItem item = read();
+        FleetItem.Settings current = item.settings();
+        ItemLayout.Write write = new ItemLayout.Write(name).set(ItemLayout.EXPIRES_AT, n(store.expiresAt()));
+        Map<String, String> after;
+        if (current == null) {
+            after = applied(baseOverrides, changes);
+            if (after.isEmpty()) {
+                return new SettingsChange(SettingsOutcome.UNCHANGED, item); // the configured values, as without any
+            }
+            write.set(ItemLayout.SETTINGS_EPOCH, s(newEpoch)).set(ItemLayout.SETTINGS_VERSION, n(1));
+            write.when("attribute_not_exists(" + write.ref(ItemLayout.SETTINGS_EPOCH) + ")");
+        } else {
+            if (!current.epoch().equals(baseEpoch) || current.version() != baseVersion) {
+                return new SettingsChange(SettingsOutcome.STALE, item);
+            }
+            after = applied(current.overrides(), changes);
+            if (after.equals(current.overrides())) {
+                return new SettingsChange(SettingsOutcome.UNCHANGED, item);
+            }
+            write.setExpression(
+                    ItemLayout.SETTINGS_VERSION,
+                    write.ref(ItemLayout.SETTINGS_VERSION) + " + " + write.val("one", n(1)));
+            write.when(write.ref(ItemLayout.SETTINGS_EPOCH) + " = " + write.val("base_epoch", s(baseEpoch)) + " AND "
+                    + write.ref(ItemLayout.SETTINGS_VERSION) + " = " + write.val("base_ver", n(baseVersion)));
+        }
+        write.set(ItemLayout.SETTINGS, ItemLayout.stringMap(after));
+        if (principal != null) {
+            write.set(ItemLayout.SETTINGS_BY, s(principal));
+        } else {
+            write.remove(ItemLayout.SETTINGS_BY);
+        }
+        FleetItem written = updateOrNull(write);
+        return written != null
+                ? new SettingsChange(SettingsOutcome.APPLIED, written)
+                : new SettingsChange(SettingsOutcome.STALE, read()); // another change (or a loss) came first
+    }
+
+    private static Map<String, String> applied(Map<String, String> overrides, Map<String, @Nullable String> changes) {
+        Map<String, String> after = new java.util.TreeMap<>(overrides);
+        changes.forEach((property, value) -> {
+            if (value == null) {
+                after.remove(property);
+            } else {
+                after.put(property, value);
+            }
+        });
+        return after;
+    }
+
+    /** What {@link #changeSettings} did. */
+    enum SettingsOutcome {
+        /** The settings changed, or were created. */
+        APPLIED,
+        /** The change changes nothing: nothing was written. */
+        UNCHANGED,
+        /** The settings were no longer at the base: nothing was written. */
+        STALE
+    }
+
+    /** What {@link #changeSettings} did, and the item after it (the settings as the table holds them). */
+    record SettingsChange(SettingsOutcome outcome, FleetItem item) {}
 
     /**
      * Puts to the table a trip an instance made alone while the table was silent: CLOSED to OPEN until
@@ -426,19 +539,27 @@ final class FleetTable {
      * read may have created it between this write and this read).
      */
     private FleetItem update(ItemLayout.Write write) {
+        return write(write).item();
+    }
+
+    /** {@link #update}, telling whether the write was applied. */
+    private Written write(ItemLayout.Write write) {
         if (!seen) {
             read(); // a write's condition cannot tell a missing item from a lost race: make sure it exists
         }
         FleetItem updated = updateOrNull(write);
         if (updated != null) {
-            return updated;
+            return new Written(updated, true);
         }
         Read now = readOrCreate();
         if (now.created() || now.item().version() == 1) {
             updated = updateOrNull(write);
         }
-        return updated != null ? updated : now.item();
+        return updated != null ? new Written(updated, true) : new Written(now.item(), false);
     }
+
+    /** A conditional write's outcome: the item after it, or as it is when the condition failed. */
+    private record Written(FleetItem item, boolean applied) {}
 
     private FleetItem updateOrNull(ItemLayout.Write write) {
         long sent = store.nowMillis();

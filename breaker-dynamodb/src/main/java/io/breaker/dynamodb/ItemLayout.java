@@ -52,6 +52,18 @@ final class ItemLayout {
      * instance's entry was applied already (its answer was lost) and is not counted again.
      */
     static final String SEQUENCES = "seqs";
+    /**
+     * The fleet's settings changed at runtime (see {@link DynamoSharedSettings}): an id chosen by the
+     * instance that created them, never reused (a table that lost the item never hands it out again);
+     * absent while nobody changed a setting.
+     */
+    static final String SETTINGS_EPOCH = "set_epoch";
+    /** Raised by every change of the settings within their epoch; not the item's {@link #VERSION}. */
+    static final String SETTINGS_VERSION = "set_ver";
+    /** Per property (its name as in YAML), the value an operator set, as written. */
+    static final String SETTINGS = "set_p";
+    /** Who made the newest change of the settings; absent when unknown. */
+    static final String SETTINGS_BY = "set_by";
     /** The TTL attribute: epoch seconds after which DynamoDB may delete an item nobody writes. Cleanup only. */
     static final String EXPIRES_AT = "expires_at";
 
@@ -231,6 +243,12 @@ final class ItemLayout {
 
     static AttributeValue s(String text) {
         return AttributeValue.builder().s(text).build();
+    }
+
+    static AttributeValue stringMap(Map<String, String> entries) {
+        Map<String, AttributeValue> values = new HashMap<>();
+        entries.forEach((key, value) -> values.put(key, s(value)));
+        return AttributeValue.builder().m(values).build();
     }
 
     static AttributeValue emptyMap() {
