@@ -13,12 +13,13 @@ import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.DynamoDbResponse;
 
+import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -65,12 +66,16 @@ public final class DynamoStateStore implements StateStore, AutoCloseable {
     private static final int REFRESH_SLOTS = COMMAND_THREADS / 2;
     /** Until the table has answered once (the client is still connecting), a refresh may wait this long. */
     private static final long WARM_UP_NANOS = TimeUnit.SECONDS.toNanos(10);
+    /** Random bits in an instance id: 64, written as 11 URL-safe base64 characters. */
+    private static final int INSTANCE_ID_BYTES = 8;
+
+    private static final SecureRandom RANDOM = new SecureRandom();
 
     private final DynamoDbClient client;
     private final DynamoStoreSettings settings;
     private final Predicate<String> sharedNames;
     private final LongSupplier wallMillis;
-    private final String instanceId = UUID.randomUUID().toString();
+    private final String instanceId = newInstanceId();
     private final TableHealth health;
     private final ClockSkew skew = new ClockSkew();
     private final ThreadPoolExecutor commands;
@@ -293,8 +298,19 @@ public final class DynamoStateStore implements StateStore, AutoCloseable {
         return settings.table();
     }
 
+    /**
+     * This instance's id: its key in the window's report sequences and the owner of a probe lease it
+     * holds. Every report writes it into the item, so it is short (see docs/dynamodb.md, Cost).
+     */
     String instanceId() {
         return instanceId;
+    }
+
+    /** 64 random bits, URL-safe base64 without padding: 11 characters. */
+    static String newInstanceId() {
+        byte[] bits = new byte[INSTANCE_ID_BYTES];
+        RANDOM.nextBytes(bits);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(bits);
     }
 
     long nowMillis() {
