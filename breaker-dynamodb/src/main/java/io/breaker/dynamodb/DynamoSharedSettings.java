@@ -6,7 +6,6 @@ import org.jspecify.annotations.Nullable;
 
 import java.util.Map;
 import java.util.Objects;
-import java.util.UUID;
 
 /**
  * Settings changed at runtime, shared through the DynamoDB table: kept in the breaker's own item
@@ -35,7 +34,7 @@ public final class DynamoSharedSettings implements SharedSettings {
         }
         FleetTable.SettingsChange change = store.changeSettings(
                 breaker,
-                UUID.randomUUID().toString(),
+                DynamoStateStore.newInstanceId(),
                 base.epoch(),
                 base.version(),
                 base.overrides(),
