@@ -1,14 +1,9 @@
 package io.breaker;
 
-import io.breaker.spi.SharedState;
-import io.breaker.spi.SharedVerdict;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
 import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.Consumer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -26,60 +21,7 @@ class SharedTripAloneTest {
             .waitDurationInOpenState(Duration.ofSeconds(5))
             .build();
 
-    private record Told(TransitionCause cause, long waitNanos, WaitReason reason) {}
-
-    /** A store that answers nothing; whether the local window may trip is the test's. */
-    private static final class SilentStore implements SharedState {
-        private final boolean localTrip;
-        final List<Told> trippedAlone = new CopyOnWriteArrayList<>();
-
-        SilentStore(boolean localTrip) {
-            this.localTrip = localTrip;
-        }
-
-        @Override
-        public void connect(Consumer<SharedVerdict> adopter, NanoClock clock) {}
-
-        @Override
-        public void recordSuccess() {}
-
-        @Override
-        public SharedVerdict recordFailure(CallOutcome outcome) {
-            return null;
-        }
-
-        @Override
-        public boolean allowsLocalTrip() {
-            return localTrip;
-        }
-
-        @Override
-        public void trippedAlone(TransitionCause cause, long waitNanos, WaitReason waitReason) {
-            trippedAlone.add(new Told(cause, waitNanos, waitReason));
-        }
-
-        @Override
-        public SharedVerdict tryAcquireProbe() {
-            return null;
-        }
-
-        @Override
-        public SharedVerdict probeFailed() {
-            return null;
-        }
-
-        @Override
-        public SharedVerdict probesSucceeded() {
-            return null;
-        }
-
-        @Override
-        public SharedVerdict operatorSets(State target) {
-            return null;
-        }
-    }
-
-    private static CircuitBreaker failing(SilentStore store, int failures) {
+    private static CircuitBreaker failing(FakeSharedState store, int failures) {
         CircuitBreaker breaker = CircuitBreaker.of("alone", CONFIG, new FakeClock(0L), (name, config) -> store);
         for (int i = 0; i < failures; i++) {
             long permit = breaker.tryAcquirePermit();
@@ -92,18 +34,18 @@ class SharedTripAloneTest {
 
     @Test
     void aTripMadeAloneIsToldToTheStoreOnce() {
-        SilentStore store = new SilentStore(true);
+        FakeSharedState store = FakeSharedState.silent(true);
         CircuitBreaker breaker = failing(store, 6); // trips at the 4th; the rest are rejected
 
         assertThat(breaker.getState()).isEqualTo(State.OPEN);
         assertThat(store.trippedAlone)
-                .containsExactly(new Told(
+                .containsExactly(new FakeSharedState.TrippedAlone(
                         TransitionCause.FAILURE_RATE, Duration.ofSeconds(5).toNanos(), WaitReason.CONFIGURED));
     }
 
     @Test
     void noTripAloneWhileTheFleetDecides() {
-        SilentStore store = new SilentStore(false);
+        FakeSharedState store = FakeSharedState.silent(false);
         CircuitBreaker breaker = failing(store, 6);
 
         assertThat(breaker.getState()).isEqualTo(State.CLOSED); // the fleet's window decides, and said nothing

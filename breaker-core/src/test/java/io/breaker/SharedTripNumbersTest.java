@@ -1,6 +1,5 @@
 package io.breaker;
 
-import io.breaker.spi.SharedState;
 import io.breaker.spi.SharedVerdict;
 import org.junit.jupiter.api.Test;
 
@@ -8,7 +7,6 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.Consumer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
@@ -26,58 +24,13 @@ class SharedTripNumbersTest {
             .waitDurationInOpenState(Duration.ofSeconds(5))
             .build();
 
-    /** A fleet that trips on this instance's next failure report, with the verdict it is given. */
-    private static final class Fleet implements SharedState {
-        private final SharedVerdict trip;
-
-        Fleet(SharedVerdict trip) {
-            this.trip = trip;
-        }
-
-        @Override
-        public void connect(Consumer<SharedVerdict> adopter, NanoClock clock) {}
-
-        @Override
-        public void recordSuccess() {}
-
-        @Override
-        public SharedVerdict recordFailure(CallOutcome outcome) {
-            return trip;
-        }
-
-        @Override
-        public boolean allowsLocalTrip() {
-            return false;
-        }
-
-        @Override
-        public SharedVerdict tryAcquireProbe() {
-            return trip;
-        }
-
-        @Override
-        public SharedVerdict probeFailed() {
-            return null;
-        }
-
-        @Override
-        public SharedVerdict probesSucceeded() {
-            return null;
-        }
-
-        @Override
-        public SharedVerdict operatorSets(State target) {
-            return null;
-        }
-    }
-
     /** A breaker the fleet tripped, and the transitions its listener was told. */
     private record Tripped(CircuitBreaker breaker, List<Transition> told) {}
 
     /** Three successes and a failure on this instance, then the fleet's verdict. */
     private static Tripped trippedBy(SharedVerdict verdict) {
-        CircuitBreaker shared =
-                CircuitBreaker.of("shared", CONFIG, new FakeClock(0L), (name, config) -> new Fleet(verdict));
+        CircuitBreaker shared = CircuitBreaker.of(
+                "shared", CONFIG, new FakeClock(0L), (name, config) -> FakeSharedState.answering(verdict));
         List<Transition> told = new CopyOnWriteArrayList<>();
         shared.addListener(new BreakerListener() {
             @Override
