@@ -2,18 +2,13 @@ package io.breaker.dynamodb;
 
 import io.breaker.BreakerConfig;
 import io.breaker.CallOutcome;
-import io.breaker.SlidingWindowType;
 import io.breaker.State;
 import io.breaker.spi.SharedState;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.LongSupplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -29,36 +24,18 @@ class ClockSkewTest {
 
     private static final long LEASE_MS = 5_000;
 
-    private static final BreakerConfig CONFIG = BreakerConfig.builder()
-            .slidingWindowType(SlidingWindowType.COUNT_BASED)
-            .slidingWindowSize(10)
-            .minimumNumberOfCalls(2)
-            .failureRateThreshold(50)
-            .waitDurationInOpenState(Duration.ofSeconds(60))
-            .probeLease(Duration.ofMillis(LEASE_MS))
-            .build();
+    private static final BreakerConfig CONFIG =
+            DynamoStores.windowOfTen(2).probeLease(Duration.ofMillis(LEASE_MS)).build();
+
+    @RegisterExtension
+    final DynamoStores stores = new DynamoStores(DYNALITE);
 
     /** True time, moved by the test; each instance reads it with its own offset. */
     private final AtomicLong now = new AtomicLong(1_800_000_000_000L);
 
-    private final String table = DYNALITE.createTable();
-    private final List<DynamoStateStore> stores = new ArrayList<>();
-
-    @AfterEach
-    void close() {
-        stores.forEach(DynamoStateStore::close);
-    }
-
-    private DynamoStateStore store(LongSupplier wall) {
-        DynamoStateStore store = new DynamoStateStore(DYNALITE.client(), Dynalite.patient(table), name -> true, wall);
-        stores.add(store);
-        return store;
-    }
-
     private SharedState instance(long offsetMillis) {
-        SharedState link = store(() -> now.get() + offsetMillis).attach("pay", CONFIG);
-        link.connect(verdict -> {}, () -> 0L);
-        return link;
+        return DynamoStores.link(
+                stores.store(stores.patient(), () -> now.get() + offsetMillis), "pay", CONFIG, () -> 0L);
     }
 
     private void tripAndWait(SharedState reporter) {
@@ -106,9 +83,8 @@ class ClockSkewTest {
     @Test
     void theStoreMeasuresItsOffsetFromDynamoDbsClock() {
         long offset = 5_000;
-        DynamoStateStore store = store(() -> System.currentTimeMillis() + offset);
-        SharedState link = store.attach("clock", CONFIG);
-        link.connect(verdict -> {}, () -> 0L);
+        DynamoStateStore store = stores.store(stores.patient(), () -> System.currentTimeMillis() + offset);
+        SharedState link = DynamoStores.link(store, "clock", CONFIG, () -> 0L);
         for (int i = 0; i < 5; i++) {
             link.operatorSets(State.CLOSED); // any answer carries the server's Date header
         }

@@ -8,6 +8,7 @@ import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
@@ -30,6 +31,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * A real DynamoDB API server for the tests: dynalite (npm, Apache-2.0), installed with npm into
@@ -124,11 +126,19 @@ public final class Dynalite implements BeforeAllCallback, AfterAllCallback {
      * tested. Closed after the class.
      */
     public DynamoDbClient client() {
+        return client(configuration -> {});
+    }
+
+    /**
+     * A client of this server whose configuration {@code configure} changes after the 10 s timeout is
+     * set (a shorter timeout, an interceptor). Closed after the class.
+     */
+    public DynamoDbClient client(Consumer<ClientOverrideConfiguration.Builder> configure) {
         DynamoDbClient client = DynamoDbClient.builder()
                 .endpointOverride(URI.create("http://127.0.0.1:" + port))
                 .region(Region.US_EAST_1)
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
-                .overrideConfiguration(c -> c.apiCallTimeout(Duration.ofSeconds(10)))
+                .overrideConfiguration(c -> configure.accept(c.apiCallTimeout(Duration.ofSeconds(10))))
                 .build();
         clients.add(client);
         return client;

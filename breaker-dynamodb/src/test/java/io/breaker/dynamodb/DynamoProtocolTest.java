@@ -2,13 +2,11 @@ package io.breaker.dynamodb;
 
 import io.breaker.BreakerConfig;
 import io.breaker.CallOutcome;
-import io.breaker.SlidingWindowType;
 import io.breaker.State;
 import io.breaker.TransitionCause;
 import io.breaker.WaitReason;
 import io.breaker.spi.SharedState;
 import io.breaker.spi.SharedVerdict;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -17,11 +15,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -36,41 +29,24 @@ class DynamoProtocolTest {
     @RegisterExtension
     static final Dynalite DYNALITE = new Dynalite();
 
-    private static final BreakerConfig CONFIG = BreakerConfig.builder()
-            .slidingWindowType(SlidingWindowType.COUNT_BASED)
-            .slidingWindowSize(10)
-            .minimumNumberOfCalls(2)
-            .failureRateThreshold(50)
-            .waitDurationInOpenState(Duration.ofSeconds(60))
-            .probeLease(Duration.ofSeconds(5))
-            .build();
+    private static final BreakerConfig CONFIG =
+            DynamoStores.windowOfTen(2).probeLease(Duration.ofSeconds(5)).build();
+
+    @RegisterExtension
+    final DynamoStores stores = new DynamoStores(DYNALITE);
 
     /** The fleet's wall clock (ms); every instance reads it, so no skew here. */
     private final AtomicLong wall = new AtomicLong(1_800_000_000_000L);
 
-    private final List<DynamoStateStore> stores = new ArrayList<>();
-    private final String table = DYNALITE.createTable();
-
-    @AfterEach
-    void closeStores() {
-        stores.forEach(DynamoStateStore::close);
-    }
-
     private SharedState instance(String breaker) {
-        DynamoStateStore store =
-                new DynamoStateStore(DYNALITE.client(), Dynalite.patient(table), name -> true, wall::get);
-        stores.add(store);
-        SharedState shared = store.attach(breaker, CONFIG);
-        shared.connect(verdict -> {}, () -> 0L);
         // The refresh that connect starts answers first: an instance's own later answers are then never
         // overtaken by it (an overtaken answer is adopted through the newer one, and its caller gets null).
         try {
-            Dynalite.await(store::isWarm);
+            return DynamoStores.warmLink(stores.store(stores.patient(), wall::get), breaker, CONFIG, () -> 0L);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
-        return shared;
     }
 
     @Test
@@ -101,26 +77,9 @@ class DynamoProtocolTest {
         assertThat(fleet.get(2).tryAcquireProbe().state()).isEqualTo(State.OPEN); // the wait is not over
         wall.addAndGet(60_000);
 
-        ExecutorService threads = Executors.newFixedThreadPool(fleet.size());
-        try {
-            CountDownLatch start = new CountDownLatch(1);
-            List<Future<SharedVerdict>> answers = new ArrayList<>();
-            for (SharedState instance : fleet) {
-                answers.add(threads.submit(() -> {
-                    start.await();
-                    return instance.tryAcquireProbe();
-                }));
-            }
-            start.countDown();
-            List<State> states = new ArrayList<>();
-            for (Future<SharedVerdict> answer : answers) {
-                states.add(answer.get(30, TimeUnit.SECONDS).state());
-            }
-            assertThat(states).containsOnly(State.OPEN, State.HALF_OPEN);
-            assertThat(states).filteredOn(state -> state == State.HALF_OPEN).hasSize(1);
-        } finally {
-            threads.shutdownNow();
-        }
+        List<State> states = DynamoStores.probeAtOnce(fleet);
+        assertThat(states).containsOnly(State.OPEN, State.HALF_OPEN);
+        assertThat(states).filteredOn(state -> state == State.HALF_OPEN).hasSize(1);
     }
 
     @Test
@@ -208,7 +167,7 @@ class DynamoProtocolTest {
         assertThat(a.recordFailure(CallOutcome.FAILURE).state()).isEqualTo(State.OPEN);
         // DynamoDB deletes expired items "typically within a few days": until then they are read as they are.
         DYNALITE.client()
-                .updateItem(request -> request.tableName(table)
+                .updateItem(request -> request.tableName(stores.table())
                         .key(Map.of("breaker", AttributeValue.fromS("fx")))
                         .updateExpression("SET expires_at = :past")
                         .expressionAttributeValues(Map.of(":past", AttributeValue.fromN("1"))));
@@ -219,14 +178,8 @@ class DynamoProtocolTest {
 
     @Test
     void successesCountedInAWindowThatEndedAreDropped() throws Exception {
-        CopyOnWriteArrayList<SharedVerdict> seen = new CopyOnWriteArrayList<>();
-        DynamoStateStore store =
-                new DynamoStateStore(DYNALITE.client(), Dynalite.patient(table), name -> true, wall::get);
-        stores.add(store);
-        SharedState a = store.attach("geo", CONFIG);
-        AtomicLong nanos = new AtomicLong();
-        a.connect(seen::add, nanos::get);
-        Dynalite.await(() -> !seen.isEmpty());
+        SharedState a = DynamoStores.seeingLink(stores.store(stores.patient(), wall::get), "geo", CONFIG, () -> 0L)
+                .link();
         for (int i = 0; i < 8; i++) {
             a.recordSuccess(); // counted in memory, in the window of the first epoch
         }
@@ -254,7 +207,8 @@ class DynamoProtocolTest {
 
         // The item is lost and created again by an instance that never saw it: its versions start again.
         DYNALITE.client()
-                .deleteItem(request -> request.tableName(table).key(Map.of("breaker", AttributeValue.fromS("loan"))));
+                .deleteItem(request ->
+                        request.tableName(stores.table()).key(Map.of("breaker", AttributeValue.fromS("loan"))));
         SharedState newcomer = instance("loan");
         newcomer.recordFailure(CallOutcome.FAILURE);
         assertThat(newcomer.recordFailure(CallOutcome.FAILURE).state()).isEqualTo(State.OPEN);
@@ -268,10 +222,6 @@ class DynamoProtocolTest {
     }
 
     private Map<String, AttributeValue> item(String breaker) {
-        return DYNALITE.client()
-                .getItem(request -> request.tableName(table)
-                        .key(Map.of("breaker", AttributeValue.fromS(breaker)))
-                        .consistentRead(true))
-                .item();
+        return stores.item(breaker);
     }
 }

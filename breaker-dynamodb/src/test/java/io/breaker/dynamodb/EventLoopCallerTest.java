@@ -1,20 +1,15 @@
 package io.breaker.dynamodb;
 
 import io.breaker.BreakerConfig;
-import io.breaker.BreakerRegistry;
 import io.breaker.CircuitBreaker;
-import io.breaker.NanoClock;
-import io.breaker.SlidingWindowType;
 import io.breaker.State;
 import io.breaker.spring.store.StoreFailureMode;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import reactor.core.scheduler.Schedulers;
 
 import java.io.IOException;
 import java.time.Duration;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
@@ -33,39 +28,20 @@ class EventLoopCallerTest {
     @RegisterExtension
     static final Dynalite DYNALITE = new Dynalite();
 
-    private static final BreakerConfig CONFIG = BreakerConfig.builder()
-            .slidingWindowType(SlidingWindowType.COUNT_BASED)
-            .slidingWindowSize(10)
-            .minimumNumberOfCalls(4)
-            .failureRateThreshold(50)
-            .waitDurationInOpenState(Duration.ofSeconds(60))
-            .build();
+    private static final BreakerConfig CONFIG = DynamoStores.windowOfTen(4).build();
 
-    private final String table = DYNALITE.createTable();
+    @RegisterExtension
+    final DynamoStores stores = new DynamoStores(DYNALITE);
+
     private DynamoStateStore store;
 
-    @AfterEach
-    void resumeAndClose() throws Exception {
-        DYNALITE.resume();
-        if (store != null) {
-            store.close();
-        }
-    }
-
     private CircuitBreaker sharedBreaker() throws InterruptedException {
-        store = new DynamoStateStore(
-                DYNALITE.client(),
-                new DynamoStoreSettings(
-                        table,
-                        Duration.ofSeconds(2),
-                        Duration.ofMillis(200),
-                        StoreFailureMode.PROTECT_LOCALLY,
-                        Duration.ofDays(1),
-                        Duration.ofSeconds(30)));
-        CircuitBreaker breaker =
-                BreakerRegistry.of(CONFIG, Map.of(), NanoClock.system(), store).breaker("pay");
-        Dynalite.await(store::isWarm);
-        return breaker;
+        store = stores.store(stores.settings(
+                Duration.ofSeconds(2),
+                Duration.ofMillis(200),
+                StoreFailureMode.PROTECT_LOCALLY,
+                Duration.ofSeconds(30)));
+        return stores.breaker(store, CONFIG, "pay");
     }
 
     /** Two failures (below the minimum of 4, so no trip) recorded on a thread of {@code executor}. */

@@ -5,20 +5,16 @@ import io.breaker.BreakerRegistry;
 import io.breaker.CallOutcome;
 import io.breaker.CircuitBreaker;
 import io.breaker.NanoClock;
-import io.breaker.SlidingWindowType;
 import io.breaker.State;
 import io.breaker.spi.SharedState;
 import io.breaker.spi.SharedVerdict;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -35,26 +31,16 @@ class FleetWindowOrderTest {
     @RegisterExtension
     static final Dynalite DYNALITE = new Dynalite();
 
-    private static final BreakerConfig CONFIG = BreakerConfig.builder()
-            .slidingWindowType(SlidingWindowType.COUNT_BASED)
-            .slidingWindowSize(10)
-            .minimumNumberOfCalls(10)
-            .failureRateThreshold(50)
-            .waitDurationInOpenState(Duration.ofSeconds(60))
-            .build();
+    private static final BreakerConfig CONFIG = DynamoStores.windowOfTen(10).build();
 
     /** The same, evaluated from 5 calls on: a block's first failure can then trip with the next four. */
     private static final BreakerConfig FROM_FIVE_CALLS =
             CONFIG.toBuilder().minimumNumberOfCalls(5).build();
 
-    private final AtomicLong wall = new AtomicLong(1_800_000_000_000L);
-    private final List<DynamoStateStore> stores = new ArrayList<>();
-    private final String table = DYNALITE.createTable();
+    @RegisterExtension
+    final DynamoStores stores = new DynamoStores(DYNALITE);
 
-    @AfterEach
-    void closeStores() {
-        stores.forEach(DynamoStateStore::close);
-    }
+    private final AtomicLong wall = new AtomicLong(1_800_000_000_000L);
 
     /** One call's outcome on one instance. */
     private record Call(int instance, boolean failed) {}
@@ -132,14 +118,9 @@ class FleetWindowOrderTest {
             throws InterruptedException {
         List<SharedState> fleet = new ArrayList<>();
         for (int i = 0; i < size; i++) {
-            DynamoStateStore store =
-                    new DynamoStateStore(DYNALITE.client(), Dynalite.patient(table), name -> true, wall::get);
-            stores.add(store);
-            SharedState link = store.attach("orders", config);
-            CopyOnWriteArrayList<SharedVerdict> seen = new CopyOnWriteArrayList<>();
-            link.connect(seen::add, () -> 0L); // one refresh now, then none: the clock stands still
-            Dynalite.await(() -> !seen.isEmpty());
-            fleet.add(link);
+            // One refresh now, then none: the clock stands still.
+            fleet.add(DynamoStores.seeingLink(stores.store(stores.patient(), wall::get), "orders", config, () -> 0L)
+                    .link());
         }
         int failures = 0;
         for (Call call : calls) {

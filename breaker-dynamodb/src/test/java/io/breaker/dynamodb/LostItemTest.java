@@ -2,11 +2,9 @@ package io.breaker.dynamodb;
 
 import io.breaker.BreakerConfig;
 import io.breaker.CallOutcome;
-import io.breaker.SlidingWindowType;
 import io.breaker.State;
 import io.breaker.spi.SharedState;
 import io.breaker.spi.SharedVerdict;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -15,12 +13,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -37,14 +29,8 @@ class LostItemTest {
     @RegisterExtension
     static final Dynalite DYNALITE = new Dynalite();
 
-    private static final BreakerConfig CONFIG = BreakerConfig.builder()
-            .slidingWindowType(SlidingWindowType.COUNT_BASED)
-            .slidingWindowSize(10)
-            .minimumNumberOfCalls(2)
-            .failureRateThreshold(50)
-            .waitDurationInOpenState(Duration.ofSeconds(60))
-            .probeLease(Duration.ofSeconds(5))
-            .build();
+    private static final BreakerConfig CONFIG =
+            DynamoStores.windowOfTen(2).probeLease(Duration.ofSeconds(5)).build();
 
     private static final String BREAKER = "pay";
 
@@ -52,27 +38,20 @@ class LostItemTest {
     /** The links' clock: moved past the cache TTL, it makes each link's next touch refresh. */
     private final AtomicLong nanos = new AtomicLong();
 
-    private final String table = DYNALITE.createTable();
-    private final List<DynamoStateStore> stores = new ArrayList<>();
+    @RegisterExtension
+    final DynamoStores stores = new DynamoStores(DYNALITE);
+
+    private final List<DynamoStateStore> instances = new ArrayList<>();
     private final List<SharedState> fleet = new ArrayList<>();
     private final List<List<SharedVerdict>> adopted = new ArrayList<>();
 
-    @AfterEach
-    void closeStores() {
-        stores.forEach(DynamoStateStore::close);
-    }
-
     private void startFleet(int size) throws InterruptedException {
         for (int i = 0; i < size; i++) {
-            DynamoStateStore store =
-                    new DynamoStateStore(DYNALITE.client(), Dynalite.patient(table), name -> true, wall::get);
-            stores.add(store);
-            SharedState link = store.attach(BREAKER, CONFIG);
-            List<SharedVerdict> seen = new CopyOnWriteArrayList<>();
-            link.connect(seen::add, nanos::get);
-            Dynalite.await(() -> !seen.isEmpty());
-            fleet.add(link);
-            adopted.add(seen);
+            DynamoStateStore store = stores.store(stores.patient(), wall::get);
+            instances.add(store);
+            DynamoStores.Seeing link = DynamoStores.seeingLink(store, BREAKER, CONFIG, nanos::get);
+            fleet.add(link.link());
+            adopted.add(link.adopted());
         }
     }
 
@@ -90,7 +69,7 @@ class LostItemTest {
 
     /** Every link refreshes once, one after the other; returns the state each adopted. */
     private List<State> refreshAll() throws InterruptedException {
-        nanos.addAndGet(Dynalite.patient(table).stateCacheTtl().toNanos());
+        nanos.addAndGet(stores.patient().stateCacheTtl().toNanos());
         List<State> states = new ArrayList<>();
         for (int i = 0; i < fleet.size(); i++) {
             List<SharedVerdict> seen = adopted.get(i);
@@ -119,11 +98,11 @@ class LostItemTest {
         startFleet(3);
         Map<String, AttributeValue> tripped = tripTheFleet();
         wall.addAndGet(10_000);
-        DYNALITE.client().deleteTable(request -> request.tableName(table));
+        DYNALITE.client().deleteTable(request -> request.tableName(stores.table()));
         // While the table is missing, requests fail: the instances keep their OPEN (nothing to adopt).
         assertThat(fleet.get(1).tryAcquireProbe().state()).isEqualTo(State.OPEN);
-        assertThat(stores.get(1).getFailureCount()).isPositive();
-        DYNALITE.createTable(table); // whoever provisions the table creates it again, empty
+        assertThat(instances.get(1).getFailureCount()).isPositive();
+        DYNALITE.createTable(stores.table()); // whoever provisions the table creates it again, empty
 
         assertThat(refreshAll()).containsOnly(State.OPEN);
         assertPutBack(tripped);
@@ -156,38 +135,18 @@ class LostItemTest {
 
     private void assertOneProbeWhenTheWaitEnds(Map<String, AttributeValue> tripped) throws Exception {
         wall.set(Long.parseLong(tripped.get("probe_at").n()));
-        ExecutorService threads = Executors.newFixedThreadPool(fleet.size());
-        try {
-            CountDownLatch start = new CountDownLatch(1);
-            List<Future<SharedVerdict>> answers = new ArrayList<>();
-            for (SharedState link : fleet) {
-                answers.add(threads.submit(() -> {
-                    start.await();
-                    return link.tryAcquireProbe();
-                }));
-            }
-            start.countDown();
-            List<State> states = new ArrayList<>();
-            for (Future<SharedVerdict> answer : answers) {
-                states.add(answer.get(30, TimeUnit.SECONDS).state());
-            }
-            assertThat(states).containsOnly(State.OPEN, State.HALF_OPEN);
-            assertThat(states).filteredOn(state -> state == State.HALF_OPEN).hasSize(1);
-        } finally {
-            threads.shutdownNow();
-        }
+        List<State> states = DynamoStores.probeAtOnce(fleet);
+        assertThat(states).containsOnly(State.OPEN, State.HALF_OPEN);
+        assertThat(states).filteredOn(state -> state == State.HALF_OPEN).hasSize(1);
     }
 
     private void deleteItem() {
         DYNALITE.client()
-                .deleteItem(request -> request.tableName(table).key(Map.of("breaker", AttributeValue.fromS(BREAKER))));
+                .deleteItem(request ->
+                        request.tableName(stores.table()).key(Map.of("breaker", AttributeValue.fromS(BREAKER))));
     }
 
     private Map<String, AttributeValue> item() {
-        return DYNALITE.client()
-                .getItem(request -> request.tableName(table)
-                        .key(Map.of("breaker", AttributeValue.fromS(BREAKER)))
-                        .consistentRead(true))
-                .item();
+        return stores.item(BREAKER);
     }
 }

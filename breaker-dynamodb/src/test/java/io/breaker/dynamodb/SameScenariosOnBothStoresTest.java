@@ -23,7 +23,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
-import java.util.function.Supplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -40,6 +39,9 @@ class SameScenariosOnBothStoresTest {
 
     @RegisterExtension
     static final Dynalite DYNALITE = new Dynalite();
+
+    @RegisterExtension
+    final DynamoStores dynamoStores = new DynamoStores(DYNALITE);
 
     private static final int INSTANCES = 3;
     private static final Duration TTL = Duration.ofSeconds(1);
@@ -84,7 +86,7 @@ class SameScenariosOnBothStoresTest {
             redis = play(fleet.breakers("inventory"));
         }
         List<String> dynamo;
-        try (DynamoFleet fleet = new DynamoFleet()) {
+        try (DynamoFleet fleet = new DynamoFleet(dynamoStores)) {
             dynamo = play(fleet.breakers("inventory"));
         }
         assertThat(dynamo).isEqualTo(redis);
@@ -255,13 +257,10 @@ class SameScenariosOnBothStoresTest {
 
         private final List<DynamoStateStore> stores = new ArrayList<>();
 
-        DynamoFleet() {
-            String table = DYNALITE.createTable();
-            DynamoStoreSettings settings = new DynamoStoreSettings(
-                    table, TTL, TIMEOUT, StoreFailureMode.PROTECT_LOCALLY, Duration.ofDays(1), OUTAGE_AFTER);
-            Supplier<DynamoStateStore> store = () -> new DynamoStateStore(DYNALITE.client(), settings);
+        DynamoFleet(DynamoStores on) {
+            DynamoStoreSettings settings = on.settings(TTL, TIMEOUT, StoreFailureMode.PROTECT_LOCALLY, OUTAGE_AFTER);
             for (int i = 0; i < INSTANCES; i++) {
-                DynamoStateStore instance = store.get();
+                DynamoStateStore instance = on.store(settings);
                 stores.add(instance);
                 add(instance);
             }

@@ -1,17 +1,14 @@
 package io.breaker.dynamodb;
 
 import io.breaker.BreakerConfig;
-import io.breaker.BreakerRegistry;
 import io.breaker.CallOutcome;
 import io.breaker.CircuitBreaker;
 import io.breaker.NanoClock;
-import io.breaker.SlidingWindowType;
 import io.breaker.State;
 import io.breaker.TransitionCause;
 import io.breaker.spi.SharedState;
 import io.breaker.spi.SharedVerdict;
 import io.breaker.spring.store.StoreFailureMode;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -32,44 +29,22 @@ class TableOutageTest {
     @RegisterExtension
     static final Dynalite DYNALITE = new Dynalite();
 
-    private static final BreakerConfig CONFIG = BreakerConfig.builder()
-            .slidingWindowType(SlidingWindowType.COUNT_BASED)
-            .slidingWindowSize(10)
-            .minimumNumberOfCalls(4)
-            .failureRateThreshold(50)
-            .waitDurationInOpenState(Duration.ofSeconds(60))
-            .build();
+    private static final BreakerConfig CONFIG = DynamoStores.windowOfTen(4).build();
 
-    private final String table = DYNALITE.createTable();
+    @RegisterExtension
+    final DynamoStores stores = new DynamoStores(DYNALITE);
+
     private DynamoStateStore store;
 
-    @AfterEach
-    void resumeAndClose() throws Exception {
-        DYNALITE.resume();
-        if (store != null) {
-            store.close();
-        }
-    }
-
     private DynamoStateStore store(StoreFailureMode mode) {
-        store = new DynamoStateStore(
-                DYNALITE.client(),
-                new DynamoStoreSettings(
-                        table,
-                        Duration.ofMillis(300),
-                        Duration.ofMillis(100),
-                        mode,
-                        Duration.ofDays(1),
-                        Duration.ofMillis(500)));
+        store = stores.store(
+                stores.settings(Duration.ofMillis(300), Duration.ofMillis(100), mode, Duration.ofMillis(500)));
         return store;
     }
 
     @Test
     void whileTheTableIsSilentEachInstanceProtectsItselfAndNoCallerSeesAnError() throws Exception {
-        BreakerRegistry registry =
-                BreakerRegistry.of(CONFIG, Map.of(), NanoClock.system(), store(StoreFailureMode.PROTECT_LOCALLY));
-        CircuitBreaker breaker = registry.breaker("pay");
-        Dynalite.await(store::isWarm);
+        CircuitBreaker breaker = stores.breaker(store(StoreFailureMode.PROTECT_LOCALLY), CONFIG, "pay");
         DYNALITE.pause();
 
         for (int i = 0; i < 4; i++) {
@@ -94,10 +69,7 @@ class TableOutageTest {
 
     @Test
     void aTripMadeAloneDuringAnOutageHoldsAndReachesTheTableWhenItAnswers() throws Exception {
-        BreakerRegistry registry =
-                BreakerRegistry.of(CONFIG, Map.of(), NanoClock.system(), store(StoreFailureMode.PROTECT_LOCALLY));
-        CircuitBreaker breaker = registry.breaker("pay");
-        Dynalite.await(store::isWarm);
+        CircuitBreaker breaker = stores.breaker(store(StoreFailureMode.PROTECT_LOCALLY), CONFIG, "pay");
         assertThat(item("pay").get("state").s()).isEqualTo("CLOSED");
         DYNALITE.pause();
 
@@ -133,19 +105,13 @@ class TableOutageTest {
     }
 
     private Map<String, AttributeValue> item(String breaker) {
-        return DYNALITE.client()
-                .getItem(request -> request.tableName(table)
-                        .key(Map.of("breaker", AttributeValue.fromS(breaker)))
-                        .consistentRead(true))
-                .item();
+        return stores.item(breaker);
     }
 
     @Test
     void rejectModeReadsOpenDuringAnOutageAndClosedAfterIt() throws Exception {
         DynamoStateStore rejecting = store(StoreFailureMode.REJECT);
-        SharedState link = rejecting.attach("stock", CONFIG);
-        link.connect(verdict -> {}, NanoClock.system());
-        Dynalite.await(rejecting::isWarm);
+        SharedState link = DynamoStores.warmLink(rejecting, "stock", CONFIG, NanoClock.system());
         DYNALITE.pause();
         Dynalite.await(() -> {
             link.touch(); // refreshes (once per cache TTL) go unanswered
@@ -171,10 +137,7 @@ class TableOutageTest {
 
     @Test
     void rejectModeHoldsABreakerThatOnlySucceedsOpenUntilTheTableAnswers() throws Exception {
-        BreakerRegistry registry =
-                BreakerRegistry.of(CONFIG, Map.of(), NanoClock.system(), store(StoreFailureMode.REJECT));
-        CircuitBreaker breaker = registry.breaker("ship");
-        Dynalite.await(store::isWarm);
+        CircuitBreaker breaker = stores.breaker(store(StoreFailureMode.REJECT), CONFIG, "ship");
         DYNALITE.pause();
         Dynalite.await(() -> {
             long permit = breaker.tryAcquirePermit();

@@ -3,19 +3,12 @@ package io.breaker.dynamodb;
 import io.breaker.BreakerConfig;
 import io.breaker.CallOutcome;
 import io.breaker.NanoClock;
-import io.breaker.SlidingWindowType;
 import io.breaker.spi.SharedState;
 import io.breaker.spring.store.StoreFailureMode;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.regions.Region;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
-import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -31,60 +24,31 @@ class UnansweredReportTest {
     @RegisterExtension
     static final Dynalite DYNALITE = new Dynalite();
 
-    private static final BreakerConfig CONFIG = BreakerConfig.builder()
-            .slidingWindowType(SlidingWindowType.COUNT_BASED)
-            .slidingWindowSize(10)
-            .minimumNumberOfCalls(4)
-            .failureRateThreshold(50)
-            .waitDurationInOpenState(Duration.ofSeconds(60))
-            .build();
+    private static final BreakerConfig CONFIG = DynamoStores.windowOfTen(4).build();
 
-    private final String table = DYNALITE.createTable();
-    private DynamoStateStore store;
-    private DynamoDbClient client;
-
-    @AfterEach
-    void resumeAndClose() throws Exception {
-        DYNALITE.resume();
-        if (store != null) {
-            store.close();
-        }
-        if (client != null) {
-            client.close();
-        }
-    }
+    @RegisterExtension
+    final DynamoStores stores = new DynamoStores(DYNALITE);
 
     /**
      * A store whose client gives up on a request after 1 s (a table paused longer gives it no answer),
      * waiting 100 ms for an answer and caching the state for 300 ms; no outage is declared for 10 s.
      */
-    private SharedState link(AtomicInteger operationsEnded) {
-        client = DynamoDbClient.builder()
-                .endpointOverride(URI.create("http://127.0.0.1:" + DYNALITE.port()))
-                .region(Region.US_EAST_1)
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
-                .overrideConfiguration(c -> c.apiCallTimeout(Duration.ofSeconds(1)))
-                .build();
-        store = new DynamoStateStore(
-                client,
-                new DynamoStoreSettings(
-                        table,
+    private SharedState link(AtomicInteger operationsEnded) throws InterruptedException {
+        DynamoStateStore store = stores.store(
+                stores.client(c -> c.apiCallTimeout(Duration.ofSeconds(1))),
+                stores.settings(
                         Duration.ofMillis(300),
                         Duration.ofMillis(100),
                         StoreFailureMode.PROTECT_LOCALLY,
-                        Duration.ofDays(1),
                         Duration.ofSeconds(10)));
         store.onOperationTimed(nanos -> operationsEnded.incrementAndGet());
-        SharedState link = store.attach("pay", CONFIG);
-        link.connect(verdict -> {}, NanoClock.system());
-        return link;
+        return DynamoStores.warmLink(store, "pay", CONFIG, NanoClock.system());
     }
 
     @Test
     void failuresReportedWhileTheTableIsPausedReachItOnceEachWhenItAnswers() throws Exception {
         AtomicInteger ended = new AtomicInteger();
         SharedState link = link(ended);
-        Dynalite.await(store::isWarm);
         DYNALITE.pause();
         int before = ended.get();
 
@@ -112,7 +76,6 @@ class UnansweredReportTest {
     void enoughFailuresReportedWhileTheTableIsPausedTripTheFleetOnceItAnswers() throws Exception {
         AtomicInteger ended = new AtomicInteger();
         SharedState link = link(ended);
-        Dynalite.await(store::isWarm);
         DYNALITE.pause();
         int before = ended.get();
 
@@ -130,10 +93,6 @@ class UnansweredReportTest {
     }
 
     private Map<String, AttributeValue> item() {
-        return DYNALITE.client()
-                .getItem(request -> request.tableName(table)
-                        .key(Map.of("breaker", AttributeValue.fromS("pay")))
-                        .consistentRead(true))
-                .item();
+        return stores.item("pay");
     }
 }
