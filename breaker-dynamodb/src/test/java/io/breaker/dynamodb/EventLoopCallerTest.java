@@ -1,8 +1,11 @@
 package io.breaker.dynamodb;
 
 import io.breaker.BreakerConfig;
+import io.breaker.CallOutcome;
 import io.breaker.CircuitBreaker;
+import io.breaker.NanoClock;
 import io.breaker.State;
+import io.breaker.spi.SharedState;
 import io.breaker.spring.store.StoreFailureMode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -36,11 +39,12 @@ class EventLoopCallerTest {
     private DynamoStateStore store;
 
     private CircuitBreaker sharedBreaker() throws InterruptedException {
-        store = stores.store(stores.settings(
-                Duration.ofSeconds(2),
-                Duration.ofMillis(200),
-                StoreFailureMode.PROTECT_LOCALLY,
-                Duration.ofSeconds(30)));
+        return sharedBreaker(Duration.ofSeconds(2), Duration.ofMillis(200));
+    }
+
+    private CircuitBreaker sharedBreaker(Duration stateCacheTtl, Duration timeout) throws InterruptedException {
+        store = stores.store(
+                stores.settings(stateCacheTtl, timeout, StoreFailureMode.PROTECT_LOCALLY, Duration.ofSeconds(30)));
         return stores.breaker(store, CONFIG, "pay");
     }
 
@@ -84,5 +88,49 @@ class EventLoopCallerTest {
             plain.shutdown();
         }
         assertThat(store.getTimeoutCount()).isPositive();
+    }
+
+    /**
+     * The table answers an event-loop caller's report only after the store timeout: the caller did not
+     * wait, the answer is adopted when it comes (here the trip another instance made meanwhile), the
+     * store counts it as one operation not answered in time, and the answer itself ends that failure.
+     */
+    @Test
+    void aLateAnswerToAnEventLoopCallerIsAdoptedAndCountedAsOneFailure() throws Exception {
+        Duration timeout = Duration.ofMillis(500);
+        // The cache outlives the test: no refresh runs, the report is the breaker's only operation.
+        CircuitBreaker breaker = sharedBreaker(Duration.ofSeconds(60), timeout);
+        SharedState other = DynamoStores.warmLink(stores.store(stores.patient()), "pay", CONFIG, NanoClock.system());
+        for (int i = 0; i < CONFIG.getMinimumNumberOfCalls(); i++) {
+            other.recordFailure(CallOutcome.FAILURE);
+        }
+        assertThat(stores.item("pay").get("state").s()).isEqualTo("OPEN"); // the fleet tripped...
+        assertThat(breaker.getState()).isEqualTo(State.CLOSED); // ...and this instance does not know it yet
+        long failures = store.getFailureCount();
+
+        DYNALITE.pause();
+        long callNanos = CompletableFuture.supplyAsync(
+                        () -> {
+                            long start = System.nanoTime();
+                            long permit = breaker.tryAcquirePermit();
+                            breaker.onError(permit, 0L, new IOException("dependency down"));
+                            return System.nanoTime() - start;
+                        },
+                        task -> Schedulers.parallel().schedule(task))
+                .join();
+        assertThat(Duration.ofNanos(callNanos)).isLessThan(timeout); // the caller returned at once
+        assertThat(store.getTimeoutCount()).isZero();
+        assertThat(breaker.getState()).isEqualTo(State.CLOSED); // 1 failure, below the minimum of 4
+        Thread.sleep(3 * timeout.toMillis()); // the report goes unanswered for longer than the timeout
+        assertThat(store.getFailureCount()).isEqualTo(failures); // nothing is known of it before an answer
+        assertThat(breaker.getState()).isEqualTo(State.CLOSED);
+
+        DYNALITE.resume();
+        Dynalite.await(() -> breaker.getState() == State.OPEN); // the table's answer: the fleet's trip
+        assertThat(store.getFailureCount()).isEqualTo(failures + 1); // answered, but after the timeout
+        assertThat(store.getTimeoutCount()).isZero(); // no caller waited for it
+        assertThat(store.getOutageCount()).isZero();
+        assertThat(store.isAvailable()).isTrue();
+        assertThat(store.isSilent()).isFalse(); // the answer ended the failure it counted
     }
 }
