@@ -378,12 +378,9 @@ public final class DynamoStateStore implements StateStore, AutoCloseable {
             if (!evenIfDown) {
                 callerTimeouts.increment();
             }
-            health.failed(
-                    new TimeoutException(
-                            "no answer within " + settings.timeout().toMillis() + "ms"),
-                    false);
+            notAnsweredInTime();
         } catch (ExecutionException e) {
-            health.failed(e.getCause() != null ? e.getCause() : e, true);
+            failedWith(e);
             return null;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -414,14 +411,11 @@ public final class DynamoStateStore implements StateStore, AutoCloseable {
         try {
             CompletableFuture.supplyAsync(() -> timed(operation), commands).whenComplete((item, error) -> {
                 if (error != null) {
-                    health.failed(error.getCause() != null ? error.getCause() : error, true);
+                    failedWith(error);
                     return;
                 }
                 if (System.nanoTime() - sent > timeoutNanos()) {
-                    health.failed(
-                            new TimeoutException(
-                                    "no answer within " + settings.timeout().toMillis() + "ms"),
-                            false);
+                    notAnsweredInTime();
                 }
                 answered();
                 answer.accept(item);
@@ -429,6 +423,17 @@ public final class DynamoStateStore implements StateStore, AutoCloseable {
         } catch (RejectedExecutionException busy) {
             health.failed(busy, false);
         }
+    }
+
+    /** An operation got no answer within the timeout: the table's health counts it as unanswered, not as an error. */
+    private void notAnsweredInTime() {
+        health.failed(
+                new TimeoutException("no answer within " + settings.timeout().toMillis() + "ms"), false);
+    }
+
+    /** An operation failed: the table's health counts the client's error (the cause of the future's wrapper). */
+    private void failedWith(Throwable error) {
+        health.failed(error.getCause() != null ? error.getCause() : error, true);
     }
 
     private FleetItem timed(Operation operation) {
