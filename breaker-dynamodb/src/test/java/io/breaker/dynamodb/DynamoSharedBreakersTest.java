@@ -2,19 +2,14 @@ package io.breaker.dynamodb;
 
 import io.breaker.BreakerConfig;
 import io.breaker.CallOutcome;
-import io.breaker.SlidingWindowType;
 import io.breaker.State;
 import io.breaker.spi.SharedState;
 import io.breaker.spring.actuate.FleetChange;
 import io.breaker.spring.actuate.StoreDescriptor;
-import io.breaker.spring.store.StoreFailureMode;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -29,51 +24,34 @@ class DynamoSharedBreakersTest {
     @RegisterExtension
     static final Dynalite DYNALITE = new Dynalite();
 
-    private static final BreakerConfig CONFIG = BreakerConfig.builder()
-            .slidingWindowType(SlidingWindowType.COUNT_BASED)
-            .slidingWindowSize(10)
-            .minimumNumberOfCalls(4)
-            .failureRateThreshold(50)
-            .waitDurationInOpenState(Duration.ofSeconds(60))
-            .build();
+    private static final BreakerConfig CONFIG = DynamoStores.windowOfTen(4).build();
+
+    @RegisterExtension
+    final DynamoStores stores = new DynamoStores(DYNALITE);
 
     private final AtomicLong wall = new AtomicLong(1_800_000_000_000L);
     /** The breakers' clock (ns): moved by the tests. */
     private final AtomicLong nanos = new AtomicLong();
 
-    private final List<DynamoStateStore> stores = new ArrayList<>();
-    private final String table = DYNALITE.createTable();
-
-    @AfterEach
-    void closeStores() throws Exception {
-        DYNALITE.resume();
-        stores.forEach(DynamoStateStore::close);
-    }
-
     private DynamoStateStore store(DynamoStoreSettings settings) {
-        DynamoStateStore store = new DynamoStateStore(DYNALITE.client(), settings, name -> true, wall::get);
-        stores.add(store);
-        return store;
+        return stores.store(settings, wall::get);
     }
 
     private static SharedState attach(DynamoStateStore store, String breaker, AtomicLong nanos)
             throws InterruptedException {
-        SharedState shared = store.attach(breaker, CONFIG);
-        shared.connect(verdict -> {}, nanos::get);
-        Dynalite.await(store::isWarm);
-        return shared;
+        return DynamoStores.warmLink(store, breaker, CONFIG, nanos::get);
     }
 
     @Test
     void theStoreIsDescribedAsDynamoDb() {
-        DynamoSharedBreakers breakers = new DynamoSharedBreakers(store(Dynalite.patient(table)));
+        DynamoSharedBreakers breakers = new DynamoSharedBreakers(store(stores.patient()));
 
         assertThat(breakers.store()).isEqualTo(new StoreDescriptor("dynamodb", true, false, "protect-locally"));
     }
 
     @Test
     void anOperatorChangeTellsWhetherItChangedTheFleet() throws Exception {
-        DynamoStateStore store = store(Dynalite.patient(table));
+        DynamoStateStore store = store(stores.patient());
         DynamoSharedBreakers breakers = new DynamoSharedBreakers(store);
         SharedState shared = attach(store, "pay", nanos);
         assertThat(breakers.lastOperatorChange("pay")).isNull(); // none yet
@@ -90,13 +68,8 @@ class DynamoSharedBreakersTest {
 
     @Test
     void anOperatorChangeWithoutAnAnswerIsUnknown() throws Exception {
-        DynamoStateStore store = store(new DynamoStoreSettings(
-                table,
-                Duration.ofSeconds(10),
-                Duration.ofMillis(200),
-                StoreFailureMode.PROTECT_LOCALLY,
-                DynamoStoreSettings.DEFAULT_ITEM_EXPIRY,
-                Duration.ofSeconds(30)));
+        DynamoStateStore store =
+                store(stores.patient().withTimeout(Duration.ofMillis(200)).withOutageAfter(Duration.ofSeconds(30)));
         DynamoSharedBreakers breakers = new DynamoSharedBreakers(store);
         SharedState shared = attach(store, "pay", nanos);
 
@@ -108,7 +81,7 @@ class DynamoSharedBreakersTest {
 
     @Test
     void theFleetsStateIsTheOneLastReadWithItsAge() throws Exception {
-        DynamoStateStore store = store(Dynalite.patient(table));
+        DynamoStateStore store = store(stores.patient());
         DynamoSharedBreakers breakers = new DynamoSharedBreakers(store);
         assertThat(breakers.fleet("pay")).isNull(); // not shared yet
         SharedState shared = attach(store, "pay", nanos);
@@ -128,8 +101,8 @@ class DynamoSharedBreakersTest {
      */
     @Test
     void releasingAClosedBreakerKeepsTheFleetsWindow() throws Exception {
-        DynamoStateStore a = store(Dynalite.patient(table));
-        DynamoStateStore b = store(Dynalite.patient(table));
+        DynamoStateStore a = store(stores.patient());
+        DynamoStateStore b = store(stores.patient());
         DynamoSharedBreakers seenFromB = new DynamoSharedBreakers(b);
         SharedState first = attach(a, "stock", nanos);
         SharedState second = attach(b, "stock", new AtomicLong());

@@ -1,18 +1,15 @@
 package io.breaker.dynamodb;
 
 import io.breaker.BreakerConfig;
-import io.breaker.SlidingWindowType;
 import io.breaker.spi.SharedState;
 import io.breaker.spring.actuate.SharedSettings.Fleet;
 import io.breaker.spring.actuate.SharedSettings.Outcome;
 import io.breaker.spring.store.StoreFailureMode;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,32 +28,14 @@ class DynamoSharedSettingsTest {
     @RegisterExtension
     static final Dynalite DYNALITE = new Dynalite();
 
-    private static final BreakerConfig CONFIG = BreakerConfig.builder()
-            .slidingWindowType(SlidingWindowType.COUNT_BASED)
-            .slidingWindowSize(10)
-            .minimumNumberOfCalls(4)
-            .failureRateThreshold(50)
-            .waitDurationInOpenState(Duration.ofSeconds(60))
-            .build();
+    private static final BreakerConfig CONFIG = DynamoStores.windowOfTen(4).build();
     private static final Map<String, String> TWENTY = Map.of("sliding-window-size", "20");
 
-    private final List<DynamoStateStore> stores = new ArrayList<>();
-    private final String table = DYNALITE.createTable();
-
-    @AfterEach
-    void closeStores() throws Exception {
-        DYNALITE.resume();
-        stores.forEach(DynamoStateStore::close);
-    }
-
-    private DynamoStateStore store(DynamoStoreSettings settings) {
-        DynamoStateStore store = new DynamoStateStore(DYNALITE.client(), settings);
-        stores.add(store);
-        return store;
-    }
+    @RegisterExtension
+    final DynamoStores stores = new DynamoStores(DYNALITE);
 
     private DynamoSharedSettings instance() {
-        return new DynamoSharedSettings(store(Dynalite.patient(table)));
+        return new DynamoSharedSettings(stores.store(stores.patient()));
     }
 
     private static Map<String, String> reset(String property) {
@@ -123,7 +102,8 @@ class DynamoSharedSettingsTest {
         DynamoSharedSettings a = instance();
         Fleet first = ((Outcome.Applied) a.change("pay", Fleet.NONE, TWENTY, "alice")).fleet();
         DYNALITE.client()
-                .deleteItem(request -> request.tableName(table).key(Map.of(ItemLayout.KEY, ItemLayout.s("pay"))));
+                .deleteItem(
+                        request -> request.tableName(stores.table()).key(Map.of(ItemLayout.KEY, ItemLayout.s("pay"))));
 
         Outcome again = a.change("pay", first, Map.of("failure-rate-threshold", "25"), "bob");
 
@@ -137,13 +117,8 @@ class DynamoSharedSettingsTest {
 
     @Test
     void aChangeWithoutAnAnswerInTimeIsUnanswered() throws Exception {
-        DynamoSharedSettings a = new DynamoSharedSettings(store(new DynamoStoreSettings(
-                table,
-                Duration.ofSeconds(10),
-                Duration.ofMillis(200),
-                StoreFailureMode.PROTECT_LOCALLY,
-                DynamoStoreSettings.DEFAULT_ITEM_EXPIRY,
-                Duration.ofSeconds(30))));
+        DynamoSharedSettings a = new DynamoSharedSettings(stores.store(
+                stores.patient().withTimeout(Duration.ofMillis(200)).withOutageAfter(Duration.ofSeconds(30))));
         a.change("warm-up", Fleet.NONE, Map.of(), null); // the client's first connection is not timed here
 
         DYNALITE.pause();
@@ -156,11 +131,7 @@ class DynamoSharedSettingsTest {
     void theSettingsAreKeptBesideTheStateWithoutMovingItsVersion() {
         instance().change("pay", Fleet.NONE, TWENTY, "alice");
 
-        Map<String, AttributeValue> item = DYNALITE.client()
-                .getItem(request -> request.tableName(table)
-                        .key(Map.of(ItemLayout.KEY, ItemLayout.s("pay")))
-                        .consistentRead(true))
-                .item();
+        Map<String, AttributeValue> item = stores.item("pay");
 
         assertThat(item.get(ItemLayout.VERSION).n()).isEqualTo("1");
         assertThat(item.get(ItemLayout.STATE).s()).isEqualTo("CLOSED");
@@ -172,7 +143,7 @@ class DynamoSharedSettingsTest {
     @Test
     void everyInstanceReadsTheFleetsSettingsWithItsBreakersNextRefresh() throws Exception {
         DynamoSharedSettings a = instance();
-        DynamoStateStore storeB = store(Dynalite.patient(table));
+        DynamoStateStore storeB = stores.store(stores.patient());
         DynamoSharedSettings b = new DynamoSharedSettings(storeB);
         List<Fleet> seenByB = new CopyOnWriteArrayList<>();
         List<Long> readAt = new CopyOnWriteArrayList<>();
@@ -183,8 +154,7 @@ class DynamoSharedSettingsTest {
             }
         });
         AtomicLong nanos = new AtomicLong();
-        SharedState shared = storeB.attach("pay", CONFIG);
-        shared.connect(verdict -> {}, nanos::get); // its first refresh
+        SharedState shared = DynamoStores.link(storeB, "pay", CONFIG, nanos::get); // its first refresh
         Dynalite.await(() -> !seenByB.isEmpty());
         assertThat(seenByB).containsOnly(Fleet.NONE);
 
@@ -200,8 +170,8 @@ class DynamoSharedSettingsTest {
 
     @Test
     void settingsTheItemWouldNotOutliveAreRefused() {
-        DynamoSharedSettings a = new DynamoSharedSettings(store(new DynamoStoreSettings(
-                table,
+        DynamoSharedSettings a = new DynamoSharedSettings(stores.store(new DynamoStoreSettings(
+                stores.table(),
                 Duration.ofSeconds(1),
                 Duration.ofMillis(500),
                 StoreFailureMode.PROTECT_LOCALLY,

@@ -6,23 +6,18 @@ import io.breaker.NanoClock;
 import io.breaker.SlidingWindowType;
 import io.breaker.State;
 import io.breaker.spi.SharedState;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.SdkRequest;
 import software.amazon.awssdk.core.interceptor.Context;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
 
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -69,21 +64,11 @@ class ItemSizeTest {
             .waitDurationInOpenState(Duration.ofSeconds(60))
             .build();
 
-    private final String table = DYNALITE.createTable();
-    private final WriteUnits units = new WriteUnits();
-    private final DynamoDbClient client = DynamoDbClient.builder()
-            .endpointOverride(URI.create("http://127.0.0.1:" + DYNALITE.port()))
-            .region(Region.US_EAST_1)
-            .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
-            .overrideConfiguration(c -> c.apiCallTimeout(Duration.ofSeconds(10)).addExecutionInterceptor(units))
-            .build();
-    private final List<DynamoStateStore> stores = new ArrayList<>();
+    @RegisterExtension
+    final DynamoStores stores = new DynamoStores(DYNALITE);
 
-    @AfterEach
-    void close() {
-        stores.forEach(DynamoStateStore::close);
-        client.close();
-    }
+    private final WriteUnits units = new WriteUnits();
+    private final DynamoDbClient client = stores.client(c -> c.addExecutionInterceptor(units));
 
     @Test
     void aWriteOnTheItemOfFortyInstancesIsOneWriteUnit() throws InterruptedException {
@@ -136,7 +121,7 @@ class ItemSizeTest {
     void entriesAndALeaseOfAnInstanceWithAnIdOfAnotherFormatAreOtherInstances() throws InterruptedException {
         String older = "0f8fad5b-d9cb-469f-a165-70867728950e"; // an id as a version with UUID ids wrote it
         SharedState link = report(1).get(0);
-        client.updateItem(request -> request.tableName(table)
+        client.updateItem(request -> request.tableName(stores.table())
                 .key(key())
                 .updateExpression("SET seqs.#older = :seq")
                 .expressionAttributeNames(Map.of("#older", older))
@@ -172,11 +157,8 @@ class ItemSizeTest {
     private List<SharedState> report(int count) throws InterruptedException {
         List<SharedState> links = new ArrayList<>();
         for (int i = 0; i < count; i++) {
-            DynamoStateStore store = new DynamoStateStore(client, Dynalite.patient(table));
-            stores.add(store);
-            SharedState link = store.attach(NAME, CONFIG);
-            link.connect(verdict -> {}, NanoClock.system());
-            Dynalite.await(store::isWarm);
+            SharedState link =
+                    DynamoStores.warmLink(stores.store(client, stores.patient()), NAME, CONFIG, NanoClock.system());
             assertThat(link.recordFailure(CallOutcome.FAILURE).state()).isEqualTo(State.CLOSED);
             links.add(link);
         }
@@ -196,7 +178,7 @@ class ItemSizeTest {
             names.put(placeholder, id);
             paths.add("seqs." + placeholder + " = :old");
         }
-        UpdateItemResponse answer = client.updateItem(request -> request.tableName(table)
+        UpdateItemResponse answer = client.updateItem(request -> request.tableName(stores.table())
                 .key(key())
                 .updateExpression("SET " + String.join(", ", paths))
                 .expressionAttributeNames(names)
@@ -206,7 +188,7 @@ class ItemSizeTest {
     }
 
     private void setLease(String owner, long until) {
-        client.updateItem(request -> request.tableName(table)
+        client.updateItem(request -> request.tableName(stores.table())
                 .key(key())
                 .updateExpression("SET #state = :half, lease_owner = :owner, lease_until = :until, ver = ver + :one")
                 .expressionAttributeNames(Map.of("#state", "state"))
@@ -230,8 +212,7 @@ class ItemSizeTest {
     }
 
     private Map<String, AttributeValue> item() {
-        return client.getItem(request -> request.tableName(table).key(key()).consistentRead(true))
-                .item();
+        return stores.item(NAME);
     }
 
     /** Asks for the consumed capacity of every UpdateItem the stores send, and keeps the answers'. */
