@@ -45,6 +45,12 @@ final class DynamoSharedState implements SharedState {
     private static final long NO_BATCH = Long.MAX_VALUE;
     /** At most this many unacknowledged failure reports are kept; past it the oldest is dropped. */
     static final int MAX_UNACKNOWLEDGED = 100;
+    /**
+     * A report first sent longer ago than this (by this instance's clock) without an answer is not sent
+     * again: half the time after which the table forgets its sequence, which leaves the other half for
+     * the clocks' skew and a request still in flight.
+     */
+    static final long RESEND_LIMIT_MILLIS = FleetTable.ENTRY_RETENTION_MILLIS / 2;
 
     private final DynamoStateStore store;
     private final FleetTable table;
@@ -182,6 +188,15 @@ final class DynamoSharedState implements SharedState {
                     // time it fixed. Having delivered none (another thread did), read: the item that
                     // thread got may not be applied yet.
                     return item != null ? item : table.read();
+                }
+                long numbered = report.sequence().get();
+                if (numbered != 0L && FleetTable.numberedAt(numbered) < store.nowMillis() - RESEND_LIMIT_MILLIS) {
+                    // Sent long ago without an answer: the table may have removed the entry that would
+                    // recognise it as applied (see FleetTable.ENTRY_RETENTION_MILLIS), so it is given up.
+                    synchronized (unacknowledged) {
+                        unacknowledged.remove(report);
+                    }
+                    continue;
                 }
                 report.sequence().compareAndSet(0L, table.nextSequence());
                 FleetItem known = item != null ? item : known();

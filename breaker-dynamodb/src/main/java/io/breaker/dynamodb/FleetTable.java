@@ -16,7 +16,6 @@ import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
 
 import java.util.Map;
-import java.util.UUID;
 
 import static io.breaker.dynamodb.ItemLayout.n;
 import static io.breaker.dynamodb.ItemLayout.s;
@@ -33,6 +32,23 @@ final class FleetTable {
 
     /** Attempts of a report whose window block moved under it (concurrent reporters) before it gives up. */
     private static final int REPORT_ATTEMPTS = 4;
+    /** 2025-01-01T00:00:00Z: sequences count from it, so they stay short (10 digits until 2028). */
+    static final long SEQUENCE_EPOCH_MILLIS = 1_735_689_600_000L;
+
+    static final long SEQUENCE_TICK_MILLIS = 10;
+
+    /**
+     * An entry of {@link ItemLayout#SEQUENCES} numbered longer ago than this (by the writer's clock) is
+     * removed by the next report: its instance has stopped (a deployment replaced it) or stayed silent,
+     * and the report it names was answered or given up long ago (see
+     * {@link DynamoSharedState#RESEND_LIMIT_MILLIS}). Without it the map would grow with every
+     * instance that ever reported in a window, and a healthy window lasts until the next trip.
+     */
+    static final long ENTRY_RETENTION_MILLIS = java.util.concurrent.TimeUnit.MINUTES.toMillis(10);
+
+    /** Stale entries one report removes at most (a write's expression stays small). */
+    static final int MAX_REMOVED_PER_WRITE = 16;
+
     /** Attempts of an operator's action whose item changed state between its two writes. */
     private static final int FORCE_ATTEMPTS = 4;
 
@@ -66,7 +82,7 @@ final class FleetTable {
             return new Read(FleetItem.of(got.item()), false);
         }
         Map<String, AttributeValue> fresh =
-                ItemLayout.fresh(name, UUID.randomUUID().toString(), store.nowMillis(), store.expiresAt());
+                ItemLayout.fresh(name, DynamoStateStore.newInstanceId(), store.nowMillis(), store.expiresAt());
         try {
             store.client()
                     .putItem(PutItemRequest.builder()
@@ -133,9 +149,20 @@ final class FleetTable {
         return item;
     }
 
-    /** The next sequence for a report of this instance on this breaker (the first is 1). */
+    /**
+     * The next sequence for a report of this instance on this breaker: the hundredths of a second since
+     * {@link #SEQUENCE_EPOCH_MILLIS} on this instance's clock, or one more than the last when that is
+     * higher (more than a hundred reports a second, or a clock set back). So a sequence also says when it
+     * was numbered, no earlier than {@link #numberedAt}.
+     */
     long nextSequence() {
-        return sequences.incrementAndGet();
+        long tick = Math.floorDiv(store.nowMillis() - SEQUENCE_EPOCH_MILLIS, SEQUENCE_TICK_MILLIS);
+        return sequences.updateAndGet(last -> Math.max(last + 1, tick));
+    }
+
+    /** When (the numbering instance's clock, ms) a sequence was numbered: that time or later. */
+    static long numberedAt(long sequence) {
+        return SEQUENCE_EPOCH_MILLIS + sequence * SEQUENCE_TICK_MILLIS;
     }
 
     /** Trips the fleet if the window of {@code item} says so. */
@@ -240,6 +267,16 @@ final class FleetTable {
         String seq = write.val("seq", n(sequence)); // defined only where used: an unused value is refused
         String mine = sequences + "." + write.refName("me_seq", store.instanceId());
         write.setPath(mine, seq);
+        int removed = 0;
+        long before = store.nowMillis() - ENTRY_RETENTION_MILLIS;
+        for (Map.Entry<String, Long> entry : item.sequences().entrySet()) {
+            if (removed == MAX_REMOVED_PER_WRITE) {
+                break;
+            }
+            if (!entry.getKey().equals(store.instanceId()) && numberedAt(entry.getValue()) < before) {
+                write.removePath(sequences + "." + write.refName("stale_" + removed++, entry.getKey()));
+            }
+        }
         return " AND attribute_exists(" + sequences + ") AND (attribute_not_exists(" + mine + ") OR " + mine + " < "
                 + seq + ")";
     }

@@ -146,6 +146,12 @@ final class ItemLayout {
             return this;
         }
 
+        /** {@code REMOVE path}, for a path inside a map attribute. */
+        Write removePath(String path) {
+            append(remove, path);
+            return this;
+        }
+
         Write add(String attribute, long amount) {
             append(add, ref(attribute) + " " + val("a_" + attribute, n(amount)));
             return this;

@@ -108,7 +108,12 @@ final class DynamoStores implements AfterEachCallback {
 
     /** A store with a client of its own deciding times with {@code wallMillis}; closed after the test. */
     DynamoStateStore store(DynamoStoreSettings settings, LongSupplier wallMillis) {
-        return opened(new DynamoStateStore(dynalite.client(), settings, name -> true, wallMillis));
+        return store(dynalite.client(), settings, wallMillis);
+    }
+
+    /** A store on {@code client} deciding times with {@code wallMillis}; closed after the test. */
+    DynamoStateStore store(DynamoDbClient client, DynamoStoreSettings settings, LongSupplier wallMillis) {
+        return opened(new DynamoStateStore(client, settings, name -> true, wallMillis));
     }
 
     /**

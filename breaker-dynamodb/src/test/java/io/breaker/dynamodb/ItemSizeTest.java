@@ -48,10 +48,10 @@ class ItemSizeTest {
     private static final int FLEET = 40;
 
     /**
-     * A sequence of 8 digits: an instance reporting once a second for three years. Entries start at 1 in
-     * every window and grow while it lasts, and a healthy window lasts until the next trip.
+     * The largest sequence of 10 digits: a sequence counts hundredths of a second since 2025 (see
+     * {@link FleetTable#nextSequence}), so every sequence numbered until March 2028 is at most this long.
      */
-    private static final long OLD_SEQUENCE = 99_999_999L;
+    private static final long OLD_SEQUENCE = 9_999_999_999L;
 
     private static final int KB = 1024;
 
@@ -81,7 +81,7 @@ class ItemSizeTest {
         int size = BilledSize.of(item);
         int aged = BilledSize.of(withSequences(item, OLD_SEQUENCE));
         double agedWrite = ageSequences();
-        String measured = FLEET + " instances: item " + size + " bytes (" + aged + " with 8-digit sequences), "
+        String measured = FLEET + " instances: item " + size + " bytes (" + aged + " with 10-digit sequences), "
                 + "largest report write " + reports + " units, write on the aged item " + agedWrite + " units";
         System.out.println("[ItemSizeTest] " + measured);
 
