@@ -95,7 +95,8 @@ final class FleetProcesses implements AutoCloseable {
         return start(settings, StoreAddress.redis(redisPort), dependency, directory, extraArgs);
     }
 
-    private static FleetProcesses start(
+    /** The same, the instances sharing the store at {@code store}, each also given {@code extraArgs}. */
+    static FleetProcesses start(
             FleetSettings settings,
             StoreAddress store,
             IntFunction<URI> dependency,

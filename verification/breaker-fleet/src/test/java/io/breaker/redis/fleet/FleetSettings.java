@@ -99,6 +99,11 @@ record FleetSettings(
         return new FleetSettings(instances, 0, "redis", List.of(), openWait, storeTimeout, true, jvmArgsProperty());
     }
 
+    /** The same through a DynamoDB table. */
+    static FleetSettings sharedThroughDynamo(int instances, Duration openWait, Duration storeTimeout) {
+        return new FleetSettings(instances, 0, "dynamodb", List.of(), openWait, storeTimeout, true, jvmArgsProperty());
+    }
+
     private static List<String> jvmArgsProperty() {
         return Arrays.asList(property("fleet.jvm-args", JVM_ARGS).trim().split("\\s+"));
     }

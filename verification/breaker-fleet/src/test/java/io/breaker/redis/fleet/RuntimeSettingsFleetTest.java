@@ -3,171 +3,34 @@ package io.breaker.redis.fleet;
 import io.breaker.redis.RedisServer;
 import io.breaker.spring.test.BootLine;
 import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
-import java.util.function.BooleanSupplier;
-import java.util.function.Supplier;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-/**
- * Settings changed at runtime through one instance's endpoint reach the other instances of the fleet
- * (two separate JVM processes of {@link FleetInstance} on one real redis-server, driven over HTTP only),
- * and so does the return to the configured values; an instance started later picks them up too.
- */
+/** {@link RuntimeSettingsFleet} on one real redis-server. */
 @Tag(BootLine.TAG)
-class RuntimeSettingsFleetTest {
+class RuntimeSettingsFleetTest extends RuntimeSettingsFleet {
 
     @RegisterExtension
     static final RedisServer redis = new RedisServer();
 
-    private static final String BREAKER = "/actuator/breakers/" + FleetInstance.BREAKER;
-    private static final String CONFIG = BREAKER + "/config";
-    private static final Duration CACHE_TTL = Duration.ofMillis(300);
-    /**
-     * A change is seen at an instance's first call after one cache TTL, once the refresh that call
-     * started has answered; the rest is slack for a busy machine (separate JVMs on 2 shared cores
-     * answered one refresh 2.8 s after the change while other builds ran).
-     */
-    private static final Duration SEEN_WITHIN = CACHE_TTL.plusMillis(4_700);
-    /**
-     * How long a change may take to be seen when the store answered some refresh after its timeout
-     * (a starved JVM: at a load average of 26 on 2 cores, one instance had not seen a change after
-     * 5 s, its refreshes answering late). Beyond {@link #SEEN_WITHIN} only with such a late answer.
-     */
-    private static final Duration SEEN_WITHIN_LATE_ANSWERS = Duration.ofSeconds(30);
-
-    private static final Pattern THRESHOLD =
-            Pattern.compile("\"failure-rate-threshold\"\\s*:\\s*\\{\\s*\"value\"\\s*:\\s*([-0-9.Ee]+)");
-
-    @Test
-    void aChangeThroughOneInstanceReachesTheFleetAndSoDoesItsReturn() throws Exception {
-        // The configured threshold is the harness's, FleetSettings.FAILURE_RATE_THRESHOLD (50).
-        FleetSettings settings = FleetSettings.sharedThroughRedis(2, Duration.ofSeconds(5), Duration.ofMillis(250));
-        try (Dependency dependency = new Dependency();
-                FleetProcesses fleet = FleetProcesses.start(
-                        settings,
-                        redis.port(),
-                        dependency::uri,
-                        Path.of("target", "runtime-settings-fleet-logs"),
-                        List.of("--breakers.store.state-cache-ttl=" + CACHE_TTL.toMillis() + "ms"))) {
-            await(Duration.ofSeconds(20), () -> "instance 1 to call its dependency", () -> call(fleet, 1) == 200);
-
-            long late = fleet.storeTimeouts();
-            HttpResponse<String> changed = fleet.send(
-                    0, "POST", CONFIG, "{\"failure-rate-threshold\": 30, \"wait-duration-in-open-state\": \"10s\"}");
-
-            assertThat(changed.statusCode()).as(changed.body()).isEqualTo(200);
-            assertThat(changed.body()).contains("\"shared\":true");
-            assertFleetChanged(fleet, changed, late, 1);
-            // Instance 1 learns it at its first call after one cache TTL (300 ms).
-            awaitThreshold(fleet, 1, 30f, SEEN_WITHIN);
-            assertThat(fleet.send(1, "GET", CONFIG, null).body())
-                    .contains(
-                            "\"version\":1",
-                            "\"failure-rate-threshold\":{\"value\":30.0,\"source\":\"RUNTIME\",\"configured\":50.0}",
-                            "\"wait-duration-in-open-state\":{\"value\":\"PT10S\",\"source\":\"RUNTIME\"");
-            assertThat(fleet.send(1, "GET", BREAKER, null).body())
-                    .contains(
-                            "\"settingsChanges\":[{",
-                            "\"settings\":{\"failure-rate-threshold\":\"30\",\"wait-duration-in-open-state\":\"10s\"}");
-
-            int third = fleet.startOneMore(); // a third instance, started after the change
-            awaitThreshold(fleet, third, 30f, Duration.ofSeconds(5));
-
-            HttpResponse<String> tooLong = fleet.send(0, "POST", CONFIG, "{\"wait-duration-in-open-state\": \"8d\"}");
-            assertThat(tooLong.statusCode()).as(tooLong.body()).isEqualTo(400);
-            assertThat(tooLong.body()).contains("breakers.store.key-expiry must be longer than");
-            assertThat(threshold(fleet, 0)).isEqualTo(30f);
-            assertThat(fleet.send(0, "GET", CONFIG, null).body()).contains("\"version\":1");
-
-            late = fleet.storeTimeouts();
-            HttpResponse<String> reset = fleet.send(1, "DELETE", CONFIG, null);
-
-            assertThat(reset.statusCode()).as(reset.body()).isEqualTo(200);
-            assertFleetChanged(fleet, reset, late, 2);
-            awaitThreshold(fleet, 0, 50f, SEEN_WITHIN);
-            awaitThreshold(fleet, third, 50f, SEEN_WITHIN);
-            assertThat(fleet.send(0, "GET", CONFIG, null).body())
-                    .contains("\"version\":2", "\"failure-rate-threshold\":{\"value\":50.0,\"source\":\"YAML\"");
-        }
+    @Override
+    FleetSettings settings(int instances, Duration openWait, Duration storeTimeout) {
+        return FleetSettings.sharedThroughRedis(instances, openWait, storeTimeout);
     }
 
-    /**
-     * The change's answer says the fleet took it as version {@code version}; or, if Redis answered after
-     * the store timeout (on a loaded machine, the first change of a new JVM can), that it cannot tell:
-     * {@code unknown}, and only with one more operation a caller stopped waiting for. Whether the fleet
-     * applied it is what the awaits after each change check.
-     */
-    private static void assertFleetChanged(
-            FleetProcesses fleet, HttpResponse<String> answer, long timeoutsBefore, int version) throws Exception {
-        if (answer.body().contains("\"fleetChanged\":\"unknown\"")) {
-            assertThat(fleet.storeTimeouts())
-                    .as("an unknown answer is a late one: %s", answer.body())
-                    .isGreaterThan(timeoutsBefore);
-        } else {
-            assertThat(answer.body()).contains("\"fleetChanged\":true", "\"version\":" + version);
-        }
+    @Override
+    StoreAddress store() {
+        return StoreAddress.redis(redis.port());
     }
 
-    /** A call through instance {@code i}'s breaker (a call is what refreshes its cached shared state). */
-    private static int call(FleetProcesses fleet, int instance) {
-        return fleet.send(instance, "GET", "/call", null).statusCode();
+    @Override
+    String storeType() {
+        return "redis";
     }
 
-    /** The failure-rate threshold instance {@code i} applies, from its {@code config} endpoint; NaN if unreadable. */
-    private static float threshold(FleetProcesses fleet, int instance) {
-        HttpResponse<String> config = fleet.send(instance, "GET", CONFIG, null);
-        Matcher value = THRESHOLD.matcher(config.body());
-        return config.statusCode() == 200 && value.find() ? Float.parseFloat(value.group(1)) : Float.NaN;
-    }
-
-    /**
-     * Calls instance {@code i} until its threshold is {@code expected}: within {@code within}, or later
-     * only if the store answered some operation after its timeout meanwhile (then at most
-     * {@link #SEEN_WITHIN_LATE_ANSWERS}).
-     */
-    private static void awaitThreshold(FleetProcesses fleet, int instance, float expected, Duration within)
-            throws Exception {
-        float[] last = {Float.NaN};
-        long lateBefore = fleet.storeTimeouts();
-        long start = System.nanoTime();
-        await(
-                SEEN_WITHIN_LATE_ANSWERS,
-                () -> "instance " + instance + " to apply failure-rate-threshold " + expected
-                        + " at its calls (it applies " + last[0] + ")",
-                () -> call(fleet, instance) == 200 && (last[0] = threshold(fleet, instance)) == expected);
-        long tookMillis = Duration.ofNanos(System.nanoTime() - start).toMillis();
-        if (tookMillis > within.toMillis()) {
-            assertThat(fleet.storeTimeouts())
-                    .as(
-                            "instance %d applied failure-rate-threshold %s after %d ms, more than %d ms, "
-                                    + "with no store answer late meanwhile",
-                            instance, expected, tookMillis, within.toMillis())
-                    .isGreaterThan(lateBefore);
-        }
-    }
-
-    /** Polls {@code condition} until it holds; fails after {@code within}, saying what was awaited. */
-    private static void await(Duration within, Supplier<String> what, BooleanSupplier condition) {
-        long end = System.nanoTime() + within.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > end) {
-                throw new AssertionError("waited " + within.toMillis() + " ms for " + what.get());
-            }
-            try {
-                Thread.sleep(5);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError("interrupted", e);
-            }
-        }
+    @Override
+    String tooLongWaitRefusal() {
+        return "breakers.store.key-expiry must be longer than";
     }
 }

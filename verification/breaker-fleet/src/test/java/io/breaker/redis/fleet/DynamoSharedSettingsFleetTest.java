@@ -1,0 +1,175 @@
+package io.breaker.redis.fleet;
+
+import io.breaker.dynamodb.Dynalite;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Settings changed at runtime through a DynamoDB table that loses them: two separate JVM processes of
+ * {@link FleetInstance} share one table of a real DynamoDB API server (dynalite, which keeps its tables
+ * in memory), driven over HTTP only; dynalite is killed and started again with the table created anew,
+ * empty, as {@link StoreFaults#of(Dynalite, String)} does in the fleet's rounds. The Redis counterpart
+ * is {@link SharedSettingsFleetTest}'s first test.
+ */
+class DynamoSharedSettingsFleetTest {
+
+    @RegisterExtension
+    static final Dynalite dynalite = new Dynalite();
+
+    private static final String BREAKER = "/actuator/breakers/" + FleetInstance.BREAKER;
+    private static final String CONFIG = BREAKER + "/config";
+    private static final Duration CACHE_TTL = Duration.ofMillis(300);
+    private static final Duration STORE_TIMEOUT = Duration.ofMillis(250);
+    /** One cache TTL, one round trip, and slack for separate JVMs on 2 shared cores. */
+    private static final Duration SEEN_WITHIN = Duration.ofSeconds(8);
+
+    /**
+     * The table restarted empty loses the item with the fleet's settings: the next change through
+     * either instance is the fleet's again, and every instance applies it; the shared breaker still
+     * trips afterwards.
+     */
+    @Test
+    void afterTheTableLostTheSettingsTheNextChangeReachesEveryInstanceAndTheBreakerStillTrips() throws Exception {
+        String table = dynalite.createTable();
+        try (Dependency dependency = new Dependency();
+                FleetProcesses fleet = FleetProcesses.start(
+                        FleetSettings.sharedThroughDynamo(2, Duration.ofSeconds(5), STORE_TIMEOUT),
+                        StoreAddress.dynamo(dynalite.port(), table),
+                        dependency::uri,
+                        Path.of("target", "dynamo-shared-settings-fleet-logs"),
+                        List.of("--breakers.store.state-cache-ttl=" + CACHE_TTL.toMillis() + "ms"))) {
+            awaitReachable(fleet);
+            HttpResponse<String> twenty = fleet.send(0, "POST", CONFIG, "{\"sliding-window-size\": 20}");
+            assertThat(twenty.statusCode()).as(twenty.body()).isEqualTo(200);
+            assertThat(twenty.body()).contains("\"fleetChanged\":true");
+            awaitValue(fleet, 0, "sliding-window-size", "20");
+            awaitValue(fleet, 1, "sliding-window-size", "20");
+
+            StoreFaults.of(dynalite, table).restartEmpty();
+            awaitReachable(fleet);
+
+            // The first instance to find the settings gone puts back what it remembers under a new epoch;
+            // a change based on the old one is refused with those (409) and made again, as an operator would.
+            HttpResponse<String> ten =
+                    retryingConflicts(() -> fleet.send(0, "POST", CONFIG, "{\"sliding-window-size\": 10}"));
+
+            assertThat(ten.statusCode()).as(ten.body()).isEqualTo(200);
+            assertThat(ten.body()).contains("\"fleetChanged\":true");
+            awaitValue(fleet, 1, "sliding-window-size", "10");
+            awaitValue(fleet, 0, "sliding-window-size", "10");
+            assertThat(fleetSettings(table)).containsEntry("sliding-window-size", "10");
+
+            dependency.failing();
+            int reached = failingCallsUntilEveryInstanceRejects(fleet, dependency, 40);
+            assertThat(reached)
+                    .as("failing calls that reached the dependency before both instances rejected")
+                    .isLessThan(40);
+        }
+    }
+
+    /** A change refused because the instance's view was stale is made again, as an operator would. */
+    private static HttpResponse<String> retryingConflicts(Supplier<HttpResponse<String>> change) {
+        HttpResponse<String> answer = change.get();
+        for (int attempt = 0; attempt < 3 && answer.statusCode() == 409; attempt++) {
+            answer = change.get();
+        }
+        return answer;
+    }
+
+    /**
+     * Makes failing calls, alternating between the instances, until both reject or {@code limit} calls
+     * were made; returns how many were made. A fleet whose instances disagreed on the window's size would
+     * keep restarting the shared window and reach the limit.
+     */
+    private static int failingCallsUntilEveryInstanceRejects(FleetProcesses fleet, Dependency dependency, int limit) {
+        boolean[] rejecting = new boolean[fleet.size()];
+        int made = 0;
+        while (made < limit && !(rejecting[0] && rejecting[1])) {
+            int instance = made % fleet.size();
+            rejecting[instance] = call(fleet, instance) == 503;
+            made++;
+        }
+        dependency.healthy();
+        return made;
+    }
+
+    /** The fleet's settings in the breaker's item ({@code set_p}), property to value; empty without any. */
+    private static Map<String, String> fleetSettings(String table) {
+        Map<String, AttributeValue> item = dynalite.client()
+                .getItem(request -> request.tableName(table)
+                        .key(Map.of("breaker", AttributeValue.fromS(FleetInstance.BREAKER)))
+                        .consistentRead(true))
+                .item();
+        AttributeValue settings = item == null ? null : item.get("set_p");
+        if (settings == null || !settings.hasM()) {
+            return Map.of();
+        }
+        return settings.m().entrySet().stream()
+                .collect(Collectors.toMap(
+                        Map.Entry::getKey, entry -> entry.getValue().s()));
+    }
+
+    private static void awaitReachable(FleetProcesses fleet) {
+        for (int i = 0; i < fleet.size(); i++) {
+            int instance = i;
+            await(Duration.ofSeconds(20), () -> "instance " + instance + " to reach the table", () -> {
+                call(fleet, instance);
+                return fleet.send(instance, "GET", BREAKER, null).body().contains("\"reachable\":true");
+            });
+        }
+    }
+
+    /** Calls instance {@code i} until it shows {@code expected} (as JSON) as the value of {@code property}. */
+    private static void awaitValue(FleetProcesses fleet, int instance, String property, String expected) {
+        String[] last = {null};
+        await(
+                SEEN_WITHIN,
+                () -> "instance " + instance + " to apply " + property + "=" + expected + " (it applies " + last[0]
+                        + ")",
+                () -> {
+                    call(fleet, instance);
+                    last[0] = value(fleet.send(instance, "GET", CONFIG, null).body(), property);
+                    return expected.equals(last[0]);
+                });
+    }
+
+    private static String value(String body, String property) {
+        Matcher value = Pattern.compile("\"" + Pattern.quote(property) + "\":\\{\"value\":(\"[^\"]*\"|[-0-9.Ee]+)")
+                .matcher(body);
+        return value.find() ? value.group(1) : null;
+    }
+
+    private static int call(FleetProcesses fleet, int instance) {
+        return fleet.send(instance, "GET", "/call", null).statusCode();
+    }
+
+    /** Polls {@code condition} until it holds; fails after {@code within}, saying what was awaited. */
+    private static void await(Duration within, Supplier<String> what, BooleanSupplier condition) {
+        long end = System.nanoTime() + within.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > end) {
+                throw new AssertionError("waited " + within.toMillis() + " ms for " + what.get());
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError("interrupted", e);
+            }
+        }
+    }
+}
