@@ -82,6 +82,7 @@ public final class DynamoStateStore implements StateStore, AutoCloseable {
     private final Semaphore refreshSlots = new Semaphore(REFRESH_SLOTS);
     private final List<DynamoSharedState> attached = new CopyOnWriteArrayList<>();
     private final LongAdder callerTimeouts = new LongAdder();
+    private final LongAdder uncountedReports = new LongAdder();
     /** While the table is known to be down: when (System.nanoTime) the next refresh may try it. */
     private final AtomicLong nextRecoveryAttempt = new AtomicLong(System.nanoTime());
 
@@ -156,6 +157,19 @@ public final class DynamoStateStore implements StateStore, AutoCloseable {
     /** Operations a calling thread stopped waiting for (no answer within the timeout, or the pool was full). */
     public long getTimeoutCount() {
         return callerTimeouts.sum();
+    }
+
+    /**
+     * Reports the table answered but that were not counted in the fleet's window: their write lost its
+     * condition to other instances' writes every time it was tried (see {@link FleetTable#report}).
+     */
+    public long getUncountedReportCount() {
+        return uncountedReports.sum();
+    }
+
+    /** A report was given up after losing every attempt to other instances' writes. */
+    void reportUncounted() {
+        uncountedReports.increment();
     }
 
     /** Outages since the store was created. */

@@ -16,6 +16,7 @@ import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
 
 import java.util.Map;
+import java.util.function.Supplier;
 
 import static io.breaker.dynamodb.ItemLayout.n;
 import static io.breaker.dynamodb.ItemLayout.s;
@@ -30,8 +31,13 @@ final class FleetTable {
 
     private static final Log LOG = LogFactory.getLog(DynamoStateStore.class);
 
-    /** Attempts of a report whose window block moved under it (concurrent reporters) before it gives up. */
-    private static final int REPORT_ATTEMPTS = 4;
+    /**
+     * Attempts of a report whose write lost its condition to other instances' writes (the block they
+     * raced for moved on, or filled) before it gives up, uncounted ({@link DynamoStateStore#getUncountedReportCount}).
+     * Each lost attempt is another instance's write applied, so giving up takes sixteen of them in a row
+     * ({@code ConcurrentReportsTest}: 8 instances racing on one item, none given up).
+     */
+    private static final int REPORT_ATTEMPTS = 16;
     /** 2025-01-01T00:00:00Z: sequences count from it, so they stay short (10 digits until 2028). */
     static final long SEQUENCE_EPOCH_MILLIS = 1_735_689_600_000L;
 
@@ -146,6 +152,12 @@ final class FleetTable {
             }
             return judge(added, config, waitMillis, waitReason);
         }
+        store.reportUncounted();
+        if (LOG.isDebugEnabled()) {
+            LOG.debug("Report not counted after " + REPORT_ATTEMPTS + " attempts: store=dynamodb breaker=" + name
+                    + " sequence=" + sequence + " bits=" + bits + " successes=" + successes + " window="
+                    + item.window());
+        }
         return item;
     }
 
@@ -195,12 +207,23 @@ final class FleetTable {
                 && window.failAt() == 0
                 && config.getSlidingWindowType() == SlidingWindowType.COUNT_BASED;
         boolean before = older || carried;
+        // Successes alone, into a full block that holds no failed or slow call: every call of the window is a
+        // success either way, so they are added to that block rather than starting a new one. Concurrent batches
+        // then commute (an ADD each) instead of racing to start the next block, which all but one would lose.
+        boolean intoFullBlock = config.getSlidingWindowType() == SlidingWindowType.COUNT_BASED
+                && target == window.block() + 1
+                && bits == 0
+                && successes > 0
+                && !before
+                && window.failed() == 0
+                && window.slow() == 0;
         ItemLayout.Write write = new ItemLayout.Write(name);
         String closed = write.ref(ItemLayout.STATE) + " = " + write.val("closed", s(State.CLOSED.name()));
         String epoch = write.ref(ItemLayout.WINDOW_EPOCH) + " = " + write.val("epoch", n(window.epoch()));
         String block = write.ref(ItemLayout.WINDOW_BLOCK) + " = " + write.val("block", n(window.block()));
-        String failAt = write.ref(ItemLayout.CURRENT_FAIL_AT);
-        if (target == window.block()) {
+        // Named only where an expression uses it: DynamoDB refuses a request naming an attribute it does not use.
+        Supplier<String> failAt = () -> write.ref(ItemLayout.CURRENT_FAIL_AT);
+        if (target == window.block() || intoFullBlock) {
             write.add(ItemLayout.CURRENT_CALLS, (before ? 0 : successes) + own)
                     .add(ItemLayout.CURRENT_FAILED, failed)
                     .add(ItemLayout.CURRENT_SLOW, slow);
@@ -209,18 +232,22 @@ final class FleetTable {
             }
             if (failed + slow > 0) {
                 write.setExpression(
-                        ItemLayout.CURRENT_FAIL_AT, "if_not_exists(" + failAt + ", " + write.val("now", n(now)) + ")");
+                        ItemLayout.CURRENT_FAIL_AT,
+                        "if_not_exists(" + failAt.get() + ", " + write.val("now", n(now)) + ")");
             }
-            String room = config.getSlidingWindowType() == SlidingWindowType.COUNT_BASED
-                    ? " AND " + write.ref(ItemLayout.CURRENT_CALLS) + " < "
-                            + write.val("size", n(config.getSlidingWindowSize()))
-                    : "";
+            String room = config.getSlidingWindowType() != SlidingWindowType.COUNT_BASED
+                    ? ""
+                    : intoFullBlock
+                            ? " AND " + write.ref(ItemLayout.CURRENT_FAILED) + " = " + write.val("zero", n(0)) + " AND "
+                                    + write.ref(ItemLayout.CURRENT_SLOW) + " = :zero"
+                            : " AND " + write.ref(ItemLayout.CURRENT_CALLS) + " < "
+                                    + write.val("size", n(config.getSlidingWindowSize()));
             // Successes counted as newer than the block's failures: no failure may have arrived before them meanwhile.
             // Successes carried as older than this report's failure: it must still be the block's first.
             String newer = carried
-                    ? " AND attribute_not_exists(" + failAt + ")"
+                    ? " AND attribute_not_exists(" + failAt.get() + ")"
                     : successes > 0 && !older
-                            ? " AND (attribute_not_exists(" + failAt + ") OR " + failAt + " <= "
+                            ? " AND (attribute_not_exists(" + failAt.get() + ") OR " + failAt.get() + " <= "
                                     + write.val("since", n(since)) + ")"
                             : "";
             write.when(closed + " AND " + epoch + " AND " + block + room + newer + once(write, item, sequence));

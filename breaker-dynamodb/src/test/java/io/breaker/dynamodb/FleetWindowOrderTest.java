@@ -6,6 +6,8 @@ import io.breaker.CallOutcome;
 import io.breaker.CircuitBreaker;
 import io.breaker.NanoClock;
 import io.breaker.State;
+import io.breaker.WaitReason;
+import io.breaker.spi.OutcomeBits;
 import io.breaker.spi.SharedState;
 import io.breaker.spi.SharedVerdict;
 import org.junit.jupiter.api.Test;
@@ -107,6 +109,46 @@ class FleetWindowOrderTest {
         List<Call> calls = successesThenFailures(new int[] {3, 3, 3, 3}, new int[] {0, 1, 2, 3});
         assertThat(failuresUntilTheFleetOpens(FROM_FIVE_CALLS, 4, calls))
                 .isEqualTo(failuresUntilOneBreakerOpens(FROM_FIVE_CALLS, calls));
+    }
+
+    /**
+     * A batch of successes sent alone (by a refresh) whose first success is older than the block's first
+     * failure: its calls are the previous block's, and the write that adds them is one DynamoDB accepts.
+     */
+    @Test
+    void aBatchOlderThanTheBlocksFailuresSentAloneCountsAsOlderCalls() throws Exception {
+        FleetTable failing = new FleetTable(stores.store(stores.patient(), wall::get), "orders");
+        FleetTable succeeding = new FleetTable(stores.store(stores.patient(), wall::get), "orders");
+        long epoch = failing.read().window().epoch();
+        long successesSince = wall.get();
+        wall.incrementAndGet();
+        failing.report(
+                failing.read(),
+                CONFIG,
+                failing.nextSequence(),
+                -1L,
+                OutcomeBits.of(CallOutcome.FAILURE),
+                0,
+                epoch,
+                0L,
+                0L,
+                WaitReason.CONFIGURED);
+
+        FleetItem after = succeeding.report(
+                succeeding.read(),
+                CONFIG,
+                succeeding.nextSequence(),
+                -1L,
+                0,
+                3,
+                epoch,
+                successesSince,
+                0L,
+                WaitReason.CONFIGURED);
+
+        assertThat(after.window().previousCalls()).isEqualTo(3);
+        assertThat(after.window().calls()).isEqualTo(1);
+        assertThat(after.window().failed()).isEqualTo(1);
     }
 
     /** Plays the calls on a fleet of {@code size} links; returns the failures reported when one read OPEN. */
