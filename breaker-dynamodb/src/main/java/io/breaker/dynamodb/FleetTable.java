@@ -150,6 +150,11 @@ final class FleetTable {
                 item = read(); // the block or the state moved, or the report was applied: look again
                 continue;
             }
+            if (LOG.isTraceEnabled()) {
+                LOG.trace("Report counted: store=dynamodb breaker=" + name + " instance=" + store.instanceId()
+                        + " sequence=" + sequence + " bits=" + counted + " successes=" + k + " since=" + successesSince
+                        + " read=" + item.window() + " after=" + added.window());
+            }
             return judge(added, config, waitMillis, waitReason);
         }
         store.reportUncounted();

@@ -13,15 +13,13 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The same promise through DynamoDB: N separate JVM processes share one breaker through one table of a
  * real DynamoDB API server (dynalite, which the {@link Dynalite} fixture installs with npm), and the fleet
  * must behave as one breaker would. The rounds are {@link FleetOfProcessesTest}'s, measured and asserted
- * the same way; then dynalite is killed and started again empty while the fleet is OPEN.
+ * the same way; then dynalite is frozen and killed.
  *
- * <p>The default run: 4 instances, 10 s of warm-up traffic, 3 rounds, then that restart, as
- * {@link FleetOfProcessesTest}'s default run does with Redis (see
- * {@link FleetSettings#throughDynamoFromSystemProperties()} for the properties).
- * {@code -Dfleet.faults=pause-healthy,pause-trip,restart} adds dynalite frozen (SIGSTOP) for 3 s under
- * healthy traffic and during the trip; their latency check (no call slower than the normal 99th
- * percentile plus the store timeout) also measures how the machine schedules five JVMs, so they are not
- * in the default run. The report goes to
+ * <p>The default run: 4 instances, 10 s of warm-up traffic, 3 rounds, then dynalite frozen (SIGSTOP) for
+ * 3 s under healthy traffic and during a trip, with their latency check (no call slower than the longest
+ * call of the second before plus the store timeout), then killed and started again empty while the fleet
+ * is OPEN (see {@link FleetSettings#throughDynamoFromSystemProperties()} for the properties). The report
+ * goes to
  * {@code target/fleet-report-dynamodb.md} and to standard output, before the goals are asserted.
  */
 class DynamoFleetOfProcessesTest {

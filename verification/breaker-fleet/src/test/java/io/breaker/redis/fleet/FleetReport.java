@@ -87,7 +87,7 @@ final class FleetReport {
                     "max probes in one wait window (goal ≤ 1 after a restart)",
                     "probes while open (s after the stop)",
                     "recovery (goal: every instance CLOSED)",
-                    "normal latency (p99, the second before)",
+                    "normal latency (max, the second before)",
                     "max latency during the fault",
                     "calls slower than normal + " + settings.storeTimeout().toMillis() + " ms (goal for a pause: 0)",
                     "caller-visible errors (goal 0)",
@@ -148,7 +148,7 @@ final class FleetReport {
                 that reached the dependency from the stop until it recovered; a wait window is one wait duration less \
                 100 ms of measurement jitter; "exactly 1" also needs a probe at least every wait + 0.5 s while open.
                 - Faults: a pause lasts 3 s; during the trip it starts as the dependency starts failing; while \
-                OPEN, the pause or the restart starts 1 s after the stop. Normal latency: 99th percentile of the calls \
+                OPEN, the pause or the restart starts 1 s after the stop. Normal latency: the longest of the calls \
                 that ended in the second of traffic before the fault; max latency and slow calls: among the calls \
                 under way during the fault or the second after it.
                 - Store warnings: WARN/ERROR lines the instances logged during the round, other than state \

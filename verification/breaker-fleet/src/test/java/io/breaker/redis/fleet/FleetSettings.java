@@ -74,7 +74,7 @@ record FleetSettings(
      * answers in fractions of one).
      */
     static FleetSettings throughDynamoFromSystemProperties() {
-        return fromSystemProperties("dynamodb", "4", "restart", "200ms", "10s");
+        return fromSystemProperties("dynamodb", "4", "pause-healthy,pause-trip,restart", "200ms", "10s");
     }
 
     private static FleetSettings fromSystemProperties(

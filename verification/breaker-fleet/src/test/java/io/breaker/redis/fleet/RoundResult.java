@@ -30,7 +30,7 @@ import java.util.List;
  * @param errors         calls answered with anything but live, failed or rejected, or not answered
  * @param firstError     what the first of those was, or {@code null}
  * @param warnings       WARN and ERROR lines the instances logged during the round, other than state transitions
- * @param normalMillis   fault rounds: 99th percentile latency in the second before the fault, else -1
+ * @param normalMillis   fault rounds: the longest call that ended in the second before the fault, else -1
  * @param faultMaxMillis fault rounds: the longest call under way during the fault or the second after, else -1
  * @param slowCalls      fault rounds: calls under way then that took longer than the normal latency plus the store
  *                       timeout

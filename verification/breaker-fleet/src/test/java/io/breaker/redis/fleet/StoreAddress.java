@@ -33,13 +33,15 @@ record StoreAddress(List<String> jvmArgs, List<String> arguments) {
     /**
      * A DynamoDB API (dynalite) on this machine and the fleet's table. The store builds its client from the
      * AWS SDK's default chains, given here as system properties: dynalite checks no signature, so any
-     * credentials do.
+     * credentials do. Each report the table counted (with the window it read and the window after) is
+     * logged at TRACE, and each it gave up at DEBUG: the instance logs explain a trip's count.
      */
     static StoreAddress dynamo(int port, String table) {
         return new StoreAddress(
                 List.of("-Daws.region=us-east-1", "-Daws.accessKeyId=fleet", "-Daws.secretAccessKey=fleet"),
                 List.of(
                         "--breakers.store.dynamodb.endpoint=http://127.0.0.1:" + port,
-                        "--breakers.store.dynamodb.table=" + table));
+                        "--breakers.store.dynamodb.table=" + table,
+                        "--logging.level.io.breaker.dynamodb.DynamoStateStore=TRACE"));
     }
 }
