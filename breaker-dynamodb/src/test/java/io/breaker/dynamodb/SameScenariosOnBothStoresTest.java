@@ -56,9 +56,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * scenario's expected ones. A scenario per rule of the protocol the stores share (docs/dynamodb.md,
  * "The protocol in conditional writes"): report and trip, probe lease, probe failed (with backoff),
  * close, operator (also on a fleet already in the target state, and an older action arriving after
- * a newer one), slow calls. None depends on how exactly a store counts a window that has seen more
- * calls than one block (there the stores differ by design). Not played here: a trip made alone
- * during an outage, a lost state put back, settings changed at runtime.
+ * a newer one), a lost state put back, slow calls. None depends on how exactly a store counts a
+ * window that has seen more calls than one block (there the stores differ by design). Not played
+ * here: a trip made alone during an outage, settings changed at runtime.
  *
  * <p>Times are real (Redis decides by its own clock, and its scripts cannot be given another), waits
  * are short, and every step waits for a state, never for a duration, except where the duration is
@@ -77,14 +77,18 @@ class SameScenariosOnBothStoresTest {
     final DynamoStores dynamoStores = new DynamoStores(DYNALITE);
 
     private static final int INSTANCES = 3;
-    private static final Duration TTL = Duration.ofSeconds(1);
-    /** Long, so that a slow answer on a loaded machine is waited for rather than taken for an outage. */
-    private static final Duration TIMEOUT = Duration.ofMillis(900);
+    private static final Duration TTL = Duration.ofMillis(1500);
+    /**
+     * Long (shorter than the TTL, as the Redis store requires), so that a slow answer on a loaded
+     * machine is waited for rather than taken for an outage: a failure report answered late leaves
+     * its instance deciding alone, and the transcript would differ.
+     */
+    private static final Duration TIMEOUT = Duration.ofMillis(1200);
 
     private static final Duration OUTAGE_AFTER = Duration.ofSeconds(30);
 
     /** Longer than the cache TTL and its refresh: every instance learns of a trip before any may probe. */
-    private static final Duration WAIT = Duration.ofSeconds(2);
+    private static final Duration WAIT = Duration.ofMillis(2500);
 
     /** Long enough for a probe's rounds and a check within a second lease (see the scenario of a lease taken over). */
     private static final Duration LEASE = Duration.ofSeconds(2);
@@ -188,11 +192,11 @@ class SameScenariosOnBothStoresTest {
                         },
                         concat(
                                 FAILURES,
-                                "wait after the trip: 2.0 s (CONFIGURED)",
+                                "wait after the trip: 2.5 s (CONFIGURED)",
                                 "all OPEN (FAILURE_RATE)",
                                 "probes admitted: 1, after the wait: true",
                                 "probe fails: OPEN",
-                                "wait after the failed probe: 4.0 s (BACKOFF)",
+                                "wait after the failed probe: 5.0 s (BACKOFF)",
                                 // The others never left OPEN: their last transition is still the trip.
                                 "all OPEN (FAILURE_RATE, PROBE_FAILED)",
                                 "probes admitted: 1, after the wait: true",
@@ -309,6 +313,34 @@ class SameScenariosOnBothStoresTest {
                                 "all CLOSED (STORE_RESET, none)",
                                 "for 1.0 s: all CLOSED")),
                 new Scenario(
+                        "a lost state is put back",
+                        // Longer: the state is lost, and put back, before the wait ends.
+                        CONFIG.toBuilder()
+                                .waitDurationInOpenState(WAIT.multipliedBy(3))
+                                .build(),
+                        fleet -> {
+                            long tripped = fleet.trip();
+                            fleet.loseState();
+                            fleet.allKeep(State.OPEN, Duration.ofSeconds(1));
+                            // the instances call on: a refresh is what puts the state back
+                            await(() -> "the state put back", () -> {
+                                fleet.callAll();
+                                return fleet.storedState() == State.OPEN;
+                            });
+                            fleet.note("the store holds OPEN again");
+                            Probe probe = fleet.probe(tripped, WAIT.multipliedBy(3), 0, 1, 2);
+                            probe.succeeds();
+                            fleet.allSee(State.CLOSED);
+                        },
+                        concat(
+                                TRIP,
+                                "the store loses the state",
+                                "for 1.0 s: all OPEN",
+                                "the store holds OPEN again",
+                                "probes admitted: 1, after the wait: true",
+                                "probe succeeds: CLOSED",
+                                "all CLOSED (PROBES_SUCCEEDED)")),
+                new Scenario(
                         "slow calls trip",
                         CONFIG.toBuilder()
                                 .slowCallRateThreshold(50)
@@ -420,6 +452,22 @@ class SameScenariosOnBothStoresTest {
 
         /** The time of the newest operator action the store holds for {@code breaker}, 0 if none. */
         abstract long operatorAt(String breaker);
+
+        /** The state the store holds for this scenario's breaker, {@code null} if none. */
+        final State storedState() {
+            String state = storedState(breakers.get(0).getName());
+            return state == null ? null : State.valueOf(state);
+        }
+
+        abstract String storedState(String breaker);
+
+        /** The store loses this scenario's breaker: Redis its keys (all of them), DynamoDB its item. */
+        final void loseState() {
+            loseState(breakers.get(0).getName());
+            note("the store loses the state");
+        }
+
+        abstract void loseState(String breaker);
 
         CircuitBreaker breaker(int i) {
             return breakers.get(i);
@@ -576,6 +624,16 @@ class SameScenariosOnBothStoresTest {
                     wrong.isEmpty() ? "" : ", but " + wrong));
         }
 
+        /** Every instance makes a call (which refreshes its cached state if it is a TTL old); those admitted succeed. */
+        void callAll() {
+            for (CircuitBreaker breaker : breakers) {
+                long permit = breaker.tryAcquirePermit();
+                if (permit != CircuitBreaker.NO_PERMIT) {
+                    breaker.onSuccess(permit, 0L);
+                }
+            }
+        }
+
         /** Every instance's state, in order. */
         List<State> states() {
             return breakers.stream().map(CircuitBreaker::getState).toList();
@@ -612,12 +670,7 @@ class SameScenariosOnBothStoresTest {
          */
         void allSee(State state) throws InterruptedException {
             await(() -> "all " + state + ", but saw " + states(), () -> {
-                for (CircuitBreaker breaker : breakers) {
-                    long permit = breaker.tryAcquirePermit();
-                    if (permit != CircuitBreaker.NO_PERMIT) {
-                        breaker.onSuccess(permit, 0L);
-                    }
-                }
+                callAll();
                 return IntStream.range(0, breakers.size()).allMatch(i -> {
                     Transition last = transitions.get(i).get();
                     // an instance that never left CLOSED has no transition
@@ -724,6 +777,26 @@ class SameScenariosOnBothStoresTest {
         }
 
         @Override
+        String storedState(String breaker) {
+            try {
+                String[] reply = REDIS.command("HGET", "{breaker:" + breaker + "}:state", "state")
+                        .split("\r\n");
+                return reply.length < 2 ? null : reply[1].trim();
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+
+        @Override
+        void loseState(String breaker) {
+            try {
+                assertThat(REDIS.command("FLUSHALL")).startsWith("+OK");
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+
+        @Override
         public void close() {
             stores.forEach(RedisStateStore::close);
             factories.forEach(factory -> {
@@ -774,7 +847,22 @@ class SameScenariosOnBothStoresTest {
         }
 
         @Override
-        public void close() {
+        String storedState(String breaker) {
+            AttributeValue state = on.item(breaker).get(ItemLayout.STATE);
+            return state == null ? null : state.s();
+        }
+
+        @Override
+        void loseState(String breaker) {
+            DYNALITE.client()
+                    .deleteItem(request ->
+                            request.tableName(on.table()).key(Map.of(ItemLayout.KEY, AttributeValue.fromS(breaker))));
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            // Requests still on their way end first: dynalite exits when a client drops one it is serving.
+            Thread.sleep(500);
             stores.forEach(DynamoStateStore::close);
             relayed.close();
             relay.close();
