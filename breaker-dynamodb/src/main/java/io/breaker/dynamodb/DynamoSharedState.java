@@ -12,7 +12,6 @@ import io.breaker.spi.SharedVerdict;
 import io.breaker.spring.store.EventLoops;
 import org.jspecify.annotations.Nullable;
 
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -357,15 +356,9 @@ final class DynamoSharedState implements SharedState {
     /** The fleet's state as this instance last heard it, and the age of that answer. */
     record Seen(State state, java.time.Duration age) {}
 
-    /** The fleet's settings changed at runtime, by compare-and-set (see {@link FleetTable#changeSettings}). */
-    FleetTable.SettingsChange changeSettings(
-            String newEpoch,
-            String baseEpoch,
-            long baseVersion,
-            Map<String, String> baseOverrides,
-            Map<String, @Nullable String> changes,
-            @Nullable String principal) {
-        return table.changeSettings(newEpoch, baseEpoch, baseVersion, baseOverrides, changes, principal);
+    /** This breaker's item and the protocol's writes on it. */
+    FleetTable table() {
+        return table;
     }
 
     // ---------------------------------------------------------------- the pool's side

@@ -236,14 +236,13 @@ public final class DynamoStateStore implements StateStore, AutoCloseable {
             Map<String, @Nullable String> changes,
             @Nullable String principal) {
         DynamoSharedState shared = find(name);
-        FleetTable table = shared == null ? new FleetTable(this, name) : null;
+        FleetTable table = shared != null ? shared.table() : new FleetTable(this, name);
         java.util.concurrent.atomic.AtomicReference<FleetTable.SettingsChange> outcome =
                 new java.util.concurrent.atomic.AtomicReference<>();
         FleetItem item = run(
                 () -> {
-                    FleetTable.SettingsChange change = shared != null
-                            ? shared.changeSettings(newEpoch, baseEpoch, baseVersion, baseOverrides, changes, principal)
-                            : table.changeSettings(newEpoch, baseEpoch, baseVersion, baseOverrides, changes, principal);
+                    FleetTable.SettingsChange change =
+                            table.changeSettings(newEpoch, baseEpoch, baseVersion, baseOverrides, changes, principal);
                     outcome.set(change);
                     return change.item();
                 },

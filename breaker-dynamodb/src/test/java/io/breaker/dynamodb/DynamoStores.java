@@ -69,6 +69,15 @@ final class DynamoStores implements AfterEachCallback {
                 .waitDurationInOpenState(Duration.ofSeconds(60));
     }
 
+    /** A count-based window of 1000 calls evaluated from 1000: it holds every report of a test and never trips. */
+    static final BreakerConfig NEVER_TRIPS = BreakerConfig.builder()
+            .slidingWindowType(SlidingWindowType.COUNT_BASED)
+            .slidingWindowSize(1000)
+            .minimumNumberOfCalls(1000)
+            .failureRateThreshold(50)
+            .waitDurationInOpenState(Duration.ofSeconds(60))
+            .build();
+
     @Override
     public void afterEach(ExtensionContext context) throws Exception {
         dynalite.resume();

@@ -3,7 +3,6 @@ package io.breaker.dynamodb;
 import io.breaker.BreakerConfig;
 import io.breaker.CallOutcome;
 import io.breaker.NanoClock;
-import io.breaker.SlidingWindowType;
 import io.breaker.State;
 import io.breaker.spi.SharedState;
 import org.junit.jupiter.api.Test;
@@ -19,7 +18,6 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
 
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -55,14 +53,7 @@ class ItemSizeTest {
 
     private static final int KB = 1024;
 
-    /** A window that holds every report of the test and never trips. */
-    private static final BreakerConfig CONFIG = BreakerConfig.builder()
-            .slidingWindowType(SlidingWindowType.COUNT_BASED)
-            .slidingWindowSize(1000)
-            .minimumNumberOfCalls(1000)
-            .failureRateThreshold(50)
-            .waitDurationInOpenState(Duration.ofSeconds(60))
-            .build();
+    private static final BreakerConfig CONFIG = DynamoStores.NEVER_TRIPS;
 
     @RegisterExtension
     final DynamoStores stores = new DynamoStores(DYNALITE);

@@ -3,7 +3,6 @@ package io.breaker.dynamodb;
 import io.breaker.BreakerConfig;
 import io.breaker.CallOutcome;
 import io.breaker.NanoClock;
-import io.breaker.SlidingWindowType;
 import io.breaker.spi.SharedState;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -39,14 +38,7 @@ class SequenceRetentionTest {
     @RegisterExtension
     final DynamoStores stores = new DynamoStores(DYNALITE);
 
-    /** Never trips: the window keeps every report of a test. */
-    private static final BreakerConfig CONFIG = BreakerConfig.builder()
-            .slidingWindowType(SlidingWindowType.COUNT_BASED)
-            .slidingWindowSize(1000)
-            .minimumNumberOfCalls(1000)
-            .failureRateThreshold(50)
-            .waitDurationInOpenState(Duration.ofSeconds(60))
-            .build();
+    private static final BreakerConfig CONFIG = DynamoStores.NEVER_TRIPS;
 
     /** The fleet's wall clock (ms); every instance reads it. */
     private final AtomicLong wall = new AtomicLong(1_800_000_000_000L);
