@@ -202,8 +202,9 @@ final class DynamoSharedState implements SharedState {
                 // Sent for the first time (or still unknown which window it was made in): it counts in the
                 // current window, as any report sent when it happens; sent again, only in its own.
                 long failureEpoch = report.failed().get() ? report.epoch() : -1L;
+                FleetItem answered;
                 try {
-                    item = table.report(
+                    answered = table.report(
                             known,
                             current,
                             report.sequence().get(),
@@ -218,6 +219,13 @@ final class DynamoSharedState implements SharedState {
                     report.failed().set(true);
                     throw unanswered;
                 }
+                if (answered == null) {
+                    // Other instances' writes won every attempt: kept, and sent again (only into its
+                    // window) before anything else by the next refresh.
+                    report.failed().set(true);
+                    return known;
+                }
+                item = answered;
                 synchronized (unacknowledged) {
                     unacknowledged.remove(report);
                 }
@@ -229,11 +237,22 @@ final class DynamoSharedState implements SharedState {
         }
     }
 
-    /** A batch of successes alone, numbered and sent under {@link #delivering}, in order with the failure reports. */
+    /**
+     * A batch of successes alone, numbered and sent under {@link #delivering}, in order with the failure
+     * reports. One that other instances' writes kept from counting joins the next batch.
+     */
     private FleetItem reportSuccesses(FleetItem known, BreakerConfig current, long batch, long epoch, long since) {
         synchronized (delivering) {
-            return table.report(
+            FleetItem item = table.report(
                     known, current, table.nextSequence(), -1L, 0, batch, epoch, since, 0L, WaitReason.CONFIGURED);
+            if (item != null) {
+                return item;
+            }
+            if (batchEpoch == epoch) {
+                successes.add(batch);
+                batchSince.accumulateAndGet(since, Math::min); // NO_BATCH is the largest long
+            }
+            return known;
         }
     }
 
@@ -315,14 +334,23 @@ final class DynamoSharedState implements SharedState {
         SharedVerdict verdict = send(
                 () -> {
                     FleetTable.Forced forced = table.force(change.target(), change.atMillis());
-                    lastOperatorChange = forced.changed() ? OperatorChange.CHANGED : OperatorChange.UNCHANGED;
+                    settle(change, forced);
                     return forced.item();
                 },
                 false);
-        if (verdict != null) {
-            pendingOperator.compareAndSet(change, null);
-        }
         return verdict;
+    }
+
+    /**
+     * Clears the pending operator change once the table took it; one it could not take yet stays
+     * pending for the next refresh.
+     */
+    private void settle(Operator change, FleetTable.Forced forced) {
+        if (!forced.taken()) {
+            return;
+        }
+        lastOperatorChange = forced.changed() ? OperatorChange.CHANGED : OperatorChange.UNCHANGED;
+        pendingOperator.compareAndSet(change, null);
     }
 
     /** What this instance's last operator change did to the fleet, as far as it knows. */
@@ -371,14 +399,16 @@ final class DynamoSharedState implements SharedState {
         Operator pending = pendingOperator.get();
         if (pending != null) {
             FleetItem forced = store.run(
-                    keeping(() ->
-                            table.force(pending.target(), pending.atMillis()).item()),
+                    keeping(() -> {
+                        FleetTable.Forced answer = table.force(pending.target(), pending.atMillis());
+                        settle(pending, answer);
+                        return answer.item();
+                    }),
                     true,
                     null);
             if (forced == null) {
                 return false;
             }
-            pendingOperator.compareAndSet(pending, null);
             adopt(accept(forced));
         }
         long since = batchSince.getAndSet(NO_BATCH);

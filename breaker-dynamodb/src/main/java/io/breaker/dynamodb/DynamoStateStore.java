@@ -82,7 +82,7 @@ public final class DynamoStateStore implements StateStore, AutoCloseable {
     private final Semaphore refreshSlots = new Semaphore(REFRESH_SLOTS);
     private final List<DynamoSharedState> attached = new CopyOnWriteArrayList<>();
     private final LongAdder callerTimeouts = new LongAdder();
-    private final LongAdder uncountedReports = new LongAdder();
+    private final LongAdder deferredReports = new LongAdder();
     /** While the table is known to be down: when (System.nanoTime) the next refresh may try it. */
     private final AtomicLong nextRecoveryAttempt = new AtomicLong(System.nanoTime());
 
@@ -160,16 +160,17 @@ public final class DynamoStateStore implements StateStore, AutoCloseable {
     }
 
     /**
-     * Reports the table answered but that were not counted in the fleet's window: their write lost its
-     * condition to other instances' writes every time it was tried (see {@link FleetTable#report}).
+     * Times a report was left for the breaker's next refresh to send again: its write lost its condition
+     * to other instances' writes every time it was tried (see {@link FleetTable#report}). The report is
+     * kept as one the table did not answer is, so it still counts once.
      */
-    public long getUncountedReportCount() {
-        return uncountedReports.sum();
+    public long getDeferredReportCount() {
+        return deferredReports.sum();
     }
 
-    /** A report was given up after losing every attempt to other instances' writes. */
-    void reportUncounted() {
-        uncountedReports.increment();
+    /** A report lost every attempt to other instances' writes and waits to be sent again. */
+    void reportDeferred() {
+        deferredReports.increment();
     }
 
     /** Outages since the store was created. */

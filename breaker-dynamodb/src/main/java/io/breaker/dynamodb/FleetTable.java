@@ -33,9 +33,10 @@ final class FleetTable {
 
     /**
      * Attempts of a report whose write lost its condition to other instances' writes (the block they
-     * raced for moved on, or filled) before it gives up, uncounted ({@link DynamoStateStore#getUncountedReportCount}).
-     * Each lost attempt is another instance's write applied, so giving up takes sixteen of them in a row
-     * ({@code ConcurrentReportsTest}: 8 instances racing on one item, none given up).
+     * raced for moved on, or filled) before it is left for the instance's next refresh to send again
+     * ({@link DynamoStateStore#getDeferredReportCount}). Each lost attempt is another instance's write
+     * applied, so deferring takes sixteen of them in a row ({@code ConcurrentReportsTest}: 8 instances
+     * racing on one item, none deferred).
      */
     private static final int REPORT_ATTEMPTS = 16;
     /** 2025-01-01T00:00:00Z: sequences count from it, so they stay short (10 digits until 2028). */
@@ -55,7 +56,10 @@ final class FleetTable {
     /** Stale entries one report removes at most (a write's expression stays small). */
     static final int MAX_REMOVED_PER_WRITE = 16;
 
-    /** Attempts of an operator's action whose item changed state between its two writes. */
+    /**
+     * Attempts of an operator's action whose item changed state between its two writes, before it is
+     * left for the next refresh to send again (see {@link Forced#taken}).
+     */
     private static final int FORCE_ATTEMPTS = 4;
 
     private final DynamoStateStore store;
@@ -118,7 +122,11 @@ final class FleetTable {
      * above the one recorded, so a report applied already (its answer lost, then retried by the SDK or
      * sent again) is not counted twice; finding it applied is its acknowledgement. A failed or slow
      * call counts only in the window of {@code failureEpoch} (-1: whichever window is current).
+     *
+     * @return the item after the report, or {@code null} when every attempt lost its condition to other
+     *         instances' writes: the report was not counted and is to be sent again
      */
+    @Nullable
     FleetItem report(
             FleetItem known,
             BreakerConfig config,
@@ -157,13 +165,13 @@ final class FleetTable {
             }
             return judge(added, config, waitMillis, waitReason);
         }
-        store.reportUncounted();
+        store.reportDeferred();
         if (LOG.isDebugEnabled()) {
-            LOG.debug("Report not counted after " + REPORT_ATTEMPTS + " attempts: store=dynamodb breaker=" + name
+            LOG.debug("Report deferred after " + REPORT_ATTEMPTS + " attempts: store=dynamodb breaker=" + name
                     + " sequence=" + sequence + " bits=" + bits + " successes=" + successes + " window="
                     + item.window());
         }
-        return item;
+        return null;
     }
 
     /**
@@ -399,11 +407,11 @@ final class FleetTable {
                     + change.val("target", s(target.name())));
             Written changed = write(change);
             if (changed.applied()) {
-                return new Forced(changed.item(), true);
+                return new Forced(changed.item(), true, true);
             }
             item = changed.item();
             if (item.operatorAt() > atMillis) {
-                return new Forced(item, false); // a newer action was applied: it stands
+                return new Forced(item, false, true); // a newer action was applied: it stands
             }
             ItemLayout.Write stamp = new ItemLayout.Write(name)
                     .set(ItemLayout.OPERATOR_AT, n(atMillis))
@@ -412,11 +420,11 @@ final class FleetTable {
                     + stamp.val("target", s(target.name())));
             Written stamped = write(stamp);
             if (stamped.applied()) {
-                return new Forced(stamped.item(), false);
+                return new Forced(stamped.item(), false, true);
             }
             item = stamped.item(); // the state moved between the two writes: decide again on it
         }
-        return new Forced(item, false);
+        return new Forced(item, false, false); // still moving: the action stays pending
     }
 
     private static String notNewerAction(ItemLayout.Write write, long atMillis) {
@@ -424,8 +432,12 @@ final class FleetTable {
         return "attribute_not_exists(" + operatorAt + ") OR " + operatorAt + " <= " + write.val("at", n(atMillis));
     }
 
-    /** An operator's action as the table took it: the item after it, and whether it changed the fleet's state. */
-    record Forced(FleetItem item, boolean changed) {}
+    /**
+     * An operator's action as the table answered it: the item after it, whether the table took the action
+     * (applied it, found the fleet in its target, or holds a newer one), and whether it changed the
+     * fleet's state. An action not taken (the state kept moving under it) is to be sent again.
+     */
+    record Forced(FleetItem item, boolean changed, boolean taken) {}
 
     /**
      * Changes the fleet's settings changed at runtime, kept in the item (see {@link ItemLayout#SETTINGS}),

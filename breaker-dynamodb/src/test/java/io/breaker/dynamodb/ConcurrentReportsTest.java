@@ -48,7 +48,7 @@ class ConcurrentReportsTest {
     @Test
     void everyBatchOfSuccessesOfInstancesRacingForTheNextBlockIsCounted() throws Exception {
         assertThat(race(CONFIG, report -> 0))
-                .as("reports given up of %d", INSTANCES * REPORTS)
+                .as("reports deferred of %d", INSTANCES * REPORTS)
                 .isZero();
     }
 
@@ -59,13 +59,13 @@ class ConcurrentReportsTest {
         int failure = OutcomeBits.of(CallOutcome.FAILURE);
 
         assertThat(race(neverTrips, report -> report % 2 == 0 ? failure : 0))
-                .as("reports given up of %d", INSTANCES * REPORTS)
+                .as("reports deferred of %d", INSTANCES * REPORTS)
                 .isZero();
     }
 
     /**
      * {@link #INSTANCES} instances each send {@link #REPORTS} reports of 3 successes (and the outcome
-     * {@code bits} gives the report's number) at once; returns how many reports were given up.
+     * {@code bits} gives the report's number) at once; returns how many times a report was deferred.
      */
     private long race(BreakerConfig config, IntUnaryOperator bits) throws Exception {
         List<DynamoStateStore> instances = new ArrayList<>();
@@ -107,7 +107,7 @@ class ConcurrentReportsTest {
             threads.shutdownNow();
         }
         return instances.stream()
-                .mapToLong(DynamoStateStore::getUncountedReportCount)
+                .mapToLong(DynamoStateStore::getDeferredReportCount)
                 .sum();
     }
 }
