@@ -88,7 +88,10 @@ record FleetItem(
                         number(item, ItemLayout.PREVIOUS_CALLS),
                         number(item, ItemLayout.PREVIOUS_FAILED),
                         number(item, ItemLayout.PREVIOUS_SLOW),
-                        number(item, ItemLayout.CURRENT_FAIL_AT)),
+                        number(item, ItemLayout.CURRENT_FAIL_AT),
+                        number(item, ItemLayout.CURRENT_PRE),
+                        number(item, ItemLayout.PREVIOUS_PRE),
+                        number(item, ItemLayout.PREVIOUS_FAIL_AT)),
                 number(item, ItemLayout.EXPIRES_AT),
                 sequences(item.get(ItemLayout.SEQUENCES)),
                 settings(item));

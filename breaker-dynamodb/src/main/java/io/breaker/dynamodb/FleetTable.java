@@ -210,20 +210,18 @@ final class FleetTable {
         long target = window.targetBlock(config, now);
         long failed = (bits & OutcomeBits.FAILED) != 0 ? 1 : 0;
         long slow = (bits & OutcomeBits.SLOW) != 0 ? 1 : 0;
-        boolean older = successes > 0 && window.olderThanFailures(config, since);
-        // A failure report's own successes were all counted before its failure: when that failure is the
-        // current block's first, they are older than every failure of the block and go with the calls
-        // before it (in one block with it, a block-sized batch would weigh the failure as a fraction).
-        boolean carried = successes > 0
-                && !older
-                && failed + slow > 0
-                && window.failAt() == 0
-                && config.getSlidingWindowType() == SlidingWindowType.COUNT_BASED;
-        boolean before = older || carried;
+        boolean countBased = config.getSlidingWindowType() == SlidingWindowType.COUNT_BASED;
+        // Successes older than the current block's failures are the previous block's calls; among them, those
+        // older than the previous block's failures too are its older successes (see WindowCounts).
+        boolean before = successes > 0 && window.olderThanFailures(config, since);
+        boolean beforePrevious = before && window.olderThanPreviousFailures(since);
+        // Successes counted while the current block has no failure (a failure report's own successes were all
+        // counted before its failure) are its older successes: the window reads the block's failures first.
+        boolean leading = countBased && successes > 0 && !before && window.failAt() == 0;
         // Successes alone, into a full block that holds no failed or slow call: every call of the window is a
         // success either way, so they are added to that block rather than starting a new one. Concurrent batches
         // then commute (an ADD each) instead of racing to start the next block, which all but one would lose.
-        boolean intoFullBlock = config.getSlidingWindowType() == SlidingWindowType.COUNT_BASED
+        boolean intoFullBlock = countBased
                 && target == window.block() + 1
                 && bits == 0
                 && successes > 0
@@ -240,8 +238,14 @@ final class FleetTable {
             write.add(ItemLayout.CURRENT_CALLS, (before ? 0 : successes) + own)
                     .add(ItemLayout.CURRENT_FAILED, failed)
                     .add(ItemLayout.CURRENT_SLOW, slow);
+            if (leading) {
+                write.add(ItemLayout.CURRENT_PRE, successes);
+            }
             if (before) {
                 write.add(ItemLayout.PREVIOUS_CALLS, successes); // before the block's failures: they go out first
+                if (beforePrevious) {
+                    write.add(ItemLayout.PREVIOUS_PRE, successes);
+                }
             }
             if (failed + slow > 0) {
                 write.setExpression(
@@ -255,11 +259,12 @@ final class FleetTable {
                                     + write.ref(ItemLayout.CURRENT_SLOW) + " = :zero"
                             : " AND " + write.ref(ItemLayout.CURRENT_CALLS) + " < "
                                     + write.val("size", n(config.getSlidingWindowSize()));
-            // Successes counted as newer than the block's failures: no failure may have arrived before them meanwhile.
-            // Successes carried as older than this report's failure: it must still be the block's first.
-            String newer = carried
+            // Successes counted as older than the block's failures: it must still have none (or this report's
+            // failure must still be its first). Successes counted as newer than the block's failures: no failure
+            // may have arrived before them meanwhile.
+            String newer = leading
                     ? " AND attribute_not_exists(" + failAt.get() + ")"
-                    : successes > 0 && !older
+                    : successes > 0 && !before
                             ? " AND (attribute_not_exists(" + failAt.get() + ") OR " + failAt.get() + " <= "
                                     + write.val("since", n(since)) + ")"
                             : "";
@@ -267,16 +272,20 @@ final class FleetTable {
         } else {
             // A new block: the current one becomes the previous one if it is adjacent, else both start empty.
             // Conditional on the current block's calls as read, so no concurrent ADD is lost. Successes older
-            // than the failures of the block that becomes the previous one are older than the whole window;
-            // successes carried by the new block's first failure are the newest calls of the previous one.
+            // than the failures of the block that becomes the previous one are its older successes; any other
+            // successes come before the new block's first failure: they are its older successes.
             boolean adjacent = target == window.block() + 1;
-            write.set(ItemLayout.PREVIOUS_CALLS, n((adjacent ? window.calls() : 0) + (carried ? successes : 0)))
+            long movedBack = adjacent && before ? successes : 0;
+            write.set(ItemLayout.PREVIOUS_CALLS, n((adjacent ? window.calls() : 0) + movedBack))
                     .set(ItemLayout.PREVIOUS_FAILED, n(adjacent ? window.failed() : 0))
                     .set(ItemLayout.PREVIOUS_SLOW, n(adjacent ? window.slow() : 0))
                     .set(ItemLayout.CURRENT_CALLS, n((before ? 0 : successes) + own))
                     .set(ItemLayout.CURRENT_FAILED, n(failed))
                     .set(ItemLayout.CURRENT_SLOW, n(slow))
                     .set(ItemLayout.WINDOW_BLOCK, n(target));
+            setOrRemove(write, ItemLayout.PREVIOUS_PRE, (adjacent ? window.pre() : 0) + movedBack);
+            setOrRemove(write, ItemLayout.PREVIOUS_FAIL_AT, adjacent ? window.failAt() : 0);
+            setOrRemove(write, ItemLayout.CURRENT_PRE, countBased && !before ? successes : 0);
             if (failed + slow > 0) {
                 write.set(ItemLayout.CURRENT_FAIL_AT, n(now));
             } else {
@@ -425,6 +434,15 @@ final class FleetTable {
             item = stamped.item(); // the state moved between the two writes: decide again on it
         }
         return new Forced(item, false, false); // still moving: the action stays pending
+    }
+
+    /** Sets a counter the item may leave out while it is 0, or removes it. */
+    private static void setOrRemove(ItemLayout.Write write, String attribute, long value) {
+        if (value != 0) {
+            write.set(attribute, n(value));
+        } else {
+            write.remove(attribute);
+        }
     }
 
     private static String notNewerAction(ItemLayout.Write write, long atMillis) {

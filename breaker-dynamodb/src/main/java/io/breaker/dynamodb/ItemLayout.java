@@ -47,6 +47,14 @@ final class ItemLayout {
     static final String PREVIOUS_FAILED = "p_failed";
     static final String PREVIOUS_SLOW = "p_slow";
     /**
+     * COUNT_BASED: successes of the current block older than its first failed or slow call ({@link
+     * #CURRENT_FAIL_AT}), and the same two of the previous block; absent: 0 and none.
+     */
+    static final String CURRENT_PRE = "c_pre";
+
+    static final String PREVIOUS_PRE = "p_pre";
+    static final String PREVIOUS_FAIL_AT = "p_fail_at";
+    /**
      * The window's report sequences: a map from instance id to the sequence of that instance's newest
      * report applied in this window, reset with the window. A report whose sequence is not above its
      * instance's entry was applied already (its answer was lost) and is not counted again.
@@ -222,7 +230,7 @@ final class ItemLayout {
                 .set(PREVIOUS_FAILED, n(0))
                 .set(PREVIOUS_SLOW, n(0))
                 .set(SEQUENCES, emptyMap())
-                .remove(CURRENT_FAIL_AT);
+                .remove(CURRENT_FAIL_AT, CURRENT_PRE, PREVIOUS_PRE, PREVIOUS_FAIL_AT);
     }
 
     private static String nextVersion(Write write) {

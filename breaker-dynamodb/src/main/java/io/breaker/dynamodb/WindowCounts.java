@@ -23,8 +23,16 @@ import org.jspecify.annotations.Nullable;
  *                       the writer's wall clock divided by the block's length)
  * @param calls          calls of the current block, {@code failed} and {@code slow} of them
  * @param previousCalls  calls of the previous block, {@code previousFailed} and {@code previousSlow} of them
+ * <p>COUNT_BASED blocks also keep an order: a block's calls that are older than its first failed or slow
+ * call ({@code pre}, successes all) come before the rest, which hold its failed and slow calls. The window
+ * takes a block's newest calls first, so a block's failures are never spread over older successes
+ * added to it in bulk.
+ *
  * @param failAt         when (writer's clock, ms) the current block's first failed or slow call arrived,
  *                       0 while it has none: successes counted before it are older than its failures
+ * @param pre            successes of the current block older than its first failed or slow call
+ * @param previousPre    the same of the previous block
+ * @param previousFailAt the previous block's {@code failAt} (0: it has no failed or slow call)
  */
 record WindowCounts(
         long epoch,
@@ -35,9 +43,12 @@ record WindowCounts(
         long previousCalls,
         long previousFailed,
         long previousSlow,
-        long failAt) {
+        long failAt,
+        long pre,
+        long previousPre,
+        long previousFailAt) {
 
-    /** Counts of a current block without a failed or slow call. */
+    /** Counts of a current block without a failed or slow call, and without an order. */
     WindowCounts(
             long epoch,
             long block,
@@ -47,7 +58,16 @@ record WindowCounts(
             long previousCalls,
             long previousFailed,
             long previousSlow) {
-        this(epoch, block, calls, failed, slow, previousCalls, previousFailed, previousSlow, 0L);
+        this(epoch, block, calls, failed, slow, previousCalls, previousFailed, previousSlow, 0L, 0L, 0L, 0L);
+    }
+
+    /**
+     * Whether a batch of successes older than the current block's failures (see {@link #olderThanFailures})
+     * is also older than the previous block's: then it comes before all of that block's calls that
+     * hold failures, among its older successes ({@link #previousPre}).
+     */
+    boolean olderThanPreviousFailures(long sinceMillis) {
+        return previousFailAt == 0 || sinceMillis < previousFailAt;
     }
 
     /**
@@ -79,16 +99,18 @@ record WindowCounts(
         double s;
         if (config.getSlidingWindowType() == SlidingWindowType.COUNT_BASED) {
             // A batch of successes is added whole, so either block may hold more calls than the window's size:
-            // each block counts for the calls of the window it covers, at its own rates.
+            // each block counts for the newest calls of the window it covers, at the rates of its part after
+            // its first failure, then its older successes.
             int size = config.getSlidingWindowSize();
             if (calls >= size) {
-                double share = size / (double) calls;
                 c = size;
+                double share = newestShare(size, calls, pre);
                 f = failed * share;
                 s = slow * share;
             } else {
-                double share = previousCalls == 0 ? 0 : Math.min(size - calls, previousCalls) / (double) previousCalls;
-                c = calls + previousCalls * share;
+                long covered = Math.min(size - calls, previousCalls);
+                double share = newestShare(covered, previousCalls, previousPre);
+                c = calls + covered;
                 f = failed + previousFailed * share;
                 s = slow + previousSlow * share;
             }
@@ -114,6 +136,15 @@ record WindowCounts(
         return cause == null
                 ? null
                 : new String[] {cause, calls + "," + Math.min(failedCalls, calls) + "," + Math.min(slowCalls, calls)};
+    }
+
+    /**
+     * COUNT_BASED: of a block of {@code calls}, {@code older} of them successes older than all the rest,
+     * which part of the rest (which hold its failed and slow calls) the newest {@code covered} calls are.
+     */
+    private static double newestShare(long covered, long calls, long older) {
+        long rest = Math.max(0, calls - older);
+        return rest == 0 ? 0 : Math.min(covered, rest) / (double) rest;
     }
 
     /** TIME_BASED: how much of the previous block the window still covers, in [0, 1]. */

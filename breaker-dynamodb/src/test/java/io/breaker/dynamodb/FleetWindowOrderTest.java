@@ -44,8 +44,19 @@ class FleetWindowOrderTest {
 
     private final AtomicLong wall = new AtomicLong(1_800_000_000_000L);
 
-    /** One call's outcome on one instance. */
-    private record Call(int instance, boolean failed) {}
+    /**
+     * One call's outcome on one instance; or, when {@code sentAlone}, no call: the instance's refresh
+     * sends the successes it counted so far, alone, before the next step.
+     */
+    private record Call(int instance, boolean failed, boolean sentAlone) {
+        Call(int instance, boolean failed) {
+            this(instance, failed, false);
+        }
+
+        static Call refresh(int instance) {
+            return new Call(instance, false, true);
+        }
+    }
 
     private static List<Call> successesThenFailures(int[] successes, int[] failureOrder) {
         List<Call> calls = new ArrayList<>();
@@ -112,6 +123,36 @@ class FleetWindowOrderTest {
     }
 
     /**
+     * The order of a fleet run that let more calls through than the guaranteed bound: a block filled
+     * with successes (sent alone by a refresh) and the block's first two failures, then the next block's
+     * failures, while large batches of successes, all older than every failure, travel with the
+     * failures. They must not dilute the failures of the block before, which are among the last calls.
+     */
+    @Test
+    void successesOlderThanThePreviousBlocksFailuresDoNotDiluteThem() throws Exception {
+        List<Call> calls = new ArrayList<>();
+        addSuccesses(calls, 2, 8);
+        calls.add(Call.refresh(2));
+        addSuccesses(calls, 1, 27);
+        addSuccesses(calls, 0, 29);
+        addSuccesses(calls, 3, 34);
+        addSuccesses(calls, 2, 28);
+        for (int round = 0; round < 3; round++) {
+            for (int instance : new int[] {1, 0, 3, 2}) {
+                calls.add(new Call(instance, true));
+            }
+        }
+        assertThat(failuresUntilTheFleetOpens(FROM_FIVE_CALLS, 4, calls))
+                .isEqualTo(failuresUntilOneBreakerOpens(FROM_FIVE_CALLS, calls));
+    }
+
+    private static void addSuccesses(List<Call> calls, int instance, int count) {
+        for (int i = 0; i < count; i++) {
+            calls.add(new Call(instance, false));
+        }
+    }
+
+    /**
      * A batch of successes sent alone (by a refresh) whose first success is older than the block's first
      * failure: its calls are the previous block's, and the write that adds them is one DynamoDB accepts.
      */
@@ -159,15 +200,26 @@ class FleetWindowOrderTest {
     private int failuresUntilTheFleetOpens(BreakerConfig config, int size, List<Call> calls)
             throws InterruptedException {
         List<SharedState> fleet = new ArrayList<>();
+        List<AtomicLong> clocks = new ArrayList<>();
         for (int i = 0; i < size; i++) {
-            // One refresh now, then none: the clock stands still.
-            fleet.add(DynamoStores.seeingLink(stores.store(stores.patient(), wall::get), "orders", config, () -> 0L)
+            // One refresh now, then only those a step asks for: each link's clock stands still until then.
+            AtomicLong clock = new AtomicLong();
+            clocks.add(clock);
+            fleet.add(DynamoStores.seeingLink(stores.store(stores.patient(), wall::get), "orders", config, clock::get)
                     .link());
         }
         int failures = 0;
         for (Call call : calls) {
             wall.incrementAndGet(); // one millisecond between two calls
             SharedState link = fleet.get(call.instance());
+            if (call.sentAlone()) {
+                long counted = countedCalls();
+                clocks.get(call.instance())
+                        .addAndGet(stores.patient().stateCacheTtl().toNanos());
+                link.touch(); // its refresh is due: it sends the batch
+                Dynalite.await(() -> countedCalls() > counted);
+                continue;
+            }
             if (!call.failed()) {
                 link.recordSuccess();
                 continue;
@@ -181,6 +233,13 @@ class FleetWindowOrderTest {
         throw new AssertionError("the fleet never opened after " + failures + " failures");
     }
 
+    /** The calls the fleet's window holds, both blocks. */
+    private long countedCalls() {
+        Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue> item = stores.item("orders");
+        return Long.parseLong(item.get(ItemLayout.CURRENT_CALLS).n())
+                + Long.parseLong(item.get(ItemLayout.PREVIOUS_CALLS).n());
+    }
+
     /** Plays the same calls, in the same order, on one in-memory breaker with the same settings. */
     private static int failuresUntilOneBreakerOpens(List<Call> calls) {
         return failuresUntilOneBreakerOpens(CONFIG, calls);
@@ -191,6 +250,9 @@ class FleetWindowOrderTest {
                 BreakerRegistry.of(config, Map.of(), NanoClock.system()).breaker("orders");
         int failures = 0;
         for (Call call : calls) {
+            if (call.sentAlone()) {
+                continue;
+            }
             long permit = breaker.tryAcquirePermit();
             if (!call.failed()) {
                 breaker.onSuccess(permit, 0L);
