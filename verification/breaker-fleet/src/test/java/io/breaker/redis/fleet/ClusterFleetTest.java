@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import static io.breaker.redis.fleet.FleetInstance.CONFIG_PATH;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -26,7 +27,6 @@ class ClusterFleetTest {
     @RegisterExtension
     static final RedisCluster cluster = new RedisCluster();
 
-    private static final String CONFIG = "/actuator/breakers/" + FleetInstance.BREAKER + "/config";
     private static final String TAG = "{breaker:" + FleetInstance.BREAKER + "}";
     private static final Pattern SLOW_CALL_RATE =
             Pattern.compile("\"slow-call-rate-threshold\":\\{\"value\":([-0-9.Ee]+)");
@@ -46,7 +46,7 @@ class ClusterFleetTest {
                                 "--spring.data.redis.cluster.nodes=" + cluster.nodes(),
                                 "--breakers.store.state-cache-ttl=300ms"));
                 Callers callers = new Callers(fleet)) {
-            HttpResponse<String> changed = fleet.send(0, "POST", CONFIG, "{\"slow-call-rate-threshold\": 90}");
+            HttpResponse<String> changed = fleet.send(0, "POST", CONFIG_PATH, "{\"slow-call-rate-threshold\": 90}");
             assertThat(changed.statusCode()).as(changed.body()).isEqualTo(200);
             assertThat(changed.body()).contains("\"fleetChanged\":true");
 
@@ -62,7 +62,7 @@ class ClusterFleetTest {
             for (int i = 0; i < fleet.size(); i++) {
                 fleet.send(i, "GET", "/call", null);
                 Matcher value = SLOW_CALL_RATE.matcher(
-                        fleet.send(i, "GET", CONFIG, null).body());
+                        fleet.send(i, "GET", CONFIG_PATH, null).body());
                 assertThat(value.find()).isTrue();
                 assertThat(Float.parseFloat(value.group(1)))
                         .as("instance %d's slow-call-rate-threshold", i)

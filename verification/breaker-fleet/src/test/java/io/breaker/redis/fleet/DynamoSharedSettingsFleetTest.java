@@ -16,6 +16,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
+import static io.breaker.redis.fleet.FleetInstance.BREAKER_PATH;
+import static io.breaker.redis.fleet.FleetInstance.CONFIG_PATH;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -30,8 +32,6 @@ class DynamoSharedSettingsFleetTest {
     @RegisterExtension
     static final Dynalite dynalite = new Dynalite();
 
-    private static final String BREAKER = "/actuator/breakers/" + FleetInstance.BREAKER;
-    private static final String CONFIG = BREAKER + "/config";
     private static final Duration CACHE_TTL = Duration.ofMillis(300);
     private static final Duration STORE_TIMEOUT = Duration.ofMillis(250);
     /** One cache TTL, one round trip, and slack for separate JVMs on 2 shared cores. */
@@ -53,7 +53,7 @@ class DynamoSharedSettingsFleetTest {
                         Path.of("target", "dynamo-shared-settings-fleet-logs"),
                         List.of("--breakers.store.state-cache-ttl=" + CACHE_TTL.toMillis() + "ms"))) {
             awaitReachable(fleet);
-            HttpResponse<String> twenty = fleet.send(0, "POST", CONFIG, "{\"sliding-window-size\": 20}");
+            HttpResponse<String> twenty = fleet.send(0, "POST", CONFIG_PATH, "{\"sliding-window-size\": 20}");
             assertThat(twenty.statusCode()).as(twenty.body()).isEqualTo(200);
             assertThat(twenty.body()).contains("\"fleetChanged\":true");
             awaitValue(fleet, 0, "sliding-window-size", "20");
@@ -65,7 +65,7 @@ class DynamoSharedSettingsFleetTest {
             // The first instance to find the settings gone puts back what it remembers under a new epoch;
             // a change based on the old one is refused with those (409) and made again, as an operator would.
             HttpResponse<String> ten =
-                    retryingConflicts(() -> fleet.send(0, "POST", CONFIG, "{\"sliding-window-size\": 10}"));
+                    retryingConflicts(() -> fleet.send(0, "POST", CONFIG_PATH, "{\"sliding-window-size\": 10}"));
 
             assertThat(ten.statusCode()).as(ten.body()).isEqualTo(200);
             assertThat(ten.body()).contains("\"fleetChanged\":true");
@@ -128,7 +128,7 @@ class DynamoSharedSettingsFleetTest {
             int instance = i;
             await(Duration.ofSeconds(20), () -> "instance " + instance + " to reach the table", () -> {
                 call(fleet, instance);
-                return fleet.send(instance, "GET", BREAKER, null).body().contains("\"reachable\":true");
+                return fleet.send(instance, "GET", BREAKER_PATH, null).body().contains("\"reachable\":true");
             });
         }
     }
@@ -142,7 +142,8 @@ class DynamoSharedSettingsFleetTest {
                         + ")",
                 () -> {
                     call(fleet, instance);
-                    last[0] = value(fleet.send(instance, "GET", CONFIG, null).body(), property);
+                    last[0] =
+                            value(fleet.send(instance, "GET", CONFIG_PATH, null).body(), property);
                     return expected.equals(last[0]);
                 });
     }

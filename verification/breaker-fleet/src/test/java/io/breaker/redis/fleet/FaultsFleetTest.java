@@ -11,6 +11,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
+import static io.breaker.redis.fleet.FleetInstance.BREAKER_PATH;
+import static io.breaker.redis.fleet.FleetInstance.CONFIG_PATH;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -27,8 +29,6 @@ class FaultsFleetTest {
     @RegisterExtension
     static final RedisServer redis = new RedisServer();
 
-    private static final String BREAKER = "/actuator/breakers/" + FleetInstance.BREAKER;
-    private static final String CONFIG = BREAKER + "/config";
     private static final Duration WITHIN = Duration.ofSeconds(30);
     private static final String INJECTED = "\"fault-failure-rate\":{\"value\":100.0,\"source\":\"RUNTIME\"";
     private static final String NONE = "\"fault-failure-rate\":{\"value\":0.0,";
@@ -45,7 +45,7 @@ class FaultsFleetTest {
                         List.of("--breakers.store.state-cache-ttl=300ms"))) {
             await("instance 1 to call its dependency", () -> call(fleet, 1) == 200);
 
-            HttpResponse<String> changed = fleet.send(0, "POST", CONFIG, "{\"fault-failure-rate\": 100}");
+            HttpResponse<String> changed = fleet.send(0, "POST", CONFIG_PATH, "{\"fault-failure-rate\": 100}");
 
             assertThat(changed.statusCode()).as(changed.body()).isEqualTo(200);
             assertThat(changed.body()).contains("\"shared\":true", INJECTED);
@@ -63,19 +63,19 @@ class FaultsFleetTest {
             assertThat(dependency.arrivals(applied, System.nanoTime()))
                     .as("requests of instance 1 once it injects")
                     .noneMatch(arrival -> arrival.instance() == 1);
-            assertThat(fleet.send(1, "GET", BREAKER, null).body())
+            assertThat(fleet.send(1, "GET", BREAKER_PATH, null).body())
                     .contains(
                             "\"faults\":{\"failureRate\":100.0,\"exception\":\"io.breaker.InjectedFaultException\"",
                             "\"lastFailureType\":\"io.breaker.InjectedFaultException\"",
                             "\"fault-failure-rate\":\"100\"");
 
-            HttpResponse<String> off = fleet.send(1, "DELETE", CONFIG, null);
+            HttpResponse<String> off = fleet.send(1, "DELETE", CONFIG_PATH, null);
 
             assertThat(off.statusCode()).as(off.body()).isEqualTo(200);
             await(
                     "instance 0 to turn the faults off",
                     () -> call(fleet, 0) > 0 && config(fleet, 0).contains(NONE));
-            assertThat(fleet.send(0, "GET", BREAKER, null).body()).doesNotContain("\"faults\":{");
+            assertThat(fleet.send(0, "GET", BREAKER_PATH, null).body()).doesNotContain("\"faults\":{");
         }
     }
 
@@ -85,7 +85,7 @@ class FaultsFleetTest {
     }
 
     private static String config(FleetProcesses fleet, int instance) {
-        return fleet.send(instance, "GET", CONFIG, null).body();
+        return fleet.send(instance, "GET", CONFIG_PATH, null).body();
     }
 
     private static void await(String what, java.util.function.BooleanSupplier condition) throws InterruptedException {

@@ -40,6 +40,10 @@ public class FleetInstance {
 
     /** The breaker's name, also used by the harness to read its state from the actuator. */
     static final String BREAKER = "dependency";
+    /** The breaker's actuator endpoint: its state, store and recent changes. */
+    static final String BREAKER_PATH = "/actuator/breakers/" + BREAKER;
+    /** The breaker's settings endpoint: GET shows them, POST changes them, DELETE returns to the configured. */
+    static final String CONFIG_PATH = BREAKER_PATH + "/config";
 
     public static void main(String[] args) {
         exitWhenParentGoes();

@@ -237,7 +237,7 @@ final class FleetProcesses implements AutoCloseable {
     /** The breaker's state as instance {@code i}'s actuator shows it, or what went wrong asking. */
     String state(int instance) {
         try {
-            HttpResponse<String> response = get(instance, "/actuator/breakers/" + FleetInstance.BREAKER);
+            HttpResponse<String> response = get(instance, FleetInstance.BREAKER_PATH);
             Matcher state = STATE.matcher(response.body());
             return state.find() ? state.group(1) : "HTTP " + response.statusCode();
         } catch (IOException e) {
@@ -251,9 +251,7 @@ final class FleetProcesses implements AutoCloseable {
     /** Whether instance {@code i}'s actuator shows the breaker's store reachable (false when it cannot tell). */
     boolean storeReachable(int instance) {
         try {
-            return get(instance, "/actuator/breakers/" + FleetInstance.BREAKER)
-                    .body()
-                    .contains("\"reachable\":true");
+            return get(instance, FleetInstance.BREAKER_PATH).body().contains("\"reachable\":true");
         } catch (IOException e) {
             return false;
         } catch (InterruptedException e) {

@@ -11,6 +11,8 @@ import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import static io.breaker.redis.fleet.FleetInstance.BREAKER_PATH;
+import static io.breaker.redis.fleet.FleetInstance.CONFIG_PATH;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -22,8 +24,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 abstract class RuntimeSettingsFleet {
 
-    private static final String BREAKER = "/actuator/breakers/" + FleetInstance.BREAKER;
-    private static final String CONFIG = BREAKER + "/config";
     private static final Duration CACHE_TTL = Duration.ofMillis(300);
     /**
      * A change is seen at an instance's first call after one cache TTL, once the refresh that call
@@ -68,19 +68,22 @@ abstract class RuntimeSettingsFleet {
 
             long late = fleet.storeTimeouts();
             HttpResponse<String> changed = fleet.send(
-                    0, "POST", CONFIG, "{\"failure-rate-threshold\": 30, \"wait-duration-in-open-state\": \"10s\"}");
+                    0,
+                    "POST",
+                    CONFIG_PATH,
+                    "{\"failure-rate-threshold\": 30, \"wait-duration-in-open-state\": \"10s\"}");
 
             assertThat(changed.statusCode()).as(changed.body()).isEqualTo(200);
             assertThat(changed.body()).contains("\"shared\":true");
             assertFleetChanged(fleet, changed, late, 1);
             // Instance 1 learns it at its first call after one cache TTL (300 ms).
             awaitThreshold(fleet, 1, 30f, SEEN_WITHIN);
-            assertThat(fleet.send(1, "GET", CONFIG, null).body())
+            assertThat(fleet.send(1, "GET", CONFIG_PATH, null).body())
                     .contains(
                             "\"version\":1",
                             "\"failure-rate-threshold\":{\"value\":30.0,\"source\":\"RUNTIME\",\"configured\":50.0}",
                             "\"wait-duration-in-open-state\":{\"value\":\"PT10S\",\"source\":\"RUNTIME\"");
-            assertThat(fleet.send(1, "GET", BREAKER, null).body())
+            assertThat(fleet.send(1, "GET", BREAKER_PATH, null).body())
                     .contains(
                             "\"store\":{\"type\":\"" + storeType() + "\"",
                             "\"settingsChanges\":[{",
@@ -89,20 +92,21 @@ abstract class RuntimeSettingsFleet {
             int third = fleet.startOneMore(); // a third instance, started after the change
             awaitThreshold(fleet, third, 30f, Duration.ofSeconds(5));
 
-            HttpResponse<String> tooLong = fleet.send(0, "POST", CONFIG, "{\"wait-duration-in-open-state\": \"8d\"}");
+            HttpResponse<String> tooLong =
+                    fleet.send(0, "POST", CONFIG_PATH, "{\"wait-duration-in-open-state\": \"8d\"}");
             assertThat(tooLong.statusCode()).as(tooLong.body()).isEqualTo(400);
             assertThat(tooLong.body()).contains(tooLongWaitRefusal());
             assertThat(threshold(fleet, 0)).isEqualTo(30f);
-            assertThat(fleet.send(0, "GET", CONFIG, null).body()).contains("\"version\":1");
+            assertThat(fleet.send(0, "GET", CONFIG_PATH, null).body()).contains("\"version\":1");
 
             late = fleet.storeTimeouts();
-            HttpResponse<String> reset = fleet.send(1, "DELETE", CONFIG, null);
+            HttpResponse<String> reset = fleet.send(1, "DELETE", CONFIG_PATH, null);
 
             assertThat(reset.statusCode()).as(reset.body()).isEqualTo(200);
             assertFleetChanged(fleet, reset, late, 2);
             awaitThreshold(fleet, 0, 50f, SEEN_WITHIN);
             awaitThreshold(fleet, third, 50f, SEEN_WITHIN);
-            assertThat(fleet.send(0, "GET", CONFIG, null).body())
+            assertThat(fleet.send(0, "GET", CONFIG_PATH, null).body())
                     .contains("\"version\":2", "\"failure-rate-threshold\":{\"value\":50.0,\"source\":\"YAML\"");
         }
     }
@@ -131,7 +135,7 @@ abstract class RuntimeSettingsFleet {
 
     /** The failure-rate threshold instance {@code i} applies, from its {@code config} endpoint; NaN if unreadable. */
     private static float threshold(FleetProcesses fleet, int instance) {
-        HttpResponse<String> config = fleet.send(instance, "GET", CONFIG, null);
+        HttpResponse<String> config = fleet.send(instance, "GET", CONFIG_PATH, null);
         Matcher value = THRESHOLD.matcher(config.body());
         return config.statusCode() == 200 && value.find() ? Float.parseFloat(value.group(1)) : Float.NaN;
     }

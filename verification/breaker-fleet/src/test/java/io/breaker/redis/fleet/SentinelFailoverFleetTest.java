@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import static io.breaker.redis.fleet.FleetInstance.CONFIG_PATH;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -27,7 +28,6 @@ class SentinelFailoverFleetTest {
     @RegisterExtension
     static final RedisSentinel sentinel = new RedisSentinel();
 
-    private static final String CONFIG = "/actuator/breakers/" + FleetInstance.BREAKER + "/config";
     private static final String HASH = "{breaker:" + FleetInstance.BREAKER + "}:settings";
     private static final Pattern SLOW_CALL_RATE =
             Pattern.compile("\"slow-call-rate-threshold\":\\{\"value\":([-0-9.Ee]+)");
@@ -48,7 +48,7 @@ class SentinelFailoverFleetTest {
                                 "--breakers.store.state-cache-ttl=300ms"));
                 Callers callers = new Callers(fleet)) {
             // A setting that does not move the round's bounds, changed for the fleet before the failover.
-            HttpResponse<String> changed = fleet.send(0, "POST", CONFIG, "{\"slow-call-rate-threshold\": 90}");
+            HttpResponse<String> changed = fleet.send(0, "POST", CONFIG_PATH, "{\"slow-call-rate-threshold\": 90}");
             assertThat(changed.statusCode()).as(changed.body()).isEqualTo(200);
             assertThat(changed.body()).contains("\"fleetChanged\":true");
 
@@ -62,7 +62,7 @@ class SentinelFailoverFleetTest {
             for (int i = 0; i < fleet.size(); i++) {
                 fleet.send(i, "GET", "/call", null);
                 Matcher value = SLOW_CALL_RATE.matcher(
-                        fleet.send(i, "GET", CONFIG, null).body());
+                        fleet.send(i, "GET", CONFIG_PATH, null).body());
                 assertThat(value.find()).isTrue();
                 assertThat(Float.parseFloat(value.group(1)))
                         .as("instance %d's slow-call-rate-threshold", i)

@@ -23,6 +23,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
+import static io.breaker.redis.fleet.FleetInstance.BREAKER_PATH;
+import static io.breaker.redis.fleet.FleetInstance.CONFIG_PATH;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.SoftAssertions.assertSoftly;
 
@@ -37,8 +39,6 @@ class SharedSettingsFleetTest {
     @RegisterExtension
     static final RedisServer redis = new RedisServer();
 
-    private static final String BREAKER = "/actuator/breakers/" + FleetInstance.BREAKER;
-    private static final String CONFIG = BREAKER + "/config";
     private static final String HASH = "{breaker:" + FleetInstance.BREAKER + "}:settings";
     private static final Duration CACHE_TTL = Duration.ofMillis(300);
     private static final Duration STORE_TIMEOUT = Duration.ofMillis(250);
@@ -77,9 +77,9 @@ class SharedSettingsFleetTest {
             int instance = i;
             await(Duration.ofSeconds(20), () -> "instance " + instance + " to reach Redis", () -> reachable(instance));
         }
-        HttpResponse<String> released = fleet.send(0, "POST", BREAKER, "{\"state\":\"AUTO\"}");
+        HttpResponse<String> released = fleet.send(0, "POST", BREAKER_PATH, "{\"state\":\"AUTO\"}");
         assertThat(released.statusCode()).as(released.body()).isEqualTo(200);
-        HttpResponse<String> reset = retryingConflicts(() -> fleet.send(0, "DELETE", CONFIG, null));
+        HttpResponse<String> reset = retryingConflicts(() -> fleet.send(0, "DELETE", CONFIG_PATH, null));
         assertThat(reset.statusCode()).as(reset.body()).isEqualTo(200);
         for (int i = 0; i < fleet.size(); i++) {
             awaitValue(i, "sliding-window-size", "10");
@@ -98,7 +98,7 @@ class SharedSettingsFleetTest {
      */
     @Test
     void afterRedisLostTheSettingsTheNextChangeReachesEveryInstanceAndTheBreakerStillTrips() throws Exception {
-        HttpResponse<String> twenty = fleet.send(0, "POST", CONFIG, "{\"sliding-window-size\": 20}");
+        HttpResponse<String> twenty = fleet.send(0, "POST", CONFIG_PATH, "{\"sliding-window-size\": 20}");
         assertThat(twenty.statusCode()).as(twenty.body()).isEqualTo(200);
         awaitValue(1, "sliding-window-size", "20");
 
@@ -107,7 +107,7 @@ class SharedSettingsFleetTest {
         awaitReachable();
 
         HttpResponse<String> ten =
-                retryingConflicts(() -> fleet.send(0, "POST", CONFIG, "{\"sliding-window-size\": 10}"));
+                retryingConflicts(() -> fleet.send(0, "POST", CONFIG_PATH, "{\"sliding-window-size\": 10}"));
 
         assertThat(ten.statusCode()).as(ten.body()).isEqualTo(200);
         assertThat(ten.body()).contains("\"fleetChanged\":true");
@@ -134,15 +134,15 @@ class SharedSettingsFleetTest {
      */
     @Test
     void aChangeOnAStaleInstanceIsRefusedWithTheFleetsSettingsAndLosesNothing() throws Exception {
-        HttpResponse<String> first = fleet.send(0, "POST", CONFIG, "{\"failure-rate-threshold\": 30}");
+        HttpResponse<String> first = fleet.send(0, "POST", CONFIG_PATH, "{\"failure-rate-threshold\": 30}");
         assertThat(first.statusCode()).as(first.body()).isEqualTo(200);
 
         // Instance 1 has had no call since: it has not refreshed, so its view is the one before.
-        HttpResponse<String> stale = fleet.send(1, "POST", CONFIG, "{\"wait-duration-in-open-state\": \"10s\"}");
+        HttpResponse<String> stale = fleet.send(1, "POST", CONFIG_PATH, "{\"wait-duration-in-open-state\": \"10s\"}");
 
         assertThat(stale.statusCode()).as(stale.body()).isEqualTo(409);
         assertThat(stale.body()).contains("\"failure-rate-threshold\":{\"value\":30.0");
-        HttpResponse<String> again = fleet.send(1, "POST", CONFIG, "{\"wait-duration-in-open-state\": \"10s\"}");
+        HttpResponse<String> again = fleet.send(1, "POST", CONFIG_PATH, "{\"wait-duration-in-open-state\": \"10s\"}");
         assertThat(again.statusCode()).as(again.body()).isEqualTo(200);
         for (int i = 0; i < fleet.size(); i++) {
             awaitValue(i, "failure-rate-threshold", "30.0");
@@ -162,7 +162,7 @@ class SharedSettingsFleetTest {
         redis.pause();
         HttpResponse<String> changed;
         try {
-            changed = fleet.send(0, "POST", CONFIG, "{\"failure-rate-threshold\": 35}");
+            changed = fleet.send(0, "POST", CONFIG_PATH, "{\"failure-rate-threshold\": 35}");
         } finally {
             redis.resume();
         }
@@ -187,9 +187,9 @@ class SharedSettingsFleetTest {
         try {
             await(Duration.ofSeconds(20), () -> "instance 0 to take Redis as down", () -> {
                 call(0);
-                return fleet.send(0, "GET", BREAKER, null).body().contains("\"reachable\":false");
+                return fleet.send(0, "GET", BREAKER_PATH, null).body().contains("\"reachable\":false");
             });
-            alone = fleet.send(0, "POST", CONFIG, "{\"failure-rate-threshold\": 40}");
+            alone = fleet.send(0, "POST", CONFIG_PATH, "{\"failure-rate-threshold\": 40}");
         } finally {
             redis.resume();
         }
@@ -197,8 +197,8 @@ class SharedSettingsFleetTest {
         assertThat(alone.body()).contains("\"fleetChanged\":false", "\"failure-rate-threshold\":{\"value\":40.0");
         awaitReachable();
 
-        HttpResponse<String> fleetChange =
-                retryingConflicts(() -> fleet.send(1, "POST", CONFIG, "{\"wait-duration-in-open-state\": \"10s\"}"));
+        HttpResponse<String> fleetChange = retryingConflicts(
+                () -> fleet.send(1, "POST", CONFIG_PATH, "{\"wait-duration-in-open-state\": \"10s\"}"));
 
         assertThat(fleetChange.statusCode()).as(fleetChange.body()).isEqualTo(200);
         for (int i = 0; i < fleet.size(); i++) {
@@ -232,7 +232,7 @@ class SharedSettingsFleetTest {
                 call(instance);
                 return log(instance).contains("breakers.store.key-expiry must be longer than");
             });
-            assertThat(fleet.send(i, "GET", CONFIG, null).body())
+            assertThat(fleet.send(i, "GET", CONFIG_PATH, null).body())
                     .contains("\"wait-duration-in-open-state\":{\"value\":\"PT5S\"");
             assertThat(log(i))
                     .contains("principal=mallory\\r\\nWARN forged line")
@@ -243,23 +243,23 @@ class SharedSettingsFleetTest {
     /** Setting what is set, or deleting twice, changes nothing: no version, no audit line, nothing written. */
     @Test
     void aChangeThatChangesNothingIsNoChange() throws Exception {
-        HttpResponse<String> sixty = fleet.send(0, "POST", CONFIG, "{\"failure-rate-threshold\": 60}");
+        HttpResponse<String> sixty = fleet.send(0, "POST", CONFIG_PATH, "{\"failure-rate-threshold\": 60}");
         assertThat(sixty.statusCode()).as(sixty.body()).isEqualTo(200);
         awaitValue(1, "failure-rate-threshold", "60.0");
         String version = version(0);
         long audits = auditLines(0) + auditLines(1);
 
-        HttpResponse<String> same = fleet.send(1, "POST", CONFIG, "{\"failure-rate-threshold\": 60}");
+        HttpResponse<String> same = fleet.send(1, "POST", CONFIG_PATH, "{\"failure-rate-threshold\": 60}");
 
         assertThat(same.statusCode()).as(same.body()).isEqualTo(200);
         assertThat(same.body()).contains("\"changed\":false", "\"version\":" + version);
         assertThat(fleetHash()).containsEntry("version", version);
 
-        HttpResponse<String> reset = fleet.send(0, "DELETE", CONFIG, null);
+        HttpResponse<String> reset = fleet.send(0, "DELETE", CONFIG_PATH, null);
         assertThat(reset.body()).contains("\"changed\":true");
         awaitValue(1, "failure-rate-threshold", "50.0");
         String after = version(0);
-        HttpResponse<String> again = fleet.send(1, "DELETE", CONFIG, null);
+        HttpResponse<String> again = fleet.send(1, "DELETE", CONFIG_PATH, null);
 
         assertThat(again.statusCode()).as(again.body()).isEqualTo(200);
         assertThat(again.body()).contains("\"changed\":false", "\"version\":" + after);
@@ -274,16 +274,16 @@ class SharedSettingsFleetTest {
      */
     @Test
     void twoOperatorsChangingSettingsWhileRedisRestartsEmptyEndWithOneFleetThatTrips() throws Exception {
-        HttpResponse<String> before = fleet.send(0, "POST", CONFIG, "{\"minimum-number-of-calls\": 6}");
+        HttpResponse<String> before = fleet.send(0, "POST", CONFIG_PATH, "{\"minimum-number-of-calls\": 6}");
         assertThat(before.statusCode()).as(before.body()).isEqualTo(200);
         awaitValue(1, "minimum-number-of-calls", "6");
 
         redis.kill();
         redis.start();
         CompletableFuture<HttpResponse<String>> alice = CompletableFuture.supplyAsync(
-                () -> retryingConflicts(() -> fleet.send(0, "POST", CONFIG, "{\"sliding-window-size\": 20}")));
+                () -> retryingConflicts(() -> fleet.send(0, "POST", CONFIG_PATH, "{\"sliding-window-size\": 20}")));
         CompletableFuture<HttpResponse<String>> bob = CompletableFuture.supplyAsync(
-                () -> retryingConflicts(() -> fleet.send(1, "POST", CONFIG, "{\"failure-rate-threshold\": 40}")));
+                () -> retryingConflicts(() -> fleet.send(1, "POST", CONFIG_PATH, "{\"failure-rate-threshold\": 40}")));
         HttpResponse<String> aliceAnswer = alice.get();
         HttpResponse<String> bobAnswer = bob.get();
         awaitReachable();
@@ -315,7 +315,7 @@ class SharedSettingsFleetTest {
 
     private static HttpResponse<String> againIfLocal(int instance, HttpResponse<String> answer, String change) {
         if (answer.statusCode() == 200 && !answer.body().contains("\"fleetChanged\":true")) {
-            return retryingConflicts(() -> fleet.send(instance, "POST", CONFIG, change));
+            return retryingConflicts(() -> fleet.send(instance, "POST", CONFIG_PATH, change));
         }
         return answer;
     }
@@ -362,7 +362,8 @@ class SharedSettingsFleetTest {
 
     /** The minimum number of calls of the fleet's settings, plus one call under way on the other instance. */
     private static int tripBound() {
-        int minimum = Integer.parseInt(value(fleet.send(0, "GET", CONFIG, null).body(), "minimum-number-of-calls"));
+        int minimum =
+                Integer.parseInt(value(fleet.send(0, "GET", CONFIG_PATH, null).body(), "minimum-number-of-calls"));
         return minimum + fleet.size() - 1;
     }
 
@@ -388,7 +389,7 @@ class SharedSettingsFleetTest {
             difference = null;
             for (int i = 0; i < fleet.size() && difference == null; i++) {
                 call(i);
-                String body = fleet.send(i, "GET", CONFIG, null).body();
+                String body = fleet.send(i, "GET", CONFIG_PATH, null).body();
                 for (String property : properties) {
                     String fleetValue = hash.get("p:" + property);
                     String shown = value(body, property);
@@ -435,7 +436,7 @@ class SharedSettingsFleetTest {
 
     private static boolean reachable(int instance) {
         call(instance);
-        return fleet.send(instance, "GET", BREAKER, null).body().contains("\"reachable\":true");
+        return fleet.send(instance, "GET", BREAKER_PATH, null).body().contains("\"reachable\":true");
     }
 
     /** Calls instance {@code i} until it shows {@code expected} (as JSON) as the value of {@code property}. */
@@ -447,14 +448,15 @@ class SharedSettingsFleetTest {
                         + ")",
                 () -> {
                     call(instance);
-                    last[0] = value(fleet.send(instance, "GET", CONFIG, null).body(), property);
+                    last[0] =
+                            value(fleet.send(instance, "GET", CONFIG_PATH, null).body(), property);
                     return expected.equals(last[0]);
                 });
     }
 
     private static String version(int instance) {
         Matcher version = Pattern.compile("\"version\":(\\d+)")
-                .matcher(fleet.send(instance, "GET", CONFIG, null).body());
+                .matcher(fleet.send(instance, "GET", CONFIG_PATH, null).body());
         assertThat(version.find()).isTrue();
         return version.group(1);
     }
