@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -18,6 +17,7 @@ import java.util.stream.Collectors;
 
 import static io.breaker.redis.fleet.FleetInstance.BREAKER_PATH;
 import static io.breaker.redis.fleet.FleetInstance.CONFIG_PATH;
+import static io.breaker.redis.fleet.FleetProcesses.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -100,7 +100,7 @@ class DynamoSharedSettingsFleetTest {
         int made = 0;
         while (made < limit && !(rejecting[0] && rejecting[1])) {
             int instance = made % fleet.size();
-            rejecting[instance] = call(fleet, instance) == 503;
+            rejecting[instance] = fleet.call(instance) == 503;
             made++;
         }
         dependency.healthy();
@@ -127,7 +127,7 @@ class DynamoSharedSettingsFleetTest {
         for (int i = 0; i < fleet.size(); i++) {
             int instance = i;
             await(Duration.ofSeconds(20), () -> "instance " + instance + " to reach the table", () -> {
-                call(fleet, instance);
+                fleet.call(instance);
                 return fleet.send(instance, "GET", BREAKER_PATH, null).body().contains("\"reachable\":true");
             });
         }
@@ -141,7 +141,7 @@ class DynamoSharedSettingsFleetTest {
                 () -> "instance " + instance + " to apply " + property + "=" + expected + " (it applies " + last[0]
                         + ")",
                 () -> {
-                    call(fleet, instance);
+                    fleet.call(instance);
                     last[0] =
                             value(fleet.send(instance, "GET", CONFIG_PATH, null).body(), property);
                     return expected.equals(last[0]);
@@ -152,25 +152,5 @@ class DynamoSharedSettingsFleetTest {
         Matcher value = Pattern.compile("\"" + Pattern.quote(property) + "\":\\{\"value\":(\"[^\"]*\"|[-0-9.Ee]+)")
                 .matcher(body);
         return value.find() ? value.group(1) : null;
-    }
-
-    private static int call(FleetProcesses fleet, int instance) {
-        return fleet.send(instance, "GET", "/call", null).statusCode();
-    }
-
-    /** Polls {@code condition} until it holds; fails after {@code within}, saying what was awaited. */
-    private static void await(Duration within, Supplier<String> what, BooleanSupplier condition) {
-        long end = System.nanoTime() + within.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > end) {
-                throw new AssertionError("waited " + within.toMillis() + " ms for " + what.get());
-            }
-            try {
-                Thread.sleep(20);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError("interrupted", e);
-            }
-        }
     }
 }

@@ -13,6 +13,7 @@ import java.util.List;
 
 import static io.breaker.redis.fleet.FleetInstance.BREAKER_PATH;
 import static io.breaker.redis.fleet.FleetInstance.CONFIG_PATH;
+import static io.breaker.redis.fleet.FleetProcesses.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -43,7 +44,7 @@ class FaultsFleetTest {
                         dependency::uri,
                         Path.of("target", "faults-fleet-logs"),
                         List.of("--breakers.store.state-cache-ttl=300ms"))) {
-            await("instance 1 to call its dependency", () -> call(fleet, 1) == 200);
+            await(WITHIN, () -> "instance 1 to call its dependency", () -> fleet.call(1) == 200);
 
             HttpResponse<String> changed = fleet.send(0, "POST", CONFIG_PATH, "{\"fault-failure-rate\": 100}");
 
@@ -51,11 +52,12 @@ class FaultsFleetTest {
             assertThat(changed.body()).contains("\"shared\":true", INJECTED);
             // Instance 1 takes the fleet's settings at a call after one cache TTL.
             await(
-                    "instance 1 to apply the faults",
-                    () -> call(fleet, 1) > 0 && config(fleet, 1).contains(INJECTED));
+                    WITHIN,
+                    () -> "instance 1 to apply the faults",
+                    () -> fleet.call(1) > 0 && config(fleet, 1).contains(INJECTED));
             long applied = System.nanoTime();
             for (int i = 0; i < 5; i++) {
-                assertThat(call(fleet, 1))
+                assertThat(fleet.call(1))
                         .as("an injected failure (500) or, once tripped, a rejection (503)")
                         .isIn(500, 503);
             }
@@ -73,28 +75,14 @@ class FaultsFleetTest {
 
             assertThat(off.statusCode()).as(off.body()).isEqualTo(200);
             await(
-                    "instance 0 to turn the faults off",
-                    () -> call(fleet, 0) > 0 && config(fleet, 0).contains(NONE));
+                    WITHIN,
+                    () -> "instance 0 to turn the faults off",
+                    () -> fleet.call(0) > 0 && config(fleet, 0).contains(NONE));
             assertThat(fleet.send(0, "GET", BREAKER_PATH, null).body()).doesNotContain("\"faults\":{");
         }
     }
 
-    /** A call through instance {@code i}'s breaker (a call is what refreshes its cached shared state). */
-    private static int call(FleetProcesses fleet, int instance) {
-        return fleet.send(instance, "GET", "/call", null).statusCode();
-    }
-
     private static String config(FleetProcesses fleet, int instance) {
         return fleet.send(instance, "GET", CONFIG_PATH, null).body();
-    }
-
-    private static void await(String what, java.util.function.BooleanSupplier condition) throws InterruptedException {
-        long end = System.nanoTime() + WITHIN.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > end) {
-                throw new AssertionError("waited " + WITHIN.toSeconds() + " s for " + what);
-            }
-            Thread.sleep(20);
-        }
     }
 }

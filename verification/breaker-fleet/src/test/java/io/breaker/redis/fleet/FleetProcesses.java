@@ -12,7 +12,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.function.IntFunction;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -234,6 +236,14 @@ final class FleetProcesses implements AutoCloseable {
         return bases.get(instance).resolve(path);
     }
 
+    /**
+     * A call through instance {@code i}'s breaker ({@code GET /call}), which is also what refreshes its
+     * cached shared state; returns the HTTP status.
+     */
+    int call(int instance) {
+        return send(instance, "GET", "/call", null).statusCode();
+    }
+
     /** The breaker's state as instance {@code i}'s actuator shows it, or what went wrong asking. */
     String state(int instance) {
         try {
@@ -369,6 +379,27 @@ final class FleetProcesses implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted: instance " + instance + ": " + method + " " + path, e);
+        }
+    }
+
+    /** Polls {@code condition} every 20 ms until it holds; fails after {@code within}, saying what was awaited. */
+    static void await(Duration within, Supplier<String> what, BooleanSupplier condition) {
+        await(within, Duration.ofMillis(20), what, condition);
+    }
+
+    /** The same, pausing {@code pause} between polls. */
+    static void await(Duration within, Duration pause, Supplier<String> what, BooleanSupplier condition) {
+        long end = System.nanoTime() + within.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > end) {
+                throw new AssertionError("waited " + within.toMillis() + " ms for " + what.get());
+            }
+            try {
+                Thread.sleep(pause.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError("interrupted", e);
+            }
         }
     }
 

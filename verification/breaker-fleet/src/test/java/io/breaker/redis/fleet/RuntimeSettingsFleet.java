@@ -6,13 +6,12 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.function.BooleanSupplier;
-import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static io.breaker.redis.fleet.FleetInstance.BREAKER_PATH;
 import static io.breaker.redis.fleet.FleetInstance.CONFIG_PATH;
+import static io.breaker.redis.fleet.FleetProcesses.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -37,6 +36,8 @@ abstract class RuntimeSettingsFleet {
      * 5 s, its refreshes answering late). Beyond {@link #SEEN_WITHIN} only with such a late answer.
      */
     private static final Duration SEEN_WITHIN_LATE_ANSWERS = Duration.ofSeconds(30);
+    /** The pause between polls of an await. */
+    private static final Duration POLL = Duration.ofMillis(5);
 
     private static final Pattern THRESHOLD =
             Pattern.compile("\"failure-rate-threshold\"\\s*:\\s*\\{\\s*\"value\"\\s*:\\s*([-0-9.Ee]+)");
@@ -64,7 +65,7 @@ abstract class RuntimeSettingsFleet {
                         dependency::uri,
                         Path.of("target", "runtime-settings-fleet-logs", storeType()),
                         List.of("--breakers.store.state-cache-ttl=" + CACHE_TTL.toMillis() + "ms"))) {
-            await(Duration.ofSeconds(20), () -> "instance 1 to call its dependency", () -> call(fleet, 1) == 200);
+            await(Duration.ofSeconds(20), POLL, () -> "instance 1 to call its dependency", () -> fleet.call(1) == 200);
 
             long late = fleet.storeTimeouts();
             HttpResponse<String> changed = fleet.send(
@@ -128,11 +129,6 @@ abstract class RuntimeSettingsFleet {
         }
     }
 
-    /** A call through instance {@code i}'s breaker (a call is what refreshes its cached shared state). */
-    private static int call(FleetProcesses fleet, int instance) {
-        return fleet.send(instance, "GET", "/call", null).statusCode();
-    }
-
     /** The failure-rate threshold instance {@code i} applies, from its {@code config} endpoint; NaN if unreadable. */
     private static float threshold(FleetProcesses fleet, int instance) {
         HttpResponse<String> config = fleet.send(instance, "GET", CONFIG_PATH, null);
@@ -152,9 +148,10 @@ abstract class RuntimeSettingsFleet {
         long start = System.nanoTime();
         await(
                 SEEN_WITHIN_LATE_ANSWERS,
+                POLL,
                 () -> "instance " + instance + " to apply failure-rate-threshold " + expected
                         + " at its calls (it applies " + last[0] + ")",
-                () -> call(fleet, instance) == 200 && (last[0] = threshold(fleet, instance)) == expected);
+                () -> fleet.call(instance) == 200 && (last[0] = threshold(fleet, instance)) == expected);
         long tookMillis = Duration.ofNanos(System.nanoTime() - start).toMillis();
         if (tookMillis > within.toMillis()) {
             assertThat(fleet.storeTimeouts())
@@ -163,22 +160,6 @@ abstract class RuntimeSettingsFleet {
                                     + "with no store answer late meanwhile",
                             instance, expected, tookMillis, within.toMillis())
                     .isGreaterThan(lateBefore);
-        }
-    }
-
-    /** Polls {@code condition} until it holds; fails after {@code within}, saying what was awaited. */
-    private static void await(Duration within, Supplier<String> what, BooleanSupplier condition) {
-        long end = System.nanoTime() + within.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > end) {
-                throw new AssertionError("waited " + within.toMillis() + " ms for " + what.get());
-            }
-            try {
-                Thread.sleep(5);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError("interrupted", e);
-            }
         }
     }
 }

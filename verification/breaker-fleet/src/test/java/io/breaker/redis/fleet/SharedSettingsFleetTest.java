@@ -17,7 +17,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -25,6 +24,7 @@ import java.util.stream.Stream;
 
 import static io.breaker.redis.fleet.FleetInstance.BREAKER_PATH;
 import static io.breaker.redis.fleet.FleetInstance.CONFIG_PATH;
+import static io.breaker.redis.fleet.FleetProcesses.await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.SoftAssertions.assertSoftly;
 
@@ -186,7 +186,7 @@ class SharedSettingsFleetTest {
         HttpResponse<String> alone;
         try {
             await(Duration.ofSeconds(20), () -> "instance 0 to take Redis as down", () -> {
-                call(0);
+                fleet.call(0);
                 return fleet.send(0, "GET", BREAKER_PATH, null).body().contains("\"reachable\":false");
             });
             alone = fleet.send(0, "POST", CONFIG_PATH, "{\"failure-rate-threshold\": 40}");
@@ -229,7 +229,7 @@ class SharedSettingsFleetTest {
         for (int i = 0; i < fleet.size(); i++) {
             int instance = i;
             await(SEEN_WITHIN, () -> "instance " + instance + " to refuse the settings written by hand", () -> {
-                call(instance);
+                fleet.call(instance);
                 return log(instance).contains("breakers.store.key-expiry must be longer than");
             });
             assertThat(fleet.send(i, "GET", CONFIG_PATH, null).body())
@@ -345,7 +345,7 @@ class SharedSettingsFleetTest {
         for (int refresh = 0; refresh < 2; refresh++) {
             Thread.sleep(CACHE_TTL.toMillis() + 100);
             for (int i = 0; i < fleet.size(); i++) {
-                call(i);
+                fleet.call(i);
             }
         }
         Thread.sleep(CACHE_TTL.toMillis());
@@ -353,7 +353,7 @@ class SharedSettingsFleetTest {
         boolean[] rejecting = new boolean[fleet.size()];
         for (int made = 0; made < limit && !all(rejecting); made++) {
             int instance = made % fleet.size();
-            rejecting[instance] = call(instance) == 503;
+            rejecting[instance] = fleet.call(instance) == 503;
         }
         int reached = dependency.arrivals(from, System.nanoTime()).size();
         dependency.healthy();
@@ -388,7 +388,7 @@ class SharedSettingsFleetTest {
             Map<String, String> hash = fleetHash();
             difference = null;
             for (int i = 0; i < fleet.size() && difference == null; i++) {
-                call(i);
+                fleet.call(i);
                 String body = fleet.send(i, "GET", CONFIG_PATH, null).body();
                 for (String property : properties) {
                     String fleetValue = hash.get("p:" + property);
@@ -435,7 +435,7 @@ class SharedSettingsFleetTest {
     }
 
     private static boolean reachable(int instance) {
-        call(instance);
+        fleet.call(instance);
         return fleet.send(instance, "GET", BREAKER_PATH, null).body().contains("\"reachable\":true");
     }
 
@@ -447,7 +447,7 @@ class SharedSettingsFleetTest {
                 () -> "instance " + instance + " to apply " + property + "=" + expected + " (it applies " + last[0]
                         + ")",
                 () -> {
-                    call(instance);
+                    fleet.call(instance);
                     last[0] =
                             value(fleet.send(instance, "GET", CONFIG_PATH, null).body(), property);
                     return expected.equals(last[0]);
@@ -474,10 +474,6 @@ class SharedSettingsFleetTest {
         return value.find() ? value.group(1) : null;
     }
 
-    private static int call(int instance) {
-        return fleet.send(instance, "GET", "/call", null).statusCode();
-    }
-
     private static String log(int instance) {
         try {
             return Files.readString(Path.of("target", "shared-settings-fleet-logs", "instance-" + instance + ".log"));
@@ -491,22 +487,6 @@ class SharedSettingsFleetTest {
                 Files.lines(Path.of("target", "shared-settings-fleet-logs", "instance-" + instance + ".log"))) {
             return lines.filter(line -> line.contains("io.breaker.operator") && line.contains(" WARN "))
                     .count();
-        }
-    }
-
-    /** Polls {@code condition} until it holds; fails after {@code within}, saying what was awaited. */
-    private static void await(Duration within, Supplier<String> what, BooleanSupplier condition) {
-        long end = System.nanoTime() + within.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > end) {
-                throw new AssertionError("waited " + within.toMillis() + " ms for " + what.get());
-            }
-            try {
-                Thread.sleep(20);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError("interrupted", e);
-            }
         }
     }
 }
