@@ -11,13 +11,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
-import static io.breaker.redis.fleet.FleetInstance.BREAKER_PATH;
 import static io.breaker.redis.fleet.FleetInstance.CONFIG_PATH;
-import static io.breaker.redis.fleet.FleetProcesses.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -52,15 +48,15 @@ class DynamoSharedSettingsFleetTest {
                         dependency::uri,
                         Path.of("target", "dynamo-shared-settings-fleet-logs"),
                         List.of("--breakers.store.state-cache-ttl=" + CACHE_TTL.toMillis() + "ms"))) {
-            awaitReachable(fleet);
+            fleet.awaitStoreReachable("the table", Duration.ofSeconds(20));
             HttpResponse<String> twenty = fleet.send(0, "POST", CONFIG_PATH, "{\"sliding-window-size\": 20}");
             assertThat(twenty.statusCode()).as(twenty.body()).isEqualTo(200);
             assertThat(twenty.body()).contains("\"fleetChanged\":true");
-            awaitValue(fleet, 0, "sliding-window-size", "20");
-            awaitValue(fleet, 1, "sliding-window-size", "20");
+            fleet.awaitSettingValue(0, "sliding-window-size", "20", SEEN_WITHIN);
+            fleet.awaitSettingValue(1, "sliding-window-size", "20", SEEN_WITHIN);
 
             StoreFaults.of(dynalite, table).restartEmpty();
-            awaitReachable(fleet);
+            fleet.awaitStoreReachable("the table", Duration.ofSeconds(20));
 
             // The first instance to find the settings gone puts back what it remembers under a new epoch;
             // a change based on the old one is refused with those (409) and made again, as an operator would.
@@ -69,8 +65,8 @@ class DynamoSharedSettingsFleetTest {
 
             assertThat(ten.statusCode()).as(ten.body()).isEqualTo(200);
             assertThat(ten.body()).contains("\"fleetChanged\":true");
-            awaitValue(fleet, 1, "sliding-window-size", "10");
-            awaitValue(fleet, 0, "sliding-window-size", "10");
+            fleet.awaitSettingValue(1, "sliding-window-size", "10", SEEN_WITHIN);
+            fleet.awaitSettingValue(0, "sliding-window-size", "10", SEEN_WITHIN);
             assertThat(fleetSettings(table)).containsEntry("sliding-window-size", "10");
 
             dependency.failing();
@@ -121,36 +117,5 @@ class DynamoSharedSettingsFleetTest {
         return settings.m().entrySet().stream()
                 .collect(Collectors.toMap(
                         Map.Entry::getKey, entry -> entry.getValue().s()));
-    }
-
-    private static void awaitReachable(FleetProcesses fleet) {
-        for (int i = 0; i < fleet.size(); i++) {
-            int instance = i;
-            await(Duration.ofSeconds(20), () -> "instance " + instance + " to reach the table", () -> {
-                fleet.call(instance);
-                return fleet.send(instance, "GET", BREAKER_PATH, null).body().contains("\"reachable\":true");
-            });
-        }
-    }
-
-    /** Calls instance {@code i} until it shows {@code expected} (as JSON) as the value of {@code property}. */
-    private static void awaitValue(FleetProcesses fleet, int instance, String property, String expected) {
-        String[] last = {null};
-        await(
-                SEEN_WITHIN,
-                () -> "instance " + instance + " to apply " + property + "=" + expected + " (it applies " + last[0]
-                        + ")",
-                () -> {
-                    fleet.call(instance);
-                    last[0] =
-                            value(fleet.send(instance, "GET", CONFIG_PATH, null).body(), property);
-                    return expected.equals(last[0]);
-                });
-    }
-
-    private static String value(String body, String property) {
-        Matcher value = Pattern.compile("\"" + Pattern.quote(property) + "\":\\{\"value\":(\"[^\"]*\"|[-0-9.Ee]+)")
-                .matcher(body);
-        return value.find() ? value.group(1) : null;
     }
 }

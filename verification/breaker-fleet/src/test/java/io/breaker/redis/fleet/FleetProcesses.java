@@ -244,6 +244,50 @@ final class FleetProcesses implements AutoCloseable {
         return send(instance, "GET", "/call", null).statusCode();
     }
 
+    /** The value instance {@code i} applies for {@code property}, as JSON, from its settings endpoint; null if not shown. */
+    String settingValue(int instance, String property) {
+        return settingValue(
+                send(instance, "GET", FleetInstance.CONFIG_PATH, null).body(), property);
+    }
+
+    /** The value of {@code property} in a settings endpoint's answer, as JSON (a string keeps its quotes); null if not shown. */
+    static String settingValue(String config, String property) {
+        Matcher value = Pattern.compile("\"" + Pattern.quote(property) + "\":\\{\"value\":(\"[^\"]*\"|[-0-9.Ee]+)")
+                .matcher(config);
+        return value.find() ? value.group(1) : null;
+    }
+
+    /**
+     * Calls instance {@code i} until it shows {@code expected} (as JSON) as the value of {@code property};
+     * fails after {@code within}, saying what it applies.
+     */
+    void awaitSettingValue(int instance, String property, String expected, Duration within) {
+        String[] last = {null};
+        await(
+                within,
+                () -> "instance " + instance + " to apply " + property + "=" + expected + " (it applies " + last[0]
+                        + ")",
+                () -> {
+                    call(instance);
+                    last[0] = settingValue(instance, property);
+                    return expected.equals(last[0]);
+                });
+    }
+
+    /**
+     * Calls each instance in turn until its actuator shows the store reachable; fails after {@code within}
+     * for one instance, naming it "to reach {@code store}".
+     */
+    void awaitStoreReachable(String store, Duration within) {
+        for (int i = 0; i < size(); i++) {
+            int instance = i;
+            await(within, () -> "instance " + instance + " to reach " + store, () -> {
+                call(instance);
+                return storeReachable(instance);
+            });
+        }
+    }
+
     /** The breaker's state as instance {@code i}'s actuator shows it, or what went wrong asking. */
     String state(int instance) {
         try {

@@ -73,18 +73,15 @@ class SharedSettingsFleetTest {
     @BeforeEach
     void configuredSettingsEverywhere() throws InterruptedException {
         dependency.healthy();
-        for (int i = 0; i < fleet.size(); i++) {
-            int instance = i;
-            await(Duration.ofSeconds(20), () -> "instance " + instance + " to reach Redis", () -> reachable(instance));
-        }
+        fleet.awaitStoreReachable("Redis", Duration.ofSeconds(20));
         HttpResponse<String> released = fleet.send(0, "POST", BREAKER_PATH, "{\"state\":\"AUTO\"}");
         assertThat(released.statusCode()).as(released.body()).isEqualTo(200);
         HttpResponse<String> reset = retryingConflicts(() -> fleet.send(0, "DELETE", CONFIG_PATH, null));
         assertThat(reset.statusCode()).as(reset.body()).isEqualTo(200);
         for (int i = 0; i < fleet.size(); i++) {
-            awaitValue(i, "sliding-window-size", "10");
-            awaitValue(i, "failure-rate-threshold", "50.0");
-            awaitValue(i, "wait-duration-in-open-state", "\"PT5S\"");
+            fleet.awaitSettingValue(i, "sliding-window-size", "10", SEEN_WITHIN);
+            fleet.awaitSettingValue(i, "failure-rate-threshold", "50.0", SEEN_WITHIN);
+            fleet.awaitSettingValue(i, "wait-duration-in-open-state", "\"PT5S\"", SEEN_WITHIN);
         }
         // A refresh those calls started may still be reading; a test that needs an instance not to have
         // seen its next change must not race with it.
@@ -100,11 +97,11 @@ class SharedSettingsFleetTest {
     void afterRedisLostTheSettingsTheNextChangeReachesEveryInstanceAndTheBreakerStillTrips() throws Exception {
         HttpResponse<String> twenty = fleet.send(0, "POST", CONFIG_PATH, "{\"sliding-window-size\": 20}");
         assertThat(twenty.statusCode()).as(twenty.body()).isEqualTo(200);
-        awaitValue(1, "sliding-window-size", "20");
+        fleet.awaitSettingValue(1, "sliding-window-size", "20", SEEN_WITHIN);
 
         redis.kill();
         redis.start(); // on the same port, empty: persistence is off
-        awaitReachable();
+        fleet.awaitStoreReachable("Redis again", Duration.ofSeconds(20));
 
         HttpResponse<String> ten =
                 retryingConflicts(() -> fleet.send(0, "POST", CONFIG_PATH, "{\"sliding-window-size\": 10}"));
@@ -145,8 +142,8 @@ class SharedSettingsFleetTest {
         HttpResponse<String> again = fleet.send(1, "POST", CONFIG_PATH, "{\"wait-duration-in-open-state\": \"10s\"}");
         assertThat(again.statusCode()).as(again.body()).isEqualTo(200);
         for (int i = 0; i < fleet.size(); i++) {
-            awaitValue(i, "failure-rate-threshold", "30.0");
-            awaitValue(i, "wait-duration-in-open-state", "\"PT10S\"");
+            fleet.awaitSettingValue(i, "failure-rate-threshold", "30.0", SEEN_WITHIN);
+            fleet.awaitSettingValue(i, "wait-duration-in-open-state", "\"PT10S\"", SEEN_WITHIN);
         }
         assertThat(fleetHash())
                 .containsEntry("p:failure-rate-threshold", "30")
@@ -171,7 +168,7 @@ class SharedSettingsFleetTest {
         assertThat(changed.body()).contains("\"fleetChanged\":\"unknown\"");
         assertThat(log(0)).contains("settings={failure-rate-threshold=35}").contains("fleetChanged=unknown");
         for (int i = 0; i < fleet.size(); i++) {
-            awaitValue(i, "failure-rate-threshold", "35.0");
+            fleet.awaitSettingValue(i, "failure-rate-threshold", "35.0", SEEN_WITHIN);
         }
         assertThat(fleetHash()).containsEntry("p:failure-rate-threshold", "35");
     }
@@ -195,15 +192,15 @@ class SharedSettingsFleetTest {
         }
         assertThat(alone.statusCode()).as(alone.body()).isEqualTo(200);
         assertThat(alone.body()).contains("\"fleetChanged\":false", "\"failure-rate-threshold\":{\"value\":40.0");
-        awaitReachable();
+        fleet.awaitStoreReachable("Redis again", Duration.ofSeconds(20));
 
         HttpResponse<String> fleetChange = retryingConflicts(
                 () -> fleet.send(1, "POST", CONFIG_PATH, "{\"wait-duration-in-open-state\": \"10s\"}"));
 
         assertThat(fleetChange.statusCode()).as(fleetChange.body()).isEqualTo(200);
         for (int i = 0; i < fleet.size(); i++) {
-            awaitValue(i, "wait-duration-in-open-state", "\"PT10S\"");
-            awaitValue(i, "failure-rate-threshold", "50.0");
+            fleet.awaitSettingValue(i, "wait-duration-in-open-state", "\"PT10S\"", SEEN_WITHIN);
+            fleet.awaitSettingValue(i, "failure-rate-threshold", "50.0", SEEN_WITHIN);
         }
     }
 
@@ -245,7 +242,7 @@ class SharedSettingsFleetTest {
     void aChangeThatChangesNothingIsNoChange() throws Exception {
         HttpResponse<String> sixty = fleet.send(0, "POST", CONFIG_PATH, "{\"failure-rate-threshold\": 60}");
         assertThat(sixty.statusCode()).as(sixty.body()).isEqualTo(200);
-        awaitValue(1, "failure-rate-threshold", "60.0");
+        fleet.awaitSettingValue(1, "failure-rate-threshold", "60.0", SEEN_WITHIN);
         String version = version(0);
         long audits = auditLines(0) + auditLines(1);
 
@@ -257,7 +254,7 @@ class SharedSettingsFleetTest {
 
         HttpResponse<String> reset = fleet.send(0, "DELETE", CONFIG_PATH, null);
         assertThat(reset.body()).contains("\"changed\":true");
-        awaitValue(1, "failure-rate-threshold", "50.0");
+        fleet.awaitSettingValue(1, "failure-rate-threshold", "50.0", SEEN_WITHIN);
         String after = version(0);
         HttpResponse<String> again = fleet.send(1, "DELETE", CONFIG_PATH, null);
 
@@ -276,7 +273,7 @@ class SharedSettingsFleetTest {
     void twoOperatorsChangingSettingsWhileRedisRestartsEmptyEndWithOneFleetThatTrips() throws Exception {
         HttpResponse<String> before = fleet.send(0, "POST", CONFIG_PATH, "{\"minimum-number-of-calls\": 6}");
         assertThat(before.statusCode()).as(before.body()).isEqualTo(200);
-        awaitValue(1, "minimum-number-of-calls", "6");
+        fleet.awaitSettingValue(1, "minimum-number-of-calls", "6", SEEN_WITHIN);
 
         redis.kill();
         redis.start();
@@ -286,7 +283,7 @@ class SharedSettingsFleetTest {
                 () -> retryingConflicts(() -> fleet.send(1, "POST", CONFIG_PATH, "{\"failure-rate-threshold\": 40}")));
         HttpResponse<String> aliceAnswer = alice.get();
         HttpResponse<String> bobAnswer = bob.get();
-        awaitReachable();
+        fleet.awaitStoreReachable("Redis again", Duration.ofSeconds(20));
         // A change made while the instance still took Redis as down stayed local: make it again.
         aliceAnswer = againIfLocal(0, aliceAnswer, "{\"sliding-window-size\": 20}");
         bobAnswer = againIfLocal(1, bobAnswer, "{\"failure-rate-threshold\": 40}");
@@ -362,8 +359,7 @@ class SharedSettingsFleetTest {
 
     /** The minimum number of calls of the fleet's settings, plus one call under way on the other instance. */
     private static int tripBound() {
-        int minimum =
-                Integer.parseInt(value(fleet.send(0, "GET", CONFIG_PATH, null).body(), "minimum-number-of-calls"));
+        int minimum = Integer.parseInt(fleet.settingValue(0, "minimum-number-of-calls"));
         return minimum + fleet.size() - 1;
     }
 
@@ -392,7 +388,7 @@ class SharedSettingsFleetTest {
                 String body = fleet.send(i, "GET", CONFIG_PATH, null).body();
                 for (String property : properties) {
                     String fleetValue = hash.get("p:" + property);
-                    String shown = value(body, property);
+                    String shown = FleetProcesses.settingValue(body, property);
                     String expected = fleetValue != null ? fleetValue : configured(body, property);
                     if (shown == null
                             || expected == null
@@ -424,47 +420,11 @@ class SharedSettingsFleetTest {
         return hash;
     }
 
-    private static void awaitReachable() {
-        for (int i = 0; i < fleet.size(); i++) {
-            int instance = i;
-            await(
-                    Duration.ofSeconds(20),
-                    () -> "instance " + instance + " to reach Redis again",
-                    () -> reachable(instance));
-        }
-    }
-
-    private static boolean reachable(int instance) {
-        fleet.call(instance);
-        return fleet.send(instance, "GET", BREAKER_PATH, null).body().contains("\"reachable\":true");
-    }
-
-    /** Calls instance {@code i} until it shows {@code expected} (as JSON) as the value of {@code property}. */
-    private static void awaitValue(int instance, String property, String expected) {
-        String[] last = {null};
-        await(
-                SEEN_WITHIN,
-                () -> "instance " + instance + " to apply " + property + "=" + expected + " (it applies " + last[0]
-                        + ")",
-                () -> {
-                    fleet.call(instance);
-                    last[0] =
-                            value(fleet.send(instance, "GET", CONFIG_PATH, null).body(), property);
-                    return expected.equals(last[0]);
-                });
-    }
-
     private static String version(int instance) {
         Matcher version = Pattern.compile("\"version\":(\\d+)")
                 .matcher(fleet.send(instance, "GET", CONFIG_PATH, null).body());
         assertThat(version.find()).isTrue();
         return version.group(1);
-    }
-
-    private static String value(String body, String property) {
-        Matcher value = Pattern.compile("\"" + Pattern.quote(property) + "\":\\{\"value\":(\"[^\"]*\"|[-0-9.Ee]+)")
-                .matcher(body);
-        return value.find() ? value.group(1) : null;
     }
 
     private static String configured(String body, String property) {
