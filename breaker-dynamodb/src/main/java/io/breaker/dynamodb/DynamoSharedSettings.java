@@ -34,12 +34,13 @@ public final class DynamoSharedSettings implements SharedSettings {
         }
         FleetTable.SettingsChange change = store.changeSettings(
                 breaker,
-                DynamoStateStore.newInstanceId(),
-                base.epoch(),
-                base.version(),
-                base.overrides(),
-                changes,
-                principal);
+                new FleetTable.SettingsEdit(
+                        DynamoStateStore.newInstanceId(),
+                        base.epoch(),
+                        base.version(),
+                        base.overrides(),
+                        changes,
+                        principal));
         if (change == null) {
             return new Outcome.Unanswered();
         }

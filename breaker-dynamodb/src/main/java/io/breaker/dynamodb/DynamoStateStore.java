@@ -17,7 +17,6 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -228,22 +227,14 @@ public final class DynamoStateStore implements StateStore, AutoCloseable {
      * Changes the fleet's runtime settings of the breaker {@code name} (see {@link FleetTable#changeSettings}),
      * on the pool, waiting at most the timeout: {@code null} when no answer came in time.
      */
-    FleetTable.@Nullable SettingsChange changeSettings(
-            String name,
-            String newEpoch,
-            String baseEpoch,
-            long baseVersion,
-            Map<String, String> baseOverrides,
-            Map<String, @Nullable String> changes,
-            @Nullable String principal) {
+    FleetTable.@Nullable SettingsChange changeSettings(String name, FleetTable.SettingsEdit edit) {
         DynamoSharedState shared = find(name);
         FleetTable table = shared != null ? shared.table() : new FleetTable(this, name);
         java.util.concurrent.atomic.AtomicReference<FleetTable.SettingsChange> outcome =
                 new java.util.concurrent.atomic.AtomicReference<>();
         FleetItem item = run(
                 () -> {
-                    FleetTable.SettingsChange change =
-                            table.changeSettings(newEpoch, baseEpoch, baseVersion, baseOverrides, changes, principal);
+                    FleetTable.SettingsChange change = table.changeSettings(edit);
                     outcome.set(change);
                     return change.item();
                 },

@@ -458,50 +458,56 @@ final class FleetTable {
     record Forced(FleetItem item, boolean changed, boolean taken) {}
 
     /**
-     * Changes the fleet's settings changed at runtime, kept in the item (see {@link ItemLayout#SETTINGS}),
-     * by compare-and-set: only while they are still at {@code baseEpoch} and {@code baseVersion}. When the
-     * item holds none (nobody changed one, or the item was lost and created again), they are created under
-     * {@code newEpoch}, at version 1, from {@code baseOverrides} with the changes applied. A change whose
-     * result is the settings as they are writes nothing. Neither the item's version nor its state changes.
-     *
-     * @param changes property to value as written; a {@code null} value returns the property to its
-     *                configured value
+     * A change of the fleet's runtime settings: {@code changes} (property to value as written; a
+     * {@code null} value returns the property to its configured value) made on the settings an operator
+     * saw, {@code baseOverrides} at {@code baseEpoch} and {@code baseVersion}, by {@code principal};
+     * {@code newEpoch} names them if the table holds none.
      */
-    SettingsChange changeSettings(
+    record SettingsEdit(
             String newEpoch,
             String baseEpoch,
             long baseVersion,
             Map<String, String> baseOverrides,
             Map<String, @Nullable String> changes,
-            @Nullable String principal) {
+            @Nullable String principal) {}
+
+    /**
+     * Changes the fleet's settings changed at runtime, kept in the item (see {@link ItemLayout#SETTINGS}),
+     * by compare-and-set: only while they are still at the edit's base epoch and version. When the item
+     * holds none (nobody changed one, or the item was lost and created again), they are created under the
+     * edit's new epoch, at version 1, from its base overrides with the changes applied. A change whose
+     * result is the settings as they are writes nothing. Neither the item's version nor its state changes.
+     */
+    SettingsChange changeSettings(SettingsEdit edit) {
         FleetItem item = read();
         FleetItem.Settings current = item.settings();
         ItemLayout.Write write = new ItemLayout.Write(name).set(ItemLayout.EXPIRES_AT, n(store.expiresAt()));
         Map<String, String> after;
         if (current == null) {
-            after = applied(baseOverrides, changes);
+            after = applied(edit.baseOverrides(), edit.changes());
             if (after.isEmpty()) {
                 return new SettingsChange(SettingsOutcome.UNCHANGED, item); // the configured values, as without any
             }
-            write.set(ItemLayout.SETTINGS_EPOCH, s(newEpoch)).set(ItemLayout.SETTINGS_VERSION, n(1));
+            write.set(ItemLayout.SETTINGS_EPOCH, s(edit.newEpoch())).set(ItemLayout.SETTINGS_VERSION, n(1));
             write.when("attribute_not_exists(" + write.ref(ItemLayout.SETTINGS_EPOCH) + ")");
         } else {
-            if (!current.epoch().equals(baseEpoch) || current.version() != baseVersion) {
+            if (!current.epoch().equals(edit.baseEpoch()) || current.version() != edit.baseVersion()) {
                 return new SettingsChange(SettingsOutcome.STALE, item);
             }
-            after = applied(current.overrides(), changes);
+            after = applied(current.overrides(), edit.changes());
             if (after.equals(current.overrides())) {
                 return new SettingsChange(SettingsOutcome.UNCHANGED, item);
             }
             write.setExpression(
                     ItemLayout.SETTINGS_VERSION,
                     write.ref(ItemLayout.SETTINGS_VERSION) + " + " + write.val("one", n(1)));
-            write.when(write.ref(ItemLayout.SETTINGS_EPOCH) + " = " + write.val("base_epoch", s(baseEpoch)) + " AND "
-                    + write.ref(ItemLayout.SETTINGS_VERSION) + " = " + write.val("base_ver", n(baseVersion)));
+            write.when(write.ref(ItemLayout.SETTINGS_EPOCH) + " = " + write.val("base_epoch", s(edit.baseEpoch()))
+                    + " AND " + write.ref(ItemLayout.SETTINGS_VERSION) + " = "
+                    + write.val("base_ver", n(edit.baseVersion())));
         }
         write.set(ItemLayout.SETTINGS, ItemLayout.stringMap(after));
-        if (principal != null) {
-            write.set(ItemLayout.SETTINGS_BY, s(principal));
+        if (edit.principal() != null) {
+            write.set(ItemLayout.SETTINGS_BY, s(edit.principal()));
         } else {
             write.remove(ItemLayout.SETTINGS_BY);
         }
