@@ -122,13 +122,17 @@ final class FleetReport {
                     CallLog.errors(warmUp).size()));
         }
         results.stream()
-                .filter(result -> result.fault() == Fault.FAILOVER && result.reconnectedSeconds() >= 0)
+                .filter(result -> (result.fault() == Fault.FAILOVER || result.fault() == Fault.RESTART)
+                        && result.reconnectedSeconds() >= 0)
                 .forEach(result -> out.append("- ")
                         .append(result.label())
-                        .append(": every instance reached the new master ")
+                        .append(
+                                result.fault() == Fault.FAILOVER
+                                        ? ": every instance reached the new master "
+                                        : ": every instance reached the restarted store ")
                         .append(result.reconnectedSeconds())
                         .append(" s after the stop; its probes count from then (until it reconnects, an instance")
-                        .append(" without a master protects itself alone and may send its own probe).\n"));
+                        .append(" that took the store as down protects itself alone and may send its own probe).\n"));
         results.stream()
                 .filter(result -> !result.settled())
                 .forEach(result -> out.append("- The run stopped after ")

@@ -19,8 +19,9 @@ import java.util.List;
  * @param maxProbesInWait the most of those in any interval of one wait duration
  * @param probeSeconds   when each of those arrived, in seconds after every instance had answered "rejected"
  * @param openSeconds    how long the fleet was held open, from that moment until the dependency recovered
- * @param reconnectedSeconds after a failover, when every instance was connected to the new master again, in
- *                       seconds after the stop; probes count from then (-1 for other rounds, or if some never was)
+ * @param reconnectedSeconds after a failover or a restart, when every instance reached the store again (the new
+ *                       master), in seconds after the stop; probes count from then (-1 for other rounds, or if some
+ *                       never did)
  * @param recoveryMillis from the dependency's recovery until every instance had answered "live", or -1 when
  *                       that took longer than the recovery limit
  * @param settledMillis  the same without the recovery limit (up to the settle limit), or -1: the run stops there
@@ -131,8 +132,11 @@ record RoundResult(
         if (errors > 0) {
             misses.add(errors + " caller-visible errors, first: " + firstError);
         }
-        if (fault == Fault.FAILOVER && reconnectedSeconds < 0) {
-            misses.add("not every instance reached the new master");
+        if ((fault == Fault.FAILOVER || fault == Fault.RESTART) && reconnectedSeconds < 0) {
+            misses.add(
+                    fault == Fault.FAILOVER
+                            ? "not every instance reached the new master"
+                            : "not every instance reached the restarted store");
         }
         if (!recovered()) {
             misses.add("not recovered: "

@@ -155,12 +155,11 @@ final class RoundRunner {
                 round.faultStart = System.nanoTime();
                 if (round.fault == Fault.RESTART) {
                     store.restartEmpty();
-                    round.faultEnd = System.nanoTime();
                 } else {
                     store.failover();
-                    round.faultEnd = System.nanoTime();
-                    round.reconnected = awaitReconnected(round.faultEnd + RECONNECT_LIMIT.toNanos());
                 }
+                round.faultEnd = System.nanoTime();
+                round.reconnected = awaitReconnected(round.faultEnd + RECONNECT_LIMIT.toNanos());
                 openEnd = Math.max(round.faultEnd, round.reconnected) + openDuration();
             }
         }
@@ -184,9 +183,10 @@ final class RoundRunner {
     private RoundResult result(String label, Round round) {
         List<CallLog.Call> calls = round.log.all();
         List<CallLog.Call> errors = CallLog.errors(calls);
-        // After a failover, from when every instance was connected to the new master: until then an
-        // instance without a master acted alone (failure-mode protect-locally) and could send its own probe.
-        long probesFrom = round.fault == Fault.FAILOVER
+        // After a failover or a restart, from when every instance reached the store again: until then an
+        // instance that took the store as down acted alone (failure-mode protect-locally) and could send its
+        // own probe.
+        long probesFrom = round.fault == Fault.FAILOVER || round.fault == Fault.RESTART
                 ? (round.reconnected >= 0 ? round.reconnected : round.healed)
                 : round.stopped + 1;
         List<Dependency.Arrival> probes = dependency.arrivals(probesFrom, round.healed - 1);
@@ -231,7 +231,7 @@ final class RoundRunner {
                         .map(probe -> seconds(probe.nanos() - round.stopped))
                         .toList(),
                 seconds(round.healed - round.stopped),
-                round.fault == Fault.FAILOVER && round.reconnected >= 0
+                (round.fault == Fault.FAILOVER || round.fault == Fault.RESTART) && round.reconnected >= 0
                         ? seconds(round.reconnected - round.stopped)
                         : -1,
                 sinceHealed(round, round.everyLive),
