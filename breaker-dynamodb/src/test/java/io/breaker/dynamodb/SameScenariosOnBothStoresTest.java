@@ -341,6 +341,32 @@ class SameScenariosOnBothStoresTest {
                                 "probe succeeds: CLOSED",
                                 "all CLOSED (PROBES_SUCCEEDED)")),
                 new Scenario(
+                        "a trip made alone while the store is silent reaches the fleet",
+                        CONFIG,
+                        fleet -> {
+                            fleet.relay.hold(); // i0's store stops answering; i1's and i2's do not
+                            for (int failure = 0; failure < 4; failure++) {
+                                fleet.fail(0, "(store silent)");
+                            }
+                            long tripped = System.nanoTime();
+                            fleet.note("i1, i2: " + fleet.states().subList(1, 3));
+                            fleet.relay.pass();
+                            fleet.allSee(State.OPEN);
+                            Probe probe = fleet.probe(tripped, WAIT, 0, 1, 2);
+                            probe.succeeds();
+                            fleet.allSee(State.CLOSED);
+                        },
+                        List.of(
+                                "i0 fails (store silent): CLOSED",
+                                "i0 fails (store silent): CLOSED",
+                                "i0 fails (store silent): CLOSED",
+                                "i0 fails (store silent): OPEN",
+                                "i1, i2: [CLOSED, CLOSED]",
+                                "all OPEN (FAILURE_RATE)",
+                                "probes admitted: 1, after the wait: true",
+                                "probe succeeds: CLOSED",
+                                "all CLOSED (PROBES_SUCCEEDED)")),
+                new Scenario(
                         "slow calls trip",
                         CONFIG.toBuilder()
                                 .slowCallRateThreshold(50)
