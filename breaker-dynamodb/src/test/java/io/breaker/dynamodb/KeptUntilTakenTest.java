@@ -133,6 +133,21 @@ class KeptUntilTakenTest {
         assertThat(store.getDeferredReportCount()).isEqualTo(1);
     }
 
+    @Test
+    void aBatchOfSuccessesThatLostEveryRaceJoinsTheNextBatch() throws Exception {
+        ReportsLoseTheirRace races = new ReportsLoseTheirRace(16); // every attempt of the first refresh's batch
+        DynamoDbClient client = stores.client(c -> c.addExecutionInterceptor(races));
+        DynamoStateStore store = stores.store(client, stores.patient());
+        SharedState link = DynamoStores.warmLink(store, "pay", CONFIG, nanos::get);
+        for (int i = 0; i < 3; i++) {
+            link.recordSuccess();
+        }
+
+        calledUntil(link, () -> attribute(ItemLayout.CURRENT_CALLS).equals("3"));
+        assertThat(races.left.get()).isNotPositive();
+        assertThat(store.getDeferredReportCount()).isEqualTo(1);
+    }
+
     /**
      * The breaker is called, a cache TTL apart on its clock (each call hands a refresh to the store's
      * pool, as calls do), until {@code condition} holds; fails after 10 s.
