@@ -346,10 +346,12 @@ final class DynamoSharedState implements SharedState {
      * pending for the next refresh.
      */
     private void settle(Operator change, FleetTable.Forced forced) {
-        if (!forced.taken()) {
+        if (forced.outcome() == FleetTable.Forced.Outcome.PENDING) {
             return;
         }
-        lastOperatorChange = forced.changed() ? OperatorChange.CHANGED : OperatorChange.UNCHANGED;
+        lastOperatorChange = forced.outcome() == FleetTable.Forced.Outcome.CHANGED
+                ? OperatorChange.CHANGED
+                : OperatorChange.UNCHANGED;
         pendingOperator.compareAndSet(change, null);
     }
 

@@ -416,11 +416,11 @@ final class FleetTable {
                     + change.val("target", s(target.name())));
             Written changed = write(change);
             if (changed.applied()) {
-                return new Forced(changed.item(), true, true);
+                return new Forced(changed.item(), Forced.Outcome.CHANGED);
             }
             item = changed.item();
             if (item.operatorAt() > atMillis) {
-                return new Forced(item, false, true); // a newer action was applied: it stands
+                return new Forced(item, Forced.Outcome.UNCHANGED); // a newer action was applied: it stands
             }
             ItemLayout.Write stamp = new ItemLayout.Write(name)
                     .set(ItemLayout.OPERATOR_AT, n(atMillis))
@@ -429,11 +429,11 @@ final class FleetTable {
                     + stamp.val("target", s(target.name())));
             Written stamped = write(stamp);
             if (stamped.applied()) {
-                return new Forced(stamped.item(), false, true);
+                return new Forced(stamped.item(), Forced.Outcome.UNCHANGED);
             }
             item = stamped.item(); // the state moved between the two writes: decide again on it
         }
-        return new Forced(item, false, false); // still moving: the action stays pending
+        return new Forced(item, Forced.Outcome.PENDING); // still moving: the action stays pending
     }
 
     /** Sets a counter the item may leave out while it is 0, or removes it. */
@@ -450,12 +450,19 @@ final class FleetTable {
         return "attribute_not_exists(" + operatorAt + ") OR " + operatorAt + " <= " + write.val("at", n(atMillis));
     }
 
-    /**
-     * An operator's action as the table answered it: the item after it, whether the table took the action
-     * (applied it, found the fleet in its target, or holds a newer one), and whether it changed the
-     * fleet's state. An action not taken (the state kept moving under it) is to be sent again.
-     */
-    record Forced(FleetItem item, boolean changed, boolean taken) {}
+    /** An operator's action as the table answered it: the item after it, and what became of the action. */
+    record Forced(FleetItem item, Outcome outcome) {
+
+        /** What the table did with an operator's action. */
+        enum Outcome {
+            /** Applied: it changed the fleet's state. */
+            CHANGED,
+            /** Taken without a change of state: the fleet was in the target already, or a newer action stands. */
+            UNCHANGED,
+            /** Not taken: the state kept moving under it; it is to be sent again. */
+            PENDING
+        }
+    }
 
     /**
      * A change of the fleet's runtime settings: {@code changes} (property to value as written; a
