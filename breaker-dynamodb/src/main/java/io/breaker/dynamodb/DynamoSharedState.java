@@ -346,12 +346,11 @@ final class DynamoSharedState implements SharedState {
      * pending for the next refresh.
      */
     private void settle(Operator change, FleetTable.Forced forced) {
-        if (forced.outcome() == FleetTable.Forced.Outcome.PENDING) {
+        OperatorChange taken = forced.taken();
+        if (taken == null) {
             return;
         }
-        lastOperatorChange = forced.outcome() == FleetTable.Forced.Outcome.CHANGED
-                ? OperatorChange.CHANGED
-                : OperatorChange.UNCHANGED;
+        lastOperatorChange = taken;
         pendingOperator.compareAndSet(change, null);
     }
 

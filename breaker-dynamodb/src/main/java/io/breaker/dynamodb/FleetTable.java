@@ -5,6 +5,7 @@ import io.breaker.SlidingWindowType;
 import io.breaker.State;
 import io.breaker.TransitionCause;
 import io.breaker.WaitReason;
+import io.breaker.dynamodb.DynamoSharedState.OperatorChange;
 import io.breaker.spi.OutcomeBits;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -416,11 +417,11 @@ final class FleetTable {
                     + change.val("target", s(target.name())));
             Written changed = write(change);
             if (changed.applied()) {
-                return new Forced(changed.item(), Forced.Outcome.CHANGED);
+                return new Forced(changed.item(), OperatorChange.CHANGED);
             }
             item = changed.item();
             if (item.operatorAt() > atMillis) {
-                return new Forced(item, Forced.Outcome.UNCHANGED); // a newer action was applied: it stands
+                return new Forced(item, OperatorChange.UNCHANGED); // a newer action was applied: it stands
             }
             ItemLayout.Write stamp = new ItemLayout.Write(name)
                     .set(ItemLayout.OPERATOR_AT, n(atMillis))
@@ -429,11 +430,11 @@ final class FleetTable {
                     + stamp.val("target", s(target.name())));
             Written stamped = write(stamp);
             if (stamped.applied()) {
-                return new Forced(stamped.item(), Forced.Outcome.UNCHANGED);
+                return new Forced(stamped.item(), OperatorChange.UNCHANGED);
             }
             item = stamped.item(); // the state moved between the two writes: decide again on it
         }
-        return new Forced(item, Forced.Outcome.PENDING); // still moving: the action stays pending
+        return new Forced(item, null); // still moving: the action stays pending
     }
 
     /** Sets a counter the item may leave out while it is 0, or removes it. */
@@ -450,19 +451,13 @@ final class FleetTable {
         return "attribute_not_exists(" + operatorAt + ") OR " + operatorAt + " <= " + write.val("at", n(atMillis));
     }
 
-    /** An operator's action as the table answered it: the item after it, and what became of the action. */
-    record Forced(FleetItem item, Outcome outcome) {
-
-        /** What the table did with an operator's action. */
-        enum Outcome {
-            /** Applied: it changed the fleet's state. */
-            CHANGED,
-            /** Taken without a change of state: the fleet was in the target already, or a newer action stands. */
-            UNCHANGED,
-            /** Not taken: the state kept moving under it; it is to be sent again. */
-            PENDING
-        }
-    }
+    /**
+     * An operator's action as the table answered it: the item after it, and {@code taken}, what the
+     * action did to the fleet ({@link OperatorChange#CHANGED} or {@link OperatorChange#UNCHANGED}), or
+     * {@code null} when the table could not take it yet (the state kept moving under it): it is to be
+     * sent again.
+     */
+    record Forced(FleetItem item, @Nullable OperatorChange taken) {}
 
     /**
      * A change of the fleet's runtime settings: {@code changes} (property to value as written; a
