@@ -20,11 +20,10 @@ abstract class SlidingWindow {
     /** Trip verdict: the slow-call rate reached its threshold. */
     static final int SLOW_CALL_RATE_REACHED = 2;
 
-    private final int minimumNumberOfCalls;
     /**
-     * The settings the window was made for, which the breaker keeps anyway: the rate thresholds are
-     * read from them when a verdict is due (after a failed or slow call), so a window does not carry
-     * copies of its own (8 bytes a breaker).
+     * The settings the window was made for, which the breaker keeps anyway: the minimum number of
+     * calls and the rate thresholds are read from them when a verdict is due (after a failed or slow
+     * call), so a count window carries no copies of its own (12 bytes a breaker).
      */
     private final BreakerConfig rule;
 
@@ -38,7 +37,6 @@ abstract class SlidingWindow {
 
     /** @param rule the minimum number of calls and the rate thresholds (failure, slow call) it evaluates against */
     protected SlidingWindow(BreakerConfig rule) {
-        this.minimumNumberOfCalls = rule.getMinimumNumberOfCalls();
         this.rule = rule;
     }
 
@@ -61,14 +59,9 @@ abstract class SlidingWindow {
     /** Calls, failed calls and slow calls currently in the window, as {@code [calls, failed, slow]}. */
     abstract int[] counts(long nowNanos);
 
-    /** Calls the window must hold before a rate is evaluated. */
-    protected final int minimumNumberOfCalls() {
-        return minimumNumberOfCalls;
-    }
-
     /** The verdict for these counts; negative counts (a record seen in part) read as zero. */
     protected final int verdict(long calls, long failed, long slow) {
-        if (calls < minimumNumberOfCalls || calls <= 0) {
+        if (calls < rule.getMinimumNumberOfCalls() || calls <= 0) {
             return BELOW_THRESHOLDS;
         }
         if (failed > 0 && failed * 100f >= rule.getFailureRateThreshold() * calls) {
@@ -82,7 +75,7 @@ abstract class SlidingWindow {
 
     /** Percentage of {@code part} in {@code calls}, or -1 below the minimum number of calls. */
     final float rate(int part, int calls) {
-        if (calls < minimumNumberOfCalls || calls <= 0) {
+        if (calls < rule.getMinimumNumberOfCalls() || calls <= 0) {
             return -1f;
         }
         return Math.max(0, part) * 100f / calls;

@@ -60,6 +60,8 @@ final class TimeWindow extends SlidingWindow {
     private final long origin;
     /** The window's length, in seconds (the buckets are {@code seconds + SPARE}). */
     private final int seconds;
+    /** The settings' minimum number of calls, a copy: every success compares its bucket's count with it. */
+    private final int minimumNumberOfCalls;
 
     private final long[] calls;
     private final long[] bad;
@@ -89,6 +91,7 @@ final class TimeWindow extends SlidingWindow {
         super(rule);
         this.origin = nowNanos;
         this.seconds = rule.getSlidingWindowSize();
+        this.minimumNumberOfCalls = rule.getMinimumNumberOfCalls();
         this.calls = new long[seconds + SPARE];
         this.bad = new long[seconds + SPARE];
     }
@@ -115,7 +118,7 @@ final class TimeWindow extends SlidingWindow {
             expired = false;
             return true;
         }
-        return inBucket <= minimumNumberOfCalls();
+        return inBucket <= minimumNumberOfCalls;
     }
 
     @Override
