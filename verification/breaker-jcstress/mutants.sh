@@ -24,6 +24,7 @@ TW=io/breaker/TimeWindow.java
 PH=io/breaker/Phase.java
 RC=io/breaker/RejectionCounter.java
 LS=io/breaker/Listeners.java
+CW=io/breaker/CountWindow.java
 
 # name # file # test regexp # perl substitution s~pattern~replacement~ (applied with -0: the file is one string)
 MUTANTS=(
@@ -36,6 +37,7 @@ MUTANTS=(
   'ignored-keeps-permit#'$CB'#IgnoredProbeTest#s~\Q            releasePermit(permit);\E\n(\s*listeners\.callRecorded\(this, CallOutcome.IGNORED)~$1~'
   'winner-tells-at-once#'$LS'#ListenerOrderTest#s~(\Qleft.successor = next;\E\n\s*\}\n)(\s*)\QtellInOrder(breaker);\E~$1$2if (next.arrival != null) { tell(breaker, next.arrival); }~'
   'plain-set-slot-claim#'$RC'#RejectionCounterTest#s~\Q!LONGS.compareAndSet(table, at, FREE, thread)\E~!claimPlainly(at, thread)~ or die "no claim\n"; s~(\n\s*/\*\* Rejections counted so far)~\n    private boolean claimPlainly(int at, long thread) { LONGS.setOpaque(slots, at, thread); return true; }\n$1~ or die "no sum\n"'
+  'cells-read-not-taken#'$CW'#CountWindowCellsTest|CountWindowCellsReadingTest#s~\Qpending += (long) LONGS.getAndSet(table, at, 0L);\E~pending += (long) LONGS.getVolatile(table, at);~'
   'calls-leave-before-failures#'$TW'#TimeWindowDrainTest|TimeWindowLateReaderTest#s~(\s*LONGS\.getAndSet\(bad, bucket, 0L\);)(\s*long drainedCalls = \(long\) LONGS\.getAndSet\(calls, bucket, 0L\);)~$2$1~'
 )
 

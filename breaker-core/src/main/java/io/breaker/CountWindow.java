@@ -1,6 +1,7 @@
 package io.breaker;
 
 import io.breaker.spi.OutcomeBits;
+import org.jspecify.annotations.Nullable;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -27,6 +28,22 @@ import java.lang.invoke.VarHandle;
  * which can keep the window's oldest outcome in the ring for one more call (the same order an
  * evaluation may already see in part).
  *
+ * <p>A plain success on a full window that holds a failed or slow call cannot raise a rate, so it
+ * needs no verdict, and only its place in the order matters: it must push the oldest outcome out
+ * before the next failed or slow call is counted, and before a reading. Once two such successes have
+ * contended for the cursor (a compare-and-set of the cursor failed), the window makes cells, one per
+ * processor (at most 16) on cache lines of their own, chosen by thread id; a success then adds one
+ * to its thread's cell and takes no ticket. The next failed or slow record, or reading, takes every
+ * cell's count (an atomic swap each, so each success is taken once) and writes that many successes
+ * into the ring on consecutive tickets ahead of its own; a cell that reaches the window's size writes
+ * its own. Callers on different cores then write different cache lines. The order is exact but for
+ * records in flight: between a record's taking of the cells and its taking of tickets, another
+ * failed or slow record can take its tickets first, so it is counted before successes that returned
+ * before it (its verdict still sees the outcomes those successes push out, and it leaves the window
+ * that many calls early: at most a window's size for each such record in flight). The cells cost
+ * {@code (CELLS + 1) * 128} bytes, and only a breaker whose full window was contended while it held a
+ * failed or slow call has them.
+ *
  * <p>{@code counts} packs calls, failed and slow as three signed 21-bit fields of one long, so a
  * single atomic addition updates all three consistently. A field can be transiently negative (a
  * slot's removal applied before its arrival by another thread); decoding sign-extends each field,
@@ -36,7 +53,9 @@ final class CountWindow extends SlidingWindow {
 
     private static final VarHandle CURSOR;
     private static final VarHandle COUNTS;
+    private static final VarHandle CELLS_FIELD;
     private static final VarHandle WORDS = MethodHandles.arrayElementVarHandle(long[].class);
+    private static final VarHandle LONGS = WORDS;
     private static final int SLOTS_PER_WORD = 21;
     private static final int SLOT_BITS = 3;
     private static final long SLOT_MASK = (1L << SLOT_BITS) - 1;
@@ -46,12 +65,21 @@ final class CountWindow extends SlidingWindow {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             CURSOR = lookup.findVarHandle(CountWindow.class, "cursor", int.class);
             COUNTS = lookup.findVarHandle(CountWindow.class, "counts", long.class);
+            CELLS_FIELD = lookup.findVarHandle(CountWindow.class, "cells", long[].class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
     private static final int SHIFT = 21;
+    /** No outcome: an empty slot, or no outcome after a batch of successes. */
+    private static final int EMPTY = 0;
+    /** Cells: a power of two, at least one per processor and 2, at most 16. */
+    static final int CELLS = Math.min(
+            16,
+            Math.max(2, Integer.highestOneBit(Math.max(1, Runtime.getRuntime().availableProcessors()) * 2 - 1)));
+    /** 16 longs: 128 bytes between two cells (two cache lines, as adjacent-line prefetchers pair them). */
+    private static final int CELL_SPACING = 16;
     /** The packed increment each outcome bit set contributes to {@code counts}, indexed by outcome. */
     private static final long[] UNIT = new long[8];
 
@@ -71,6 +99,13 @@ final class CountWindow extends SlidingWindow {
     private volatile long counts;
 
     /**
+     * Plain successes recorded on a full window but not yet in the ring, a count per cell of 128
+     * bytes, cell {@code i} at index {@code (i + 1) * 16}; null until two records contend for the
+     * cursor on a full window.
+     */
+    private volatile long @Nullable [] cells;
+
+    /**
      * An empty window of the last calls, as many as {@code rule}'s window size.
      *
      * @param rule a count-based window's settings: its size (1 to {@link io.breaker.BreakerConfig#MAX_COUNT_WINDOW}),
@@ -84,11 +119,92 @@ final class CountWindow extends SlidingWindow {
 
     @Override
     boolean record(int outcome, long nowNanos) {
-        // A full window of plain successes packs to exactly (size, 0, 0), which is the long `size`.
-        if (outcome == OutcomeBits.CALL && (long) COUNTS.getVolatile(this) == size) {
+        if (outcome == OutcomeBits.CALL) {
+            long packed = (long) COUNTS.getVolatile(this);
+            // A full window of plain successes packs to exactly (size, 0, 0), which is the long `size`.
+            if (packed == size) {
+                return false;
+            }
+            // A full window: the success can only lower a rate, so it needs no verdict and may wait.
+            if ((int) (packed << (64 - SHIFT) >> (64 - SHIFT)) == size) {
+                return successOnFullWindow();
+            }
+        } else {
+            long[] table = cells;
+            if (table != null) {
+                return apply(takePending(table), outcome);
+            }
+        }
+        return swap((int) CURSOR.getAndAdd(this, 1), outcome);
+    }
+
+    /**
+     * A plain success on a full window that holds a failed or slow call. Until two records contend
+     * for the cursor it takes its ticket at once; from then on it adds one to its thread's cell and
+     * returns, and the next failed or slow record, reading or full cell moves the cells' successes
+     * into the ring ahead of whatever comes next.
+     */
+    private boolean successOnFullWindow() {
+        long[] table = cells;
+        if (table == null) {
+            int ticket = (int) CURSOR.getVolatile(this);
+            if (CURSOR.compareAndSet(this, ticket, ticket + 1)) {
+                return swap(ticket, OutcomeBits.CALL);
+            }
+            table = startCells();
+        }
+        int at = (((int) Thread.currentThread().getId() & (CELLS - 1)) + 1) * CELL_SPACING;
+        if ((long) LONGS.getAndAdd(table, at, 1L) + 1 >= size) {
+            // A cell holds a whole window of successes: they push every outcome out of the ring.
+            apply((long) LONGS.getAndSet(table, at, 0L), EMPTY);
+        }
+        return false;
+    }
+
+    /**
+     * The cells, created by the first record that lost the race for the cursor (one compare-and-set);
+     * tests call it to start a window with cells.
+     */
+    long[] startCells() {
+        long[] created = new long[(CELLS + 1) * CELL_SPACING];
+        long[] witness = (long[]) CELLS_FIELD.compareAndExchange(this, (long[]) null, created);
+        return witness == null ? created : witness;
+    }
+
+    /** Takes every success waiting in the cells (each one exactly once) and returns how many. */
+    private static long takePending(long[] table) {
+        long pending = 0;
+        for (int at = CELL_SPACING; at < table.length; at += CELL_SPACING) {
+            // Reading first leaves the lines of idle cells unwritten.
+            if ((long) LONGS.getVolatile(table, at) != 0) {
+                pending += (long) LONGS.getAndSet(table, at, 0L);
+            }
+        }
+        return pending;
+    }
+
+    /**
+     * Records {@code successes} plain successes and then {@code outcome} (unless {@link #EMPTY}) on
+     * consecutive tickets. More successes than the window holds leave the same ring as exactly that
+     * many, so at most {@code size} are written.
+     *
+     * @return whether {@code outcome}'s slot changed
+     */
+    private boolean apply(long successes, int outcome) {
+        int plain = (int) Math.min(successes, size);
+        int tickets = outcome == EMPTY ? plain : plain + 1;
+        if (tickets == 0) {
             return false;
         }
-        int ticket = (int) CURSOR.getAndAdd(this, 1);
+        int first = (int) CURSOR.getAndAdd(this, tickets);
+        for (int i = 0; i < plain; i++) {
+            swap(first + i, OutcomeBits.CALL);
+        }
+        return outcome != EMPTY && swap(first + plain, outcome);
+    }
+
+    /** Puts {@code outcome} into the slot of {@code ticket}; returns whether the slot's content changed. */
+    private boolean swap(int ticket, int outcome) {
         // Masking the sign makes the ring skip once every 2^31 calls; the counts stay exact.
         int index = (ticket & Integer.MAX_VALUE) % size;
         int word = index / SLOTS_PER_WORD;
@@ -120,6 +236,10 @@ final class CountWindow extends SlidingWindow {
 
     @Override
     int[] counts(long nowNanos) {
+        long[] table = cells;
+        if (table != null) {
+            apply(takePending(table), EMPTY); // a reading shows the successes that already returned
+        }
         long packed = (long) COUNTS.getVolatile(this);
         return new int[] {Math.max(0, field(packed, 0)), Math.max(0, field(packed, 1)), Math.max(0, field(packed, 2))};
     }

@@ -88,6 +88,107 @@ class CountWindowTest {
         assertThat(window.counts(0L)).containsExactly(99, 0, 0);
     }
 
+    @Test
+    void successesWaitingInCellsKeepTheWindowExactAtEveryVerdictAndReading() {
+        Random random = new Random(20261203L);
+        for (int size : new int[] {1, 2, 3, 20, 21, 22, 100, 1_000}) {
+            for (int failurePercent : new int[] {1, 5, 50, 100}) {
+                CountWindow window = new CountWindow(WindowRules.of(SlidingWindowType.COUNT_BASED, size, 1, 50f, 50f));
+                window.startCells();
+                ArrayDeque<Integer> last = new ArrayDeque<>();
+                for (int call = 0; call < 7 * size + 50; call++) {
+                    int outcome =
+                            random.nextInt(100) < failurePercent ? OUTCOMES[1 + random.nextInt(3)] : OutcomeBits.CALL;
+                    boolean full = last.size() == size;
+                    Integer leaving = full ? last.removeFirst() : null;
+                    last.addLast(outcome);
+
+                    boolean changed = window.record(outcome, 0L);
+
+                    String where = "size " + size + ", " + failurePercent + "% failing, call " + call;
+                    if (outcome != OutcomeBits.CALL) {
+                        assertThat(changed).as(where).isEqualTo(leaving == null || leaving != outcome);
+                        assertThat(window.slotCounts())
+                                .as(where + ": the ring before a verdict")
+                                .containsExactly(expected(last));
+                    } else if (full && !last.stream().allMatch(o -> o == OutcomeBits.CALL)) {
+                        assertThat(changed)
+                                .as(where + ": a success that waits asks for no verdict")
+                                .isFalse();
+                    }
+                    if (random.nextInt(10) == 0) {
+                        assertThat(window.counts(0L)).as(where + ": a reading").containsExactly(expected(last));
+                        assertThat(window.slotCounts())
+                                .as(where + ", the ring's slots")
+                                .containsExactly(expected(last));
+                    }
+                }
+                assertThat(window.counts(0L)).containsExactly(expected(last));
+            }
+        }
+    }
+
+    @Test
+    void aCellHoldingAWholeWindowOfSuccessesEmptiesItselfIntoTheRing() {
+        CountWindow window = new CountWindow(WindowRules.of(SlidingWindowType.COUNT_BASED, 5, 5, 50f, 100f));
+        for (int call = 0; call < 4; call++) {
+            window.record(OutcomeBits.CALL, 0L);
+        }
+        window.record(FAILED, 0L);
+        window.startCells();
+
+        for (int call = 1; call <= 4; call++) {
+            assertThat(window.record(OutcomeBits.CALL, 0L)).isFalse();
+            assertThat(window.slotCounts()).as("%d successes waiting", call).containsExactly(5, 1, 0);
+        }
+        assertThat(window.ticketsTaken()).isEqualTo(5);
+        window.record(OutcomeBits.CALL, 0L);
+        assertThat(window.slotCounts()).as("the fifth empties the cell").containsExactly(5, 0, 0);
+        assertThat(window.ticketsTaken()).isEqualTo(10);
+
+        window.record(OutcomeBits.CALL, 0L);
+        assertThat(window.ticketsTaken()).as("clean again: no ticket, no cell").isEqualTo(10);
+        assertThat(window.counts(0L)).containsExactly(5, 0, 0);
+        assertThat(window.ticketsTaken()).as("nothing was waiting").isEqualTo(10);
+    }
+
+    @Test
+    void recordsOnManyThreadsLeaveCountsThatMatchTheRing() throws Exception {
+        CountWindow window = new CountWindow(WindowRules.of(SlidingWindowType.COUNT_BASED, 100, 1, 100f, 100f));
+        for (int call = 0; call < 100; call++) {
+            window.record(call % 50 == 0 ? FAILED : OutcomeBits.CALL, 0L);
+        }
+        int threads = 4;
+        int each = 200_000;
+        java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
+        Thread[] workers = new Thread[threads];
+        for (int t = 0; t < threads; t++) {
+            int seed = t;
+            workers[t] = new Thread(() -> {
+                Random random = new Random(seed);
+                try {
+                    start.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+                for (int call = 0; call < each; call++) {
+                    window.record(random.nextInt(50) == 0 ? FAILED : OutcomeBits.CALL, 0L);
+                }
+            });
+            workers[t].start();
+        }
+        start.countDown();
+        for (Thread worker : workers) {
+            worker.join();
+        }
+        window.record(FAILED, 0L);
+        int[] ring = window.slotCounts();
+        assertThat(window.counts(0L)).containsExactly(ring);
+        assertThat(ring[0]).isEqualTo(100);
+        assertThat(ring[1]).as("the last call failed").isBetween(1, 100);
+    }
+
     private static int[] expected(ArrayDeque<Integer> last) {
         int failed = 0;
         int slow = 0;
