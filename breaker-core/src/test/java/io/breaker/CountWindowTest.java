@@ -5,10 +5,14 @@ import org.junit.jupiter.api.Test;
 
 import java.util.ArrayDeque;
 import java.util.Random;
+import java.util.concurrent.CountDownLatch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The count window against a plain list of the last N outcomes, one thread at a time. */
+/**
+ * The count window against a plain list of the last N outcomes, one thread at a time, with and
+ * without cells; and its counts against its ring after records on several threads.
+ */
 class CountWindowTest {
 
     private static final int FAILED = OutcomeBits.CALL | OutcomeBits.FAILED;
@@ -160,7 +164,7 @@ class CountWindowTest {
         }
         int threads = 4;
         int each = 200_000;
-        java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
+        CountDownLatch start = new CountDownLatch(1);
         Thread[] workers = new Thread[threads];
         for (int t = 0; t < threads; t++) {
             int seed = t;
