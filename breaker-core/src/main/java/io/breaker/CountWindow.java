@@ -54,8 +54,9 @@ final class CountWindow extends SlidingWindow {
     private static final VarHandle CURSOR;
     private static final VarHandle COUNTS;
     private static final VarHandle CELLS_FIELD;
-    private static final VarHandle WORDS = MethodHandles.arrayElementVarHandle(long[].class);
-    private static final VarHandle LONGS = WORDS;
+    /** Elements of a {@code long[]}: the ring's words and the cells. */
+    private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
+
     private static final int SLOTS_PER_WORD = 21;
     private static final int SLOT_BITS = 3;
     private static final long SLOT_MASK = (1L << SLOT_BITS) - 1;
@@ -212,11 +213,11 @@ final class CountWindow extends SlidingWindow {
         // Reading first spares the common case (success over success) a contended write to a cache
         // line its neighbours' tickets share. Skipping the write when the slot already holds this
         // outcome is the same as writing it: any concurrent writer is ordered after this record.
-        long seen = (long) WORDS.getVolatile(words, word);
+        long seen = (long) LONGS.getVolatile(words, word);
         int previous = (int) (seen >>> shift & SLOT_MASK);
         while (previous != outcome) {
             long next = seen & ~(SLOT_MASK << shift) | (long) outcome << shift;
-            long witness = (long) WORDS.compareAndExchange(words, word, seen, next);
+            long witness = (long) LONGS.compareAndExchange(words, word, seen, next);
             if (witness == seen) {
                 COUNTS.getAndAdd(this, UNIT[outcome] - UNIT[previous]);
                 return true;
@@ -255,7 +256,7 @@ final class CountWindow extends SlidingWindow {
         for (int index = 0; index < size; index++) {
             int word = index / SLOTS_PER_WORD;
             long slot =
-                    (long) WORDS.getVolatile(words, word) >>> (index - word * SLOTS_PER_WORD) * SLOT_BITS & SLOT_MASK;
+                    (long) LONGS.getVolatile(words, word) >>> (index - word * SLOTS_PER_WORD) * SLOT_BITS & SLOT_MASK;
             counted[0] += (int) (slot & OutcomeBits.CALL);
             counted[1] += (slot & OutcomeBits.FAILED) != 0 ? 1 : 0;
             counted[2] += (slot & OutcomeBits.SLOW) != 0 ? 1 : 0;
