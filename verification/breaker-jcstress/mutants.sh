@@ -38,6 +38,7 @@ MUTANTS=(
   'winner-tells-at-once#'$LS'#ListenerOrderTest#s~(\Qleft.successor = next;\E\n\s*\}\n)(\s*)\QtellInOrder(breaker);\E~$1$2if (next.arrival != null) { tell(breaker, next.arrival); }~'
   'plain-set-slot-claim#'$RC'#RejectionCounterTest#s~\Q!LONGS.compareAndSet(table, at, FREE, thread)\E~!claimPlainly(at, thread)~ or die "no claim\n"; s~(\n\s*/\*\* Rejections counted so far)~\n    private boolean claimPlainly(int at, long thread) { LONGS.setOpaque(slots, at, thread); return true; }\n$1~ or die "no sum\n"'
   'cells-read-not-taken#'$CW'#CountWindowCellsTest|CountWindowCellsReadingTest#s~\Qpending += (long) LONGS.getAndSet(table, at, 0L);\E~pending += (long) LONGS.getVolatile(table, at);~'
+  'cells-start-drops-success#'$CW'#CountWindowCellsStartTest#s~\Qtable = startCells();\E~startCells(); return false;~'
   'calls-leave-before-failures#'$TW'#TimeWindowDrainTest|TimeWindowLateReaderTest#s~(\s*LONGS\.getAndSet\(bad, bucket, 0L\);)(\s*long drainedCalls = \(long\) LONGS\.getAndSet\(calls, bucket, 0L\);)~$2$1~'
 )
 
