@@ -66,6 +66,12 @@ final class DynamoSharedState implements SharedState {
     private final AtomicLong batchSince = new AtomicLong(NO_BATCH);
     /** The window epoch in which the current batch of successes began (-1: not known yet). */
     private volatile long batchEpoch = -1;
+    /**
+     * Held to take the batch with its epoch, to put one back, and to switch {@link #batchEpoch}: a
+     * batch counted in one window is never sent, or put back, as another window's. Never held by a
+     * success.
+     */
+    private final Object batchLock = new Object();
 
     private final AtomicReference<@Nullable FleetItem> newest = new AtomicReference<>();
     /**
@@ -145,13 +151,11 @@ final class DynamoSharedState implements SharedState {
         if (bits == 0 || !store.isAvailable()) {
             return store.isAvailable() ? null : store.unavailable();
         }
-        long since = batchSince.getAndSet(NO_BATCH);
-        long batch = successes.sumThenReset();
-        long epoch = batchEpoch;
+        Batch batch = takeBatch();
         BreakerConfig current = config;
         long waitMillis = waitMillis(current, waitNanos);
         WaitReason reason = waitNanos >= 0 ? waitReason : WaitReason.CONFIGURED;
-        keep(bits, batch, epoch, since, waitMillis, reason);
+        keep(bits, batch.successes(), batch.epoch(), batch.since(), waitMillis, reason);
         return send(() -> deliver(current), false);
     }
 
@@ -248,9 +252,11 @@ final class DynamoSharedState implements SharedState {
             if (item != null) {
                 return item;
             }
-            if (batchEpoch == epoch) {
-                successes.add(batch);
-                batchSince.accumulateAndGet(since, Math::min); // NO_BATCH is the largest long
+            synchronized (batchLock) {
+                if (batchEpoch == epoch) {
+                    successes.add(batch);
+                    batchSince.accumulateAndGet(since, Math::min); // NO_BATCH is the largest long
+                }
             }
             return known;
         }
@@ -412,9 +418,8 @@ final class DynamoSharedState implements SharedState {
             }
             adopt(accept(forced));
         }
-        long since = batchSince.getAndSet(NO_BATCH);
-        long batch = successes.sumThenReset();
-        long epoch = batchEpoch;
+        Batch taken = takeBatch();
+        long batch = taken.successes();
         BreakerConfig current = config;
         boolean unanswered;
         long readAt = System.nanoTime();
@@ -425,7 +430,7 @@ final class DynamoSharedState implements SharedState {
                 keeping(() -> {
                     FleetItem known = unanswered ? deliver(current) : known();
                     FleetItem after = batch > 0 && known.state() == State.CLOSED
-                            ? reportSuccesses(known, current, batch, epoch, since)
+                            ? reportSuccesses(known, current, batch, taken.epoch(), taken.since())
                             : unanswered ? known : table.read();
                     long halfExpiry = store.getSettings().itemExpiry().toSeconds() / 2;
                     return after.expiresAt() - TimeUnit.MILLISECONDS.toSeconds(store.nowMillis()) < halfExpiry
@@ -521,15 +526,31 @@ final class DynamoSharedState implements SharedState {
             }
             localTrip.compareAndSet(alone, null);
         }
-        if (batchEpoch != item.window().epoch()) {
-            dropBatch(); // counted in a window that is gone
-            batchEpoch = item.window().epoch();
+        long epoch = item.window().epoch();
+        if (batchEpoch != epoch) {
+            synchronized (batchLock) {
+                if (batchEpoch != epoch) {
+                    dropBatch(); // counted in a window that is gone
+                    batchEpoch = epoch;
+                }
+            }
         }
         SharedVerdict verdict = item.verdictFor(store.instanceId(), store.nowMillis());
         if (verdict.state() == State.HALF_OPEN && isSpent(item)) {
             return verdict.with(State.OPEN, verdict.remainingNanos()); // this lease's probe has ended
         }
         return verdict;
+    }
+
+    /**
+     * Takes the successes counted so far with the epoch they were counted in. A success counted while
+     * it runs joins this batch or the next, and a window change waits for it to end.
+     */
+    private Batch takeBatch() {
+        synchronized (batchLock) {
+            long since = batchSince.getAndSet(NO_BATCH);
+            return new Batch(successes.sumThenReset(), batchEpoch, since);
+        }
     }
 
     /** Forgets the successes counted so far (a success counted meanwhile starts the next batch no later). */
@@ -573,6 +594,9 @@ final class DynamoSharedState implements SharedState {
     java.time.Duration probeLease() {
         return config.getProbeLease();
     }
+
+    /** Successes counted in the window of {@code epoch}, the first at {@code since} (wall clock, ms). */
+    private record Batch(long successes, long epoch, long since) {}
 
     /** An operator's change and when (wall clock, ms) it was made: the newest one wins in the table. */
     private record Operator(State target, long atMillis) {}
