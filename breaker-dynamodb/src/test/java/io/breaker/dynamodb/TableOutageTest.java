@@ -129,7 +129,11 @@ class TableOutageTest {
             return rejecting.isAvailable();
         });
         // The fleet never tripped: once answers come in time again, the link reads the table's CLOSED.
+        // The answers to what was sent during the pause can come late enough to declare the table down
+        // again (and an answer held during the pause can make it read available before the resume);
+        // then only a refresh, which every call rejected meanwhile asks for, finds it up again.
         Dynalite.await(() -> {
+            link.touch();
             SharedVerdict after = link.tryAcquireProbe();
             return after != null && after.state() == State.CLOSED;
         });
