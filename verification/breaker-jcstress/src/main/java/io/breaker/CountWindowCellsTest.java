@@ -46,18 +46,11 @@ public class CountWindowCellsTest {
     private final CountWindow window = successThenFailure();
 
     /**
-     * A window of the last 2 calls (at least 1, 100% failures trip) holding a success, then a failure;
-     * cells made, and a success waiting in one.
+     * {@link CountWindowCellsStartTest#successThenFailure()}'s window (the last 2 calls, a success then
+     * a failure), its cells made, and a success waiting in one.
      */
     static CountWindow successThenFailure() {
-        CountWindow window = new CountWindow(BreakerConfig.builder()
-                .slidingWindow(SlidingWindowType.COUNT_BASED, 2)
-                .minimumNumberOfCalls(1)
-                .failureRateThreshold(100f)
-                .slowCallRateThreshold(100f)
-                .build());
-        window.record(OutcomeBits.CALL, 0L);
-        window.record(FAILURE, 0L);
+        CountWindow window = CountWindowCellsStartTest.successThenFailure();
         window.startCells();
         window.record(OutcomeBits.CALL, 0L);
         return window;
