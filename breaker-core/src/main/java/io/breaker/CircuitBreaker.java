@@ -134,7 +134,7 @@ public final class CircuitBreaker extends CallPath {
      * does not carry it). Exact once no rejection is under way (see Readings).
      */
     volatile @Nullable RejectionCounter rejections;
-    /** Written on the failure path only; read when a transition is reported. */
+    /** Written by a failure of another type than the one kept (see noteFailureType); read by transitions. */
     private volatile @Nullable String lastFailureType;
     /** The listeners, copy-on-write (see Listeners, which alone writes this and the next two fields). */
     volatile BreakerListener[] listeners = Listeners.NONE;
@@ -402,9 +402,21 @@ public final class CircuitBreaker extends CallPath {
     }
 
     private void onFailedResult(long permit, long duration, String type, @Nullable Object result, long nowNanos) {
-        lastFailureType = type;
+        noteFailureType(type);
         CallOutcome outcome = duration >= slowNanos ? CallOutcome.SLOW_FAILURE : CallOutcome.FAILURE;
         record(outcome, permit, duration, nowNanos, result);
+    }
+
+    /**
+     * Keeps {@code type} as the last failure's type. The field sits beside the phase and the settings
+     * every call reads, usually on their cache line, so a failure of the type already kept (a class's
+     * name is one string) writes nothing: a write there would make every other core's next call fetch
+     * the line again.
+     */
+    private void noteFailureType(String type) {
+        if (lastFailureType != type) {
+            lastFailureType = type;
+        }
     }
 
     private boolean onError(long permit, long durationNanos, Throwable error, long nowNanos) {
@@ -413,7 +425,7 @@ public final class CircuitBreaker extends CallPath {
             Listeners.callRecorded(this, CallOutcome.IGNORED, durationNanos);
             return false;
         }
-        lastFailureType = error.getClass().getName();
+        noteFailureType(error.getClass().getName());
         CallOutcome outcome = durationNanos >= slowNanos ? CallOutcome.SLOW_FAILURE : CallOutcome.FAILURE;
         record(outcome, permit, durationNanos, nowNanos, error);
         return true;

@@ -30,6 +30,25 @@ class ClosedStateTest {
     }
 
     @Test
+    void lastFailureTypeIsTheLatestFailuresWhateverCameBefore() {
+        CircuitBreaker breaker = CircuitBreaker.of(
+                "inventory", smallWindow().failureRateThreshold(100).build(), clock);
+        succeed(breaker, 6); // the 4 failures below make 40%: no trip
+        fail(breaker, 1);
+        assertThat(breaker.getLastFailureType()).isEqualTo(IOException.class.getName());
+
+        breaker.onError(breaker.acquirePermit(), 0L, new IllegalStateException("pool exhausted"));
+        assertThat(breaker.getLastFailureType()).isEqualTo(IllegalStateException.class.getName());
+
+        breaker.onFailedResult(breaker.acquirePermit(), 0L, "org.example.Answer");
+        assertThat(breaker.getLastFailureType()).isEqualTo("org.example.Answer");
+
+        fail(breaker, 1);
+        assertThat(breaker.getLastFailureType()).isEqualTo(IOException.class.getName());
+        assertThat(breaker.getState()).isEqualTo(State.CLOSED); // every failure above was recorded
+    }
+
+    @Test
     void staysClosedWhileFailureRateIsBelowThreshold() {
         CircuitBreaker breaker = CircuitBreaker.of(
                 "inventory", smallWindow().failureRateThreshold(60).build(), clock);
