@@ -22,9 +22,11 @@ final class Dependency implements AutoCloseable {
 
     /**
      * One request as the dependency saw it; {@code failed} when it was answered 503; {@code instance}
-     * is the index of the instance that sent it (each calls its own path, {@code /i<index>}), or -1.
+     * is the index of the instance that sent it (each calls its own path, {@code /i<index>}), or -1;
+     * {@code alone} when the instance marked it as sent while its store was declared down
+     * ({@code ?alone=1}).
      */
-    record Arrival(long nanos, boolean failed, int instance) {}
+    record Arrival(long nanos, boolean failed, int instance, boolean alone) {}
 
     private final HttpServer server;
     private final ExecutorService executor;
@@ -87,8 +89,11 @@ final class Dependency implements AutoCloseable {
         long now = System.nanoTime();
         boolean failed = failing;
         synchronized (this) {
-            arrivals.add(
-                    new Arrival(now, failed, instance(exchange.getRequestURI().getPath())));
+            arrivals.add(new Arrival(
+                    now,
+                    failed,
+                    instance(exchange.getRequestURI().getPath()),
+                    "alone=1".equals(exchange.getRequestURI().getQuery())));
         }
         byte[] body = (failed ? "down" : "ok").getBytes(StandardCharsets.UTF_8);
         exchange.sendResponseHeaders(failed ? 503 : 200, body.length);

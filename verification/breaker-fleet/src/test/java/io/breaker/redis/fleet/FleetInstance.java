@@ -2,6 +2,8 @@ package io.breaker.redis.fleet;
 
 import io.breaker.CircuitOpenException;
 import io.breaker.spring.CircuitProtected;
+import io.breaker.spring.actuate.SharedBreakers;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.SpringBootConfiguration;
@@ -30,7 +32,9 @@ import java.time.Duration;
  * a user would write it, one {@code @CircuitProtected} method calling a remote HTTP dependency.
  *
  * <p>{@code GET /call} answers 200 "live" (the dependency answered), 502 "failed" (the call was made
- * and failed) or 503 "rejected" (the breaker did not call). The port is written to
+ * and failed) or 503 "rejected" (the breaker did not call). A request to the dependency carries
+ * {@code ?alone=1} when the instance's store was declared down (the instance acts alone and may probe
+ * on its own) before the breaker let the call through or when the call starts. The port is written to
  * {@code --fleet.port-file} once the server listens. The instance exits when its standard input
  * closes, so that a test JVM that dies cannot leave it running.
  */
@@ -68,8 +72,9 @@ public class FleetInstance {
     }
 
     @Bean
-    DependencyClient dependencyClient(@Value("${fleet.dependency-url}") String url) {
-        return new DependencyClient(URI.create(url));
+    DependencyClient dependencyClient(
+            @Value("${fleet.dependency-url}") String url, ObjectProvider<SharedBreakers> sharedBreakers) {
+        return new DependencyClient(URI.create(url), sharedBreakers.getIfAvailable());
     }
 
     @Bean
@@ -108,17 +113,29 @@ public class FleetInstance {
                 .connectTimeout(TIMEOUT)
                 .build();
         private final URI uri;
+        private final URI aloneUri;
+        /** The store's view for the actuator; null in memory. */
+        private final SharedBreakers shared;
 
-        DependencyClient(URI uri) {
+        DependencyClient(URI uri, SharedBreakers shared) {
             this.uri = uri;
+            this.aloneUri = URI.create(uri + "?alone=1");
+            this.shared = shared;
         }
 
+        /** Whether the store is declared down, so that the instance's breakers act alone. */
+        boolean actingAlone() {
+            return shared != null && shared.store().actingAlone();
+        }
+
+        /** Calls the dependency; {@code aloneBefore}: whether the instance acted alone before the breaker's decision. */
         @CircuitProtected(name = BREAKER)
-        public String call() {
+        public String call(boolean aloneBefore) {
             HttpResponse<String> response;
             try {
+                URI target = aloneBefore || actingAlone() ? aloneUri : uri;
                 response = http.send(
-                        HttpRequest.newBuilder(uri).timeout(TIMEOUT).build(), HttpResponse.BodyHandlers.ofString());
+                        HttpRequest.newBuilder(target).timeout(TIMEOUT).build(), HttpResponse.BodyHandlers.ofString());
             } catch (IOException e) {
                 throw new DependencyFailedException("dependency unreachable", e);
             } catch (InterruptedException e) {
@@ -145,7 +162,7 @@ public class FleetInstance {
         @GetMapping("/call")
         public ResponseEntity<String> call() {
             try {
-                client.call();
+                client.call(client.actingAlone());
                 return ResponseEntity.ok("live");
             } catch (CircuitOpenException rejected) {
                 return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).body("rejected");

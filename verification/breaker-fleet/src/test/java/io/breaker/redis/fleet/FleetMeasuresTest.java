@@ -2,12 +2,17 @@ package io.breaker.redis.fleet;
 
 import org.junit.jupiter.api.Test;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.OptionalLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 /** The fleet harness's own arithmetic on made-up timelines: a wrong measure would pass or fail a fleet for nothing. */
 class FleetMeasuresTest {
@@ -24,6 +29,22 @@ class FleetMeasuresTest {
         assertThat(RoundRunner.mostInAnyInterval(arrivals(1.0, 3.8, 6.0), window))
                 .isEqualTo(2);
         assertThat(RoundRunner.mostInAnyInterval(arrivals(), window)).isZero();
+    }
+
+    @Test
+    void theDependencyTellsARequestSentAloneFromTheFleets() throws Exception {
+        try (Dependency dependency = new Dependency(2)) {
+            long from = System.nanoTime();
+            HttpClient http = HttpClient.newHttpClient();
+            http.send(HttpRequest.newBuilder(dependency.uri(1)).build(), HttpResponse.BodyHandlers.discarding());
+            http.send(
+                    HttpRequest.newBuilder(URI.create(dependency.uri(0) + "?alone=1"))
+                            .build(),
+                    HttpResponse.BodyHandlers.discarding());
+            assertThat(dependency.arrivals(from, System.nanoTime()))
+                    .extracting(Dependency.Arrival::instance, Dependency.Arrival::alone)
+                    .containsExactly(tuple(1, false), tuple(0, true));
+        }
     }
 
     @Test
@@ -153,7 +174,7 @@ class FleetMeasuresTest {
 
     private static List<Dependency.Arrival> arrivals(double... seconds) {
         return Arrays.stream(seconds)
-                .mapToObj(at -> new Dependency.Arrival((long) (at * SECOND), true, 0))
+                .mapToObj(at -> new Dependency.Arrival((long) (at * SECOND), true, 0, false))
                 .toList();
     }
 
@@ -174,6 +195,7 @@ class FleetMeasuresTest {
                 probes.length,
                 most,
                 List.of(probes),
+                0,
                 openSeconds,
                 -1,
                 1000,

@@ -132,7 +132,13 @@ final class FleetReport {
                                         : ": every instance reached the restarted store ")
                         .append(result.reconnectedSeconds())
                         .append(" s after the stop; its probes count from then (until it reconnects, an instance")
-                        .append(" that took the store as down protects itself alone and may send its own probe).\n"));
+                        .append(" that took the store as down protects itself alone and may send its own probe)")
+                        .append(
+                                result.aloneProbes() > 0
+                                        ? "; " + result.aloneProbes()
+                                                + " requests sent later by an instance acting alone (its store"
+                                                + " declared down) are not counted as the fleet's probes.\n"
+                                        : ".\n"));
         results.stream()
                 .filter(result -> !result.settled())
                 .forEach(result -> out.append("- The run stopped after ")

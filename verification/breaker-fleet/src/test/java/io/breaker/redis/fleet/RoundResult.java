@@ -18,6 +18,9 @@ import java.util.List;
  * @param probes         requests that reached the dependency while the fleet was open
  * @param maxProbesInWait the most of those in any interval of one wait duration
  * @param probeSeconds   when each of those arrived, in seconds after every instance had answered "rejected"
+ * @param aloneProbes    after a failover or a restart, requests to the dependency from then on that an instance
+ *                       sent while its store was declared down (it acts alone and may probe on its own): not
+ *                       among {@code probes}
  * @param openSeconds    how long the fleet was held open, from that moment until the dependency recovered
  * @param reconnectedSeconds after a failover or a restart, when every instance reached the store again (the new
  *                       master), in seconds after the stop; probes count from then (-1 for other rounds, or if some
@@ -46,6 +49,7 @@ record RoundResult(
         int probes,
         int maxProbesInWait,
         List<Double> probeSeconds,
+        int aloneProbes,
         double openSeconds,
         double reconnectedSeconds,
         long recoveryMillis,

@@ -189,7 +189,13 @@ final class RoundRunner {
         long probesFrom = round.fault == Fault.FAILOVER || round.fault == Fault.RESTART
                 ? (round.reconnected >= 0 ? round.reconnected : round.healed)
                 : round.stopped + 1;
-        List<Dependency.Arrival> probes = dependency.arrivals(probesFrom, round.healed - 1);
+        List<Dependency.Arrival> open = dependency.arrivals(probesFrom, round.healed - 1);
+        // After a failover or a restart an instance may take the store as down only after every instance
+        // showed it reachable (a request lost in the fault times out later): what it sends then, acting
+        // alone, is its own probe, not the fleet's.
+        boolean storeFault = round.fault == Fault.FAILOVER || round.fault == Fault.RESTART;
+        List<Dependency.Arrival> probes =
+                open.stream().filter(arrival -> !storeFault || !arrival.alone()).toList();
         List<Dependency.Arrival> trip = dependency.arrivals(round.switchedToFailing, round.stopped).stream()
                 .filter(Dependency.Arrival::failed)
                 .toList();
@@ -230,6 +236,7 @@ final class RoundRunner {
                 probes.stream()
                         .map(probe -> seconds(probe.nanos() - round.stopped))
                         .toList(),
+                open.size() - probes.size(),
                 seconds(round.healed - round.stopped),
                 (round.fault == Fault.FAILOVER || round.fault == Fault.RESTART) && round.reconnected >= 0
                         ? seconds(round.reconnected - round.stopped)
