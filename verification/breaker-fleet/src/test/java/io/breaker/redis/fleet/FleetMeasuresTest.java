@@ -48,6 +48,14 @@ class FleetMeasuresTest {
     }
 
     @Test
+    void afterAStoreFaultRequestsSentAloneAreNotTheFleetsProbesButOtherwiseTheyAre() {
+        Dependency.Arrival fleets = new Dependency.Arrival(3 * SECOND, true, 0, false);
+        Dependency.Arrival alone = new Dependency.Arrival(3 * SECOND + 1, true, 1, true);
+        assertThat(RoundRunner.fleetProbes(List.of(fleets, alone), true)).containsExactly(fleets);
+        assertThat(RoundRunner.fleetProbes(List.of(fleets, alone), false)).containsExactly(fleets, alone);
+    }
+
+    @Test
     void aFleetThatStopsProbingWhileOpenMissesOneProbePerWait() {
         FleetSettings settings = new FleetSettings(
                 3, 1, "redis", List.of(), Duration.ofSeconds(3), Duration.ofMillis(50), true, List.of());

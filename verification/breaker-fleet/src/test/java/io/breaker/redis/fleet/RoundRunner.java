@@ -186,16 +186,10 @@ final class RoundRunner {
         // After a failover or a restart, from when every instance reached the store again: until then an
         // instance that took the store as down acted alone (failure-mode protect-locally) and could send its
         // own probe.
-        long probesFrom = round.fault == Fault.FAILOVER || round.fault == Fault.RESTART
-                ? (round.reconnected >= 0 ? round.reconnected : round.healed)
-                : round.stopped + 1;
-        List<Dependency.Arrival> open = dependency.arrivals(probesFrom, round.healed - 1);
-        // After a failover or a restart an instance may take the store as down only after every instance
-        // showed it reachable (a request lost in the fault times out later): what it sends then, acting
-        // alone, is its own probe, not the fleet's.
         boolean storeFault = round.fault == Fault.FAILOVER || round.fault == Fault.RESTART;
-        List<Dependency.Arrival> probes =
-                open.stream().filter(arrival -> !storeFault || !arrival.alone()).toList();
+        long probesFrom = storeFault ? (round.reconnected >= 0 ? round.reconnected : round.healed) : round.stopped + 1;
+        List<Dependency.Arrival> open = dependency.arrivals(probesFrom, round.healed - 1);
+        List<Dependency.Arrival> probes = fleetProbes(open, storeFault);
         List<Dependency.Arrival> trip = dependency.arrivals(round.switchedToFailing, round.stopped).stream()
                 .filter(Dependency.Arrival::failed)
                 .toList();
@@ -238,9 +232,7 @@ final class RoundRunner {
                         .toList(),
                 open.size() - probes.size(),
                 seconds(round.healed - round.stopped),
-                (round.fault == Fault.FAILOVER || round.fault == Fault.RESTART) && round.reconnected >= 0
-                        ? seconds(round.reconnected - round.stopped)
-                        : -1,
+                storeFault && round.reconnected >= 0 ? seconds(round.reconnected - round.stopped) : -1,
                 sinceHealed(round, round.everyLive),
                 sinceHealed(round, round.settled),
                 round.states,
@@ -252,6 +244,16 @@ final class RoundRunner {
                 normal,
                 faultMax,
                 slow);
+    }
+
+    /**
+     * The fleet's probes among the requests that reached the dependency while it was open. After a failover
+     * or a restart ({@code storeFault}) an instance may take its store as down only after every instance
+     * showed it reachable (a request lost in the fault times out later): what it sends then, marked as sent
+     * alone, is its own probe, not the fleet's. In other rounds every request counts.
+     */
+    static List<Dependency.Arrival> fleetProbes(List<Dependency.Arrival> open, boolean storeFault) {
+        return storeFault ? open.stream().filter(arrival -> !arrival.alone()).toList() : open;
     }
 
     private static long sinceHealed(Round round, OptionalLong moment) {
