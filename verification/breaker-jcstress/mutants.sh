@@ -37,7 +37,8 @@ MUTANTS=(
   'ignored-keeps-permit#'$CB'#IgnoredProbeTest#s~\Q            releasePermit(permit);\E\n(\s*listeners\.callRecorded\(this, CallOutcome.IGNORED)~$1~'
   'winner-tells-at-once#'$LS'#ListenerOrderTest#s~(\Qleft.successor = next;\E\n\s*\}\n)(\s*)\QtellInOrder(breaker);\E~$1$2if (next.arrival != null) { tell(breaker, next.arrival); }~'
   'plain-set-slot-claim#'$RC'#RejectionCounterTest#s~\Q!LONGS.compareAndSet(table, at, FREE, thread)\E~!claimPlainly(at, thread)~ or die "no claim\n"; s~(\n\s*/\*\* Rejections counted so far)~\n    private boolean claimPlainly(int at, long thread) { LONGS.setOpaque(slots, at, thread); return true; }\n$1~ or die "no sum\n"'
-  'cells-read-not-taken#'$CW'#CountWindowCellsTest|CountWindowCellsReadingTest#s~\Qpending += (long) LONGS.getAndSet(table, at, 0L);\E~pending += (long) LONGS.getVolatile(table, at);~'
+  'cells-read-not-taken#'$CW'#CountWindowCellsReadingTest|CountWindowCellFullTest#s~\Qif (LONGS.compareAndSet(table, cell + TAKEN, taken, counted)) {\E~if (true) {~'
+  'plain-set-cell-claim#'$CW'#CountWindowCellOwnerTest#s~\QLONGS.compareAndSet(table, cell + OWNER, FREE, thread)\E~claimPlainly(table, cell, thread)~ or die "no claim\n"; s~(\n\s*/\*\*\n\s*\* The cells, created)~\n    private static boolean claimPlainly(long[] table, int cell, long thread) { LONGS.setOpaque(table, cell + OWNER, thread); return true; }\n$1~ or die "no place\n"'
   'cells-start-drops-success#'$CW'#CountWindowCellsStartTest#s~\Qtable = startCells();\E~startCells(); return false;~'
   'calls-leave-before-failures#'$TW'#TimeWindowDrainTest|TimeWindowLateReaderTest#s~(\s*LONGS\.getAndSet\(bad, bucket, 0L\);)(\s*long drainedCalls = \(long\) LONGS\.getAndSet\(calls, bucket, 0L\);)~$2$1~'
 )

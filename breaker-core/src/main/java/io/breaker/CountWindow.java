@@ -31,12 +31,17 @@ import java.lang.invoke.VarHandle;
  * <p>A plain success on a full window that holds a failed or slow call cannot raise a rate, so it
  * needs no verdict, and only its place in the order matters: it must push the oldest outcome out
  * before the next failed or slow call is counted, and before a reading. Once two such successes have
- * contended for the cursor (a compare-and-set of the cursor failed), the window makes cells, one per
- * processor (at most 16) on cache lines of their own, chosen by thread id; a success then adds one
- * to its thread's cell and takes no ticket. The next failed or slow record, or reading, takes every
- * cell's count (an atomic swap each, so each success is taken once) and writes that many successes
- * into the ring on consecutive tickets ahead of its own; a cell that reaches the window's size writes
- * its own. Callers on different cores then write different cache lines. The order is exact but for
+ * contended for the cursor (a compare-and-set of the cursor failed), the window makes cells, four per
+ * processor (at most 16) on cache lines of their own, chosen by thread id; a success then counts one
+ * in its thread's cell and takes no ticket. A cell belongs to the first thread that counts in it (one
+ * compare-and-set; thread ids are never reused): only that thread writes the cell's count, so its
+ * success is a plain read and an ordered write, no atomic instruction; the cell's other threads add
+ * to a second count with an atomic addition. The next failed or slow record, or reading, takes every
+ * cell's successes (the owner's count by moving the cell's taken mark up to it with a compare-and-set,
+ * the other count by an atomic swap, so each success is taken once) and writes that many successes
+ * into the ring on consecutive tickets ahead of its own, the slots of one word in one compare-and-set;
+ * a cell that reaches the window's size writes its own. Callers on different cores then write
+ * different cache lines. The order is exact but for
  * records in flight: between a record's taking of the cells and its taking of tickets, another
  * failed or slow record can take its tickets first, so it is counted before successes that returned
  * before it (its verdict still sees the outcomes those successes push out, and it leaves the window
@@ -60,6 +65,8 @@ final class CountWindow extends SlidingWindow {
     private static final int SLOTS_PER_WORD = 21;
     private static final int SLOT_BITS = 3;
     private static final long SLOT_MASK = (1L << SLOT_BITS) - 1;
+    /** A word whose 21 slots each hold a plain success. */
+    private static final long EVERY_SLOT_A_CALL = 0x1249249249249249L & ((1L << SLOTS_PER_WORD * SLOT_BITS) - 1);
 
     static {
         try {
@@ -75,12 +82,24 @@ final class CountWindow extends SlidingWindow {
     private static final int SHIFT = 21;
     /** No outcome: an empty slot, or no outcome after a batch of successes. */
     private static final int EMPTY = 0;
-    /** Cells: a power of two, at least one per processor and 2, at most 16. */
-    static final int CELLS = Math.min(
-            16,
-            Math.max(2, Integer.highestOneBit(Math.max(1, Runtime.getRuntime().availableProcessors()) * 2 - 1)));
+    /**
+     * Cells: a power of two, four per processor (a pool's thread ids are consecutive, so its threads
+     * mostly own a cell each), at most 16.
+     */
+    static final int CELLS =
+            Math.min(16, Integer.highestOneBit(Math.max(1, Runtime.getRuntime().availableProcessors()) * 4));
     /** 16 longs: 128 bytes between two cells (two cache lines, as adjacent-line prefetchers pair them). */
     private static final int CELL_SPACING = 16;
+    // A cell's fields, as offsets from its first long: the successes its owner counted (written by the
+    // owner alone), then:
+    /** The plain successes the cell's other threads counted (atomic additions). */
+    private static final int SHARED = 1;
+    /** The thread id of the cell's owner, {@link #FREE} until a thread claims it. */
+    private static final int OWNER = 2;
+    /** How much of the owner's count was taken: 64 bytes from the count, on another cache line. */
+    private static final int TAKEN = 8;
+    /** No owner: thread ids start at 1. */
+    private static final long FREE = 0L;
     /** The packed increment each outcome bit set contributes to {@code counts}, indexed by outcome. */
     private static final long[] UNIT = new long[8];
 
@@ -154,12 +173,29 @@ final class CountWindow extends SlidingWindow {
             }
             table = startCells();
         }
-        int at = (((int) Thread.currentThread().getId() & (CELLS - 1)) + 1) * CELL_SPACING;
-        if ((long) LONGS.getAndAdd(table, at, 1L) + 1 >= size) {
-            // A cell holds a whole window of successes: they push every outcome out of the ring.
-            apply((long) LONGS.getAndSet(table, at, 0L), EMPTY);
-        }
+        waitInCell(table, Thread.currentThread().getId());
         return false;
+    }
+
+    /**
+     * Counts a plain success in the cell of thread {@code thread}: in the cell's own count when that
+     * thread owns the cell (or claims it now, free), else in the count the other threads of the cell
+     * share. Package-private so that a test can put two threads in one cell.
+     */
+    void waitInCell(long[] table, long thread) {
+        int cell = (((int) thread & (CELLS - 1)) + 1) * CELL_SPACING;
+        long owner = (long) LONGS.getOpaque(table, cell + OWNER);
+        if (owner == thread || (owner == FREE && LONGS.compareAndSet(table, cell + OWNER, FREE, thread))) {
+            // Only this thread writes the count: a plain increment, published by a release store.
+            long counted = (long) LONGS.get(table, cell) + 1;
+            LONGS.setRelease(table, cell, counted);
+            if (counted - (long) LONGS.getVolatile(table, cell + TAKEN) >= size) {
+                // A cell holds a whole window of successes: they push every outcome out of the ring.
+                apply(takeCounted(table, cell), EMPTY);
+            }
+        } else if ((long) LONGS.getAndAdd(table, cell + SHARED, 1L) + 1 >= size) {
+            apply((long) LONGS.getAndSet(table, cell + SHARED, 0L), EMPTY);
+        }
     }
 
     /**
@@ -175,13 +211,33 @@ final class CountWindow extends SlidingWindow {
     /** Takes every success waiting in the cells (each one exactly once) and returns how many. */
     private static long takePending(long[] table) {
         long pending = 0;
-        for (int at = CELL_SPACING; at < table.length; at += CELL_SPACING) {
+        for (int cell = CELL_SPACING; cell < table.length; cell += CELL_SPACING) {
+            pending += takeCounted(table, cell);
             // Reading first leaves the lines of idle cells unwritten.
-            if ((long) LONGS.getVolatile(table, at) != 0) {
-                pending += (long) LONGS.getAndSet(table, at, 0L);
+            if ((long) LONGS.getVolatile(table, cell + SHARED) != 0) {
+                pending += (long) LONGS.getAndSet(table, cell + SHARED, 0L);
             }
         }
         return pending;
+    }
+
+    /**
+     * Takes the successes the owner of {@code cell} counted and no one took yet: moves the cell's
+     * taken mark up to its count (a compare-and-set, so each success is taken once) and returns how
+     * many it passed.
+     */
+    private static long takeCounted(long[] table, int cell) {
+        while (true) {
+            // The mark first: it never passes the count, so the count read after it is at least the mark.
+            long taken = (long) LONGS.getVolatile(table, cell + TAKEN);
+            long counted = (long) LONGS.getVolatile(table, cell);
+            if (counted == taken) {
+                return 0;
+            }
+            if (LONGS.compareAndSet(table, cell + TAKEN, taken, counted)) {
+                return counted - taken;
+            }
+        }
     }
 
     /**
@@ -198,10 +254,54 @@ final class CountWindow extends SlidingWindow {
             return false;
         }
         int first = (int) CURSOR.getAndAdd(this, tickets);
-        for (int i = 0; i < plain; i++) {
-            swap(first + i, OutcomeBits.CALL);
-        }
+        writeSuccesses(first, plain);
         return outcome != EMPTY && swap(first + plain, outcome);
+    }
+
+    /**
+     * Puts plain successes into the slots of {@code count} consecutive tickets from {@code first}
+     * (at most {@code size}, so each slot once): the slots one word holds in one compare-and-set, and
+     * the counts' change of all of them in one addition. The same as a {@link #swap} per ticket, done
+     * a word at a time.
+     */
+    private void writeSuccesses(int first, int count) {
+        int index = first & Integer.MAX_VALUE;
+        if (index > Integer.MAX_VALUE - count) {
+            for (int i = 0; i < count; i++) { // the tickets cross the sign: slot by slot, as swap masks them
+                swap(first + i, OutcomeBits.CALL);
+            }
+            return;
+        }
+        index %= size;
+        long change = 0;
+        for (int left = count; left > 0; ) {
+            int word = index / SLOTS_PER_WORD;
+            int slot = index - word * SLOTS_PER_WORD;
+            int slots = Math.min(left, Math.min(SLOTS_PER_WORD - slot, size - index));
+            long mask = ((1L << slots * SLOT_BITS) - 1) << slot * SLOT_BITS;
+            long successes = EVERY_SLOT_A_CALL & mask;
+            long seen = (long) LONGS.getVolatile(words, word);
+            while ((seen & mask) != successes) {
+                long witness = (long) LONGS.compareAndExchange(words, word, seen, seen & ~mask | successes);
+                if (witness == seen) {
+                    long leaving = seen & mask;
+                    change += slots
+                            - Long.bitCount(leaving & EVERY_SLOT_A_CALL)
+                            - ((long) Long.bitCount(leaving & EVERY_SLOT_A_CALL << 1) << SHIFT)
+                            - ((long) Long.bitCount(leaving & EVERY_SLOT_A_CALL << 2) << 2 * SHIFT);
+                    break;
+                }
+                seen = witness;
+            }
+            left -= slots;
+            index += slots;
+            if (index == size) {
+                index = 0;
+            }
+        }
+        if (change != 0) {
+            COUNTS.getAndAdd(this, change);
+        }
     }
 
     /** Puts {@code outcome} into the slot of {@code ticket}; returns whether the slot's content changed. */
@@ -243,6 +343,11 @@ final class CountWindow extends SlidingWindow {
         }
         long packed = (long) COUNTS.getVolatile(this);
         return new int[] {Math.max(0, field(packed, 0)), Math.max(0, field(packed, 1)), Math.max(0, field(packed, 2))};
+    }
+
+    /** Starts the cursor at {@code ticket} instead of 0, before any record (for tests: the sign's crossing). */
+    void startTicketsAt(int ticket) {
+        CURSOR.setVolatile(this, ticket);
     }
 
     /** Tickets taken so far: the calls that went through the ring (for tests). */

@@ -157,6 +157,83 @@ class CountWindowTest {
     }
 
     @Test
+    void countsMatchTheRingWhenTheTicketsCrossTheSign() {
+        Random random = new Random(20261204L);
+        for (int size : new int[] {1, 2, 3, 20, 21, 22, 23, 42, 100, 1_000}) {
+            for (int start :
+                    new int[] {Integer.MAX_VALUE - 2 * size - 7, Integer.MAX_VALUE - 2 * size - 2, Integer.MAX_VALUE - 3
+                    }) {
+                for (boolean withCells : new boolean[] {false, true}) {
+                    CountWindow window =
+                            new CountWindow(WindowRules.of(SlidingWindowType.COUNT_BASED, size, 1, 50f, 50f));
+                    window.startTicketsAt(start);
+                    if (withCells) {
+                        window.startCells(); // successes wait, and a failure writes them in one batch
+                    }
+                    for (int call = 0; call < 6 * size + 200; call++) {
+                        int outcome = random.nextInt(100) < 25 ? OUTCOMES[1 + random.nextInt(3)] : OutcomeBits.CALL;
+                        window.record(outcome, 0L);
+                        if (outcome != OutcomeBits.CALL || random.nextInt(10) == 0) {
+                            String where = "size " + size + ", first ticket " + start + ", cells " + withCells
+                                    + ", call " + call;
+                            int[] counted = window.counts(0L); // takes what waits in the cells
+                            int[] ring = window.slotCounts();
+                            assertThat(counted).as(where).containsExactly(ring);
+                        }
+                    }
+                    assertThat(window.ticketsTaken())
+                            .as("the tickets crossed the sign")
+                            .isNegative();
+                }
+            }
+        }
+    }
+
+    @Test
+    void aCellsOwnerAndItsOtherThreadsCountApartAndAreEachTakenOnce() {
+        CountWindow window = new CountWindow(WindowRules.of(SlidingWindowType.COUNT_BASED, 5, 5, 50f, 100f));
+        for (int call = 0; call < 4; call++) {
+            window.record(OutcomeBits.CALL, 0L);
+        }
+        window.record(FAILED, 0L);
+        long[] table = window.startCells();
+        // Thread ids 16 and 32 fall on one cell whatever the number of cells: 16 claims it first.
+        long owner = 16;
+        long other = 32;
+
+        window.waitInCell(table, owner);
+        window.waitInCell(table, other);
+        window.waitInCell(table, owner);
+        assertThat(window.ticketsTaken()).as("three successes waiting").isEqualTo(5);
+        assertThat(window.counts(0L)).as("a reading takes all three").containsExactly(5, 1, 0);
+        assertThat(window.ticketsTaken()).isEqualTo(8);
+        assertThat(window.counts(0L)).as("and nothing twice").containsExactly(5, 1, 0);
+        assertThat(window.ticketsTaken()).isEqualTo(8);
+
+        window.record(FAILED, 0L); // ticket 8
+        for (int call = 1; call <= 4; call++) {
+            window.waitInCell(table, owner);
+            window.waitInCell(table, other);
+        }
+        assertThat(window.ticketsTaken()).as("four of each waiting").isEqualTo(9);
+        window.waitInCell(table, owner);
+        assertThat(window.ticketsTaken())
+                .as("the owner's fifth writes its five")
+                .isEqualTo(14);
+        assertThat(window.slotCounts()).containsExactly(5, 0, 0);
+        window.record(FAILED, 0L); // takes the other thread's four first
+        assertThat(window.ticketsTaken()).isEqualTo(19);
+        assertThat(window.counts(0L)).containsExactly(5, 1, 0);
+        for (int call = 1; call <= 5; call++) {
+            window.waitInCell(table, other);
+        }
+        assertThat(window.ticketsTaken())
+                .as("the other thread's fifth writes its five")
+                .isEqualTo(24);
+        assertThat(window.counts(0L)).containsExactly(5, 0, 0);
+    }
+
+    @Test
     void recordsOnManyThreadsLeaveCountsThatMatchTheRing() throws Exception {
         CountWindow window = new CountWindow(WindowRules.of(SlidingWindowType.COUNT_BASED, 100, 1, 100f, 100f));
         for (int call = 0; call < 100; call++) {
