@@ -48,6 +48,43 @@ class FleetMeasuresTest {
     }
 
     @Test
+    void aPausedStoreMayAddItsTimeoutToTheNormalLatencyOfACallsKindAndNoMore() {
+        Duration timeout = Duration.ofMillis(200);
+        long ms = 1_000_000L;
+        // A failed call's normal comes from failed calls of a trip answered within the timeout: the
+        // 250 ms one may have waited for it already, and a live call is not of its kind.
+        long failedNormal = RoundRunner.failedNormal(
+                List.of(call(CallLog.FAILED, 120 * ms), call(CallLog.FAILED, 250 * ms), call(CallLog.LIVE, 180 * ms)),
+                timeout);
+        assertThat(failedNormal).isEqualTo(120 * ms);
+        long normal = 40 * ms;
+        assertThat(RoundRunner.slowCalls(
+                        List.of(call(CallLog.FAILED, 320 * ms), call(CallLog.LIVE, 240 * ms)),
+                        normal,
+                        failedNormal,
+                        timeout))
+                .as("a failed call within its kind's normal plus the timeout, a live one within its own")
+                .isZero();
+        assertThat(RoundRunner.slowCalls(
+                        List.of(
+                                call(CallLog.FAILED, 321 * ms),
+                                call(CallLog.LIVE, 241 * ms),
+                                call(CallLog.REJECTED, 300 * ms)),
+                        normal,
+                        failedNormal,
+                        timeout))
+                .as("a live or rejected call held to the failed calls' normal would hide a wait of its own")
+                .isEqualTo(3);
+        assertThat(RoundRunner.slowCalls(List.of(call(CallLog.FAILED, 240 * ms)), normal, 0, timeout))
+                .as("without a failed call's normal, any call's")
+                .isZero();
+    }
+
+    private static CallLog.Call call(int status, long latencyNanos) {
+        return new CallLog.Call(0, SECOND, SECOND + latencyNanos, status, null);
+    }
+
+    @Test
     void afterAStoreFaultRequestsSentAloneAreNotTheFleetsProbesButOtherwiseTheyAre() {
         Dependency.Arrival fleets = new Dependency.Arrival(3 * SECOND, true, 0, false);
         Dependency.Arrival alone = new Dependency.Arrival(3 * SECOND + 1, true, 1, true);
@@ -214,6 +251,7 @@ class FleetMeasuresTest {
                 0,
                 null,
                 0,
+                -1,
                 -1,
                 -1,
                 0);

@@ -87,7 +87,7 @@ final class FleetReport {
                     "max probes in one wait window (goal ≤ 1 after a restart)",
                     "probes while open (s after the stop)",
                     "recovery (goal: every instance CLOSED)",
-                    "normal latency (max, the second before)",
+                    "normal latency (max, the span before / of a failed call in the rounds without a fault)",
                     "max latency during the fault",
                     "calls slower than normal + " + settings.storeTimeout().toMillis() + " ms (goal for a pause: 0)",
                     "caller-visible errors (goal 0)",
@@ -103,7 +103,7 @@ final class FleetReport {
                         round.maxProbesInWait() + probesMark,
                         probes(round),
                         recovery(round),
-                        String.format("%.1f ms", round.normalMillis()),
+                        String.format("%.1f / %.1f ms", round.normalMillis(), round.failedNormalMillis()),
                         String.format("%.0f ms", round.faultMaxMillis()),
                         round.slowCalls() + latencyMark,
                         round.errors() + mark(round.errors() == 0),
@@ -158,9 +158,11 @@ final class FleetReport {
                 that reached the dependency from the stop until it recovered; a wait window is one wait duration less \
                 100 ms of measurement jitter; "exactly 1" also needs a probe at least every wait + 0.5 s while open.
                 - Faults: a pause lasts 3 s; during the trip it starts as the dependency starts failing; while \
-                OPEN, the pause or the restart starts 1 s after the stop. Normal latency: the longest of the calls \
-                that ended in the second of traffic before the fault; max latency and slow calls: among the calls \
-                under way during the fault or the second after it.
+                OPEN, a pause starts 4 s after the stop, a restart 1 s after it. Normal latency: the longest of the \
+                calls that ended in the 4 s before a pause (the second before a restart); for a call answered \
+                "failed", the longest failed call under the store timeout in the trips of the rounds without a \
+                fault, if longer. Max latency and slow calls (slower than their normal plus the store timeout): \
+                among the calls under way during the fault or the second after it.
                 - Store warnings: WARN/ERROR lines the instances logged during the round, other than state \
                 transitions (instance logs: verification/breaker-fleet/target/fleet-logs/). Late failure reports: \
                 the instances' `breaker.store.timeouts` during the trip; each lets one more call through.

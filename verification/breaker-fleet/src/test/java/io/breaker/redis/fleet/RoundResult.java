@@ -34,10 +34,14 @@ import java.util.List;
  * @param errors         calls answered with anything but live, failed or rejected, or not answered
  * @param firstError     what the first of those was, or {@code null}
  * @param warnings       WARN and ERROR lines the instances logged during the round, other than state transitions
- * @param normalMillis   fault rounds: the longest call that ended in the second before the fault, else -1
+ * @param normalMillis   fault rounds: the longest call that ended in the span before the fault (for a pause as
+ *                       long as the pause and the second after it), else -1
+ * @param failedNormalMillis fault rounds: the longest call answered "failed" within the store timeout during
+ *                       the trips of the rounds before without a fault (its report's answer included), if
+ *                       longer than {@code normalMillis}; else {@code normalMillis}
  * @param faultMaxMillis fault rounds: the longest call under way during the fault or the second after, else -1
- * @param slowCalls      fault rounds: calls under way then that took longer than the normal latency plus the store
- *                       timeout
+ * @param slowCalls      fault rounds: calls under way then that took longer than the normal latency of their
+ *                       kind (a failed call's, or any call's) plus the store timeout
  */
 record RoundResult(
         String label,
@@ -61,6 +65,7 @@ record RoundResult(
         String firstError,
         long warnings,
         double normalMillis,
+        double failedNormalMillis,
         double faultMaxMillis,
         int slowCalls) {
 
@@ -174,8 +179,13 @@ record RoundResult(
             }
         } else if (!latencyMet()) {
             misses.add(String.format(
-                    "%d calls took longer than the normal %.1f ms plus %d ms, the longest %.0f ms",
-                    slowCalls, normalMillis, settings.storeTimeout().toMillis(), faultMaxMillis));
+                    "%d calls took longer than the normal %.1f ms (%.1f ms for a failed call) plus %d ms, the"
+                            + " longest %.0f ms",
+                    slowCalls,
+                    normalMillis,
+                    failedNormalMillis,
+                    settings.storeTimeout().toMillis(),
+                    faultMaxMillis));
         }
         return misses.stream().map(miss -> label + ": " + miss).toList();
     }

@@ -19,8 +19,15 @@ final class RoundRunner {
     private static final Duration SETTLE_LIMIT = Duration.ofSeconds(90);
 
     private static final Duration FAULT = Duration.ofSeconds(3);
-    /** Traffic before a fault, to know the normal latency, and after it, to catch calls it delayed. */
+    /** Traffic after a fault, to catch calls it delayed, and before a restart or a failover. */
     private static final Duration AROUND_FAULT = Duration.ofSeconds(1);
+    /**
+     * Traffic before a pause, to know the normal latency: as long as the span whose calls are held to it
+     * (the pause and the second after), so the longest call of each is the longest of as many calls on
+     * the same busy machine. A shorter span sees fewer of its scheduling stalls, and a pause would be
+     * blamed for the rest.
+     */
+    private static final Duration BEFORE_PAUSE = FAULT.plus(AROUND_FAULT);
     /**
      * Two probes a full wait apart must not land in one window because the dependency timestamped
      * them a few milliseconds late or early on a busy machine.
@@ -37,6 +44,15 @@ final class RoundRunner {
     private final Callers callers;
     private final Dependency dependency;
     private final StoreFaults store;
+    /**
+     * The longest call answered "failed" within the store timeout during the trips of the rounds without
+     * a fault so far: a failed call's normal latency, its report's answer included, which a pause replaces
+     * with at most the store timeout. Failed calls take a longer path than healthy ones (the failure, its
+     * report, a trip's log line), so the healthy traffic before a pause does not say what they normally
+     * take. A failed call that took longer may have waited for the timeout already (a late report), and
+     * would let a pause add a second one unseen.
+     */
+    private long failedNormalNanos;
 
     RoundRunner(
             FleetSettings settings, FleetProcesses fleet, Callers callers, Dependency dependency, StoreFaults store) {
@@ -59,6 +75,11 @@ final class RoundRunner {
         traffic.stop();
         dependency.clear();
         return log;
+    }
+
+    /** The traffic a fault comes after: the span of the normal latency (a pause's is held to it). */
+    private static Duration before(Fault fault) {
+        return fault == Fault.RESTART || fault == Fault.FAILOVER ? AROUND_FAULT : BEFORE_PAUSE;
     }
 
     /** Runs one round; {@code fault} may be {@code null}. */
@@ -112,7 +133,7 @@ final class RoundRunner {
         callers.callEach(FleetSettings.WARM_UP_CALLS, round.log);
         if (round.fault == Fault.PAUSE_HEALTHY) {
             Callers.Traffic healthy = callers.start(round.log);
-            sleep(AROUND_FAULT);
+            sleep(BEFORE_PAUSE);
             round.faultStart = pause();
             round.faultEnd = resumeAt(round.faultStart + FAULT.toNanos());
             sleep(AROUND_FAULT);
@@ -123,8 +144,8 @@ final class RoundRunner {
     /** Switches the dependency to failing and waits until every instance rejects; traffic goes on after. */
     private void trip(Round round) throws Exception {
         if (round.fault == Fault.PAUSE_TRIP) {
-            round.traffic = callers.start(round.log); // a second of healthy traffic: the normal latency
-            sleep(AROUND_FAULT);
+            round.traffic = callers.start(round.log); // healthy traffic: the normal latency
+            sleep(BEFORE_PAUSE);
             round.faultStart = pause();
         }
         round.rejected = round.log.watch(fleet.size(), CallLog.REJECTED);
@@ -146,7 +167,7 @@ final class RoundRunner {
     private void holdOpen(Round round) throws Exception {
         long openEnd = round.stopped + openDuration();
         if (round.fault == Fault.PAUSE_OPEN || round.fault == Fault.RESTART || round.fault == Fault.FAILOVER) {
-            sleepUntil(round.stopped + AROUND_FAULT.toNanos());
+            sleepUntil(round.stopped + before(round.fault).toNanos());
             if (round.fault == Fault.PAUSE_OPEN) {
                 round.faultStart = pause();
                 round.faultEnd = resumeAt(round.faultStart + FAULT.toNanos());
@@ -200,23 +221,29 @@ final class RoundRunner {
                     .filter(arrival -> arrival.instance() == instance)
                     .count());
         }
+        if (round.fault == null) {
+            failedNormalNanos = Math.max(
+                    failedNormalNanos,
+                    failedNormal(
+                            round.log.endedBetween(round.switchedToFailing, round.stopped), settings.storeTimeout()));
+        }
         double normal = -1;
+        double failedNormal = -1;
         double faultMax = -1;
         int slow = 0;
         if (round.fault != null) {
-            long before = round.faultStart - AROUND_FAULT.toNanos();
-            // The longest call of the second before: what the machine's scheduling alone makes a call take
-            // (five JVMs on two cores stall a call for tens of milliseconds now and then); a pause must add no
-            // more than the store timeout to it.
+            long before = round.faultStart - before(round.fault).toNanos();
+            // The longest call of the span before, as long as the one held to it: what the machine's
+            // scheduling alone makes a call take (five JVMs on two cores stall a call for tens of
+            // milliseconds now and then); a pause must add no more than the store timeout to it.
             long normalNanos = CallLog.max(round.log.endedBetween(before, round.faultStart));
             long after = round.faultEnd + AROUND_FAULT.toNanos();
             List<CallLog.Call> duringFault = round.log.overlapping(round.faultStart, after);
-            long bound = normalNanos + settings.storeTimeout().toNanos();
+            long failedNormalOfRound = Math.max(normalNanos, failedNormalNanos);
             normal = millis(normalNanos);
+            failedNormal = millis(failedNormalOfRound);
             faultMax = millis(CallLog.max(duringFault));
-            slow = (int) duringFault.stream()
-                    .filter(call -> call.latencyNanos() > bound)
-                    .count();
+            slow = slowCalls(duringFault, normalNanos, failedNormalOfRound, settings.storeTimeout());
         }
         return new RoundResult(
                 label,
@@ -242,8 +269,31 @@ final class RoundRunner {
                 errors.isEmpty() ? null : errors.get(0).error(),
                 fleet.warnings() - round.warningsBefore,
                 normal,
+                failedNormal,
                 faultMax,
                 slow);
+    }
+
+    /**
+     * A failed call's normal latency from the calls of a trip with the store up: the longest answered
+     * "failed" in less than the store timeout (0 without one).
+     */
+    static long failedNormal(List<CallLog.Call> trip, Duration storeTimeout) {
+        return CallLog.max(trip.stream()
+                .filter(call -> call.status() == CallLog.FAILED && call.latencyNanos() < storeTimeout.toNanos())
+                .toList());
+    }
+
+    /**
+     * The calls slower than the normal latency of their kind plus the store timeout: {@code failedNormal}
+     * for a call answered "failed" (at least {@code normal}), {@code normal} for any other.
+     */
+    static int slowCalls(List<CallLog.Call> calls, long normal, long failedNormal, Duration storeTimeout) {
+        long bound = normal + storeTimeout.toNanos();
+        long failedBound = Math.max(normal, failedNormal) + storeTimeout.toNanos();
+        return (int) calls.stream()
+                .filter(call -> call.latencyNanos() > (call.status() == CallLog.FAILED ? failedBound : bound))
+                .count();
     }
 
     /**
