@@ -18,8 +18,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * <p>The default run: 4 instances, 10 s of warm-up traffic, 3 rounds, then dynalite frozen (SIGSTOP) for
  * 3 s under healthy traffic and during a trip, with their latency check (no call under way during the
  * pause or the second after slower than the normal latency of its kind plus the store timeout: a failed
- * call's from the rounds without a fault, any other's from the 4 s before), then killed and started again empty while the fleet
- * is OPEN (see {@link FleetSettings#throughDynamoFromSystemProperties()} for the properties). The report
+ * call's from the rounds without a fault, any other's from the 4 s before), then killed and started again
+ * empty while the fleet is OPEN (see {@link FleetSettings#throughDynamoFromSystemProperties()} for the properties). The report
  * goes to
  * {@code target/fleet-report-dynamodb.md} and to standard output, before the goals are asserted.
  */

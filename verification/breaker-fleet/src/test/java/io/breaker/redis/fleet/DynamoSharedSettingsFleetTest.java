@@ -5,14 +5,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
-import static io.breaker.redis.fleet.FleetInstance.CONFIG_PATH;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -48,7 +46,7 @@ class DynamoSharedSettingsFleetTest {
                         Path.of("target", "dynamo-shared-settings-fleet-logs"),
                         List.of("--breakers.store.state-cache-ttl=" + CACHE_TTL.toMillis() + "ms"))) {
             fleet.awaitStoreReachable("the table", Duration.ofSeconds(20));
-            changeFleetSettings(fleet, "{\"sliding-window-size\": 20}");
+            fleet.changeUntilTheFleetTookIt(0, "{\"sliding-window-size\": 20}");
             fleet.awaitSettingValue(0, "sliding-window-size", "20", SEEN_WITHIN);
             fleet.awaitSettingValue(1, "sliding-window-size", "20", SEEN_WITHIN);
 
@@ -57,7 +55,7 @@ class DynamoSharedSettingsFleetTest {
 
             // The first instance to find the settings gone puts back what it remembers under a new epoch;
             // a change based on the old one is refused with those (409) and made again, as an operator would.
-            changeFleetSettings(fleet, "{\"sliding-window-size\": 10}");
+            fleet.changeUntilTheFleetTookIt(0, "{\"sliding-window-size\": 10}");
             fleet.awaitSettingValue(1, "sliding-window-size", "10", SEEN_WITHIN);
             fleet.awaitSettingValue(0, "sliding-window-size", "10", SEEN_WITHIN);
             assertThat(fleetSettings(table)).containsEntry("sliding-window-size", "10");
@@ -68,39 +66,6 @@ class DynamoSharedSettingsFleetTest {
                     .as("failing calls that reached the dependency before both instances rejected")
                     .isLessThan(40);
         }
-    }
-
-    /**
-     * Makes a change through instance 0 until the fleet took it, as an operator would: sent again when
-     * refused because the instance's view was stale (409, which shows the fleet's settings), or when
-     * the table answered after the store timeout ({@code fleetChanged: "unknown"}, only with one more
-     * operation a caller stopped waiting for). An unknown change may never reach the table: after the
-     * restart, another instance can put back the lost settings first, and the late change is then
-     * stale; the instance that made it gives way to the fleet's settings. Whether the fleet applied the
-     * change is what the awaits after it check.
-     */
-    private static void changeFleetSettings(FleetProcesses fleet, String change) throws Exception {
-        boolean unknownBefore = false;
-        for (int attempt = 0; attempt < 6; attempt++) {
-            long lateBefore = fleet.storeTimeouts();
-            HttpResponse<String> answer = fleet.send(0, "POST", CONFIG_PATH, change);
-            if (answer.statusCode() == 409) {
-                continue;
-            }
-            assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
-            if (answer.body().contains("\"fleetChanged\":true")) {
-                return;
-            }
-            if (unknownBefore && answer.body().contains("\"fleetChanged\":false")) {
-                return; // the late answer of an earlier attempt: the fleet took that one
-            }
-            assertThat(answer.body()).contains("\"fleetChanged\":\"unknown\"");
-            assertThat(fleet.storeTimeouts())
-                    .as("an unknown answer is a late one: %s", answer.body())
-                    .isGreaterThan(lateBefore);
-            unknownBefore = true;
-        }
-        throw new AssertionError("the fleet did not take " + change + " in 6 attempts");
     }
 
     /**

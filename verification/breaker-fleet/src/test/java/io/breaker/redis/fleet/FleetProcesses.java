@@ -19,6 +19,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 /**
  * N instances of {@link FleetInstance}, each in its own JVM, started with the test's own class path
  * and destroyed together; one more can be started later. Each instance logs to
@@ -255,6 +257,39 @@ final class FleetProcesses implements AutoCloseable {
         Matcher value = Pattern.compile("\"" + Pattern.quote(property) + "\":\\{\"value\":(\"[^\"]*\"|[-0-9.Ee]+)")
                 .matcher(config);
         return value.find() ? value.group(1) : null;
+    }
+
+    /**
+     * Makes a change of the settings through {@code instance} until the fleet took it, as an operator would: sent again when
+     * refused because the instance's view was stale (409, which shows the fleet's settings), or when
+     * the table answered after the store timeout ({@code fleetChanged: "unknown"}, only with one more
+     * operation a caller stopped waiting for). An unknown change may never reach the store: after the
+     * store lost the settings, another instance can put them back first, and the late change is then
+     * stale; the instance that made it gives way to the fleet's settings. Whether the fleet applied the
+     * change is what the awaits after it check.
+     */
+    void changeUntilTheFleetTookIt(int instance, String change) throws IOException, InterruptedException {
+        boolean unknownBefore = false;
+        for (int attempt = 0; attempt < 6; attempt++) {
+            long lateBefore = storeTimeouts();
+            HttpResponse<String> answer = send(instance, "POST", FleetInstance.CONFIG_PATH, change);
+            if (answer.statusCode() == 409) {
+                continue;
+            }
+            assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+            if (answer.body().contains("\"fleetChanged\":true")) {
+                return;
+            }
+            if (unknownBefore && answer.body().contains("\"fleetChanged\":false")) {
+                return; // the late answer of an earlier attempt: the fleet took that one
+            }
+            assertThat(answer.body()).contains("\"fleetChanged\":\"unknown\"");
+            assertThat(storeTimeouts())
+                    .as("an unknown answer is a late one: %s", answer.body())
+                    .isGreaterThan(lateBefore);
+            unknownBefore = true;
+        }
+        throw new AssertionError("the fleet did not take " + change + " in 6 attempts");
     }
 
     /**

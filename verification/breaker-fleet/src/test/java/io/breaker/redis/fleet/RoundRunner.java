@@ -239,11 +239,10 @@ final class RoundRunner {
             long normalNanos = CallLog.max(round.log.endedBetween(before, round.faultStart));
             long after = round.faultEnd + AROUND_FAULT.toNanos();
             List<CallLog.Call> duringFault = round.log.overlapping(round.faultStart, after);
-            long failedNormalOfRound = Math.max(normalNanos, failedNormalNanos);
             normal = millis(normalNanos);
-            failedNormal = millis(failedNormalOfRound);
+            failedNormal = millis(Math.max(normalNanos, failedNormalNanos));
             faultMax = millis(CallLog.max(duringFault));
-            slow = slowCalls(duringFault, normalNanos, failedNormalOfRound, settings.storeTimeout());
+            slow = slowCalls(duringFault, normalNanos, failedNormalNanos, settings.storeTimeout());
         }
         return new RoundResult(
                 label,
