@@ -65,8 +65,8 @@ final class CountWindow extends SlidingWindow {
     private static final int SLOTS_PER_WORD = 21;
     private static final int SLOT_BITS = 3;
     private static final long SLOT_MASK = (1L << SLOT_BITS) - 1;
-    /** A word whose 21 slots each hold a plain success. */
-    private static final long EVERY_SLOT_A_CALL = 0x1249249249249249L & ((1L << SLOTS_PER_WORD * SLOT_BITS) - 1);
+    /** A word whose 21 slots each hold a plain success: the low bit of every slot, bits 0, 3, ..., 60. */
+    private static final long EVERY_SLOT_A_CALL = 0x1249249249249249L;
 
     static {
         try {
